@@ -1,0 +1,73 @@
+package dev.agora.common.postgres;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+
+/**
+ * A real PostgreSQL (zonky embedded binaries) run as a child process: no installation and no Docker needed.
+ * Durability settings are PostgreSQL's defaults (fsync and synchronous commit on), so crash tests mean
+ * something.
+ */
+public final class EmbeddedPostgresServer implements PostgresServer {
+
+    private final EmbeddedPostgres postgres;
+
+    private EmbeddedPostgresServer(EmbeddedPostgres postgres) {
+        this.postgres = postgres;
+    }
+
+    /**
+     * @param dataDirectory where the cluster lives; kept across restarts when given, a temporary one otherwise
+     * @param port the port to listen on, 0 for any free one
+     */
+    public static EmbeddedPostgresServer start(Path dataDirectory, int port) {
+        try {
+            EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
+                    .setServerConfig("fsync", "on")
+                    .setServerConfig("synchronous_commit", "on")
+                    .setServerConfig("full_page_writes", "on")
+                    .setServerConfig("max_connections", "400")
+                    .setServerConfig("shared_buffers", "256MB")
+                    .setPGStartupWait(java.time.Duration.ofSeconds(60));
+            if (port > 0) builder.setPort(port);
+            if (dataDirectory != null) {
+                builder.setDataDirectory(dataDirectory).setCleanDataDirectory(false);
+            }
+            return new EmbeddedPostgresServer(builder.start());
+        } catch (IOException e) {
+            throw new UncheckedIOException("Embedded PostgreSQL did not start", e);
+        }
+    }
+
+    public int port() {
+        return postgres.getPort();
+    }
+
+    @Override
+    public String jdbcUrl(String database) {
+        PostgresServer.createDatabaseIfMissing(
+                postgres.getJdbcUrl("postgres", "postgres"), username(), password(), database);
+        return "jdbc:postgresql://localhost:" + postgres.getPort() + "/" + database;
+    }
+
+    @Override
+    public String username() {
+        return "postgres";
+    }
+
+    @Override
+    public String password() {
+        return "postgres";
+    }
+
+    @Override
+    public void close() {
+        try {
+            postgres.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

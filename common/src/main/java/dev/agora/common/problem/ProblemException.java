@@ -1,0 +1,39 @@
+package dev.agora.common.problem;
+
+import java.net.URI;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
+import org.springframework.web.ErrorResponseException;
+
+/**
+ * An error meant for the client, rendered as RFC 9457 problem+json by {@link AgoraProblemHandler}.
+ * Use it at the web edge only; domain code returns results instead.
+ */
+public class ProblemException extends ErrorResponseException {
+
+    public ProblemException(HttpStatus status, URI type, String detail) {
+        super(status, problem(status, type, detail), null);
+    }
+
+    public static ProblemException notFound(String detail) {
+        return new ProblemException(HttpStatus.NOT_FOUND, ProblemTypes.NOT_FOUND, detail);
+    }
+
+    public static ProblemException badRequest(String detail) {
+        return new ProblemException(HttpStatus.BAD_REQUEST, ProblemTypes.BAD_REQUEST, detail);
+    }
+
+    public static ProblemException conflict(URI type, String detail) {
+        return new ProblemException(HttpStatus.CONFLICT, type, detail);
+    }
+
+    public static ProblemException unavailable(String detail) {
+        return new ProblemException(HttpStatus.SERVICE_UNAVAILABLE, ProblemTypes.SERVICE_UNAVAILABLE, detail);
+    }
+
+    private static ProblemDetail problem(HttpStatus status, URI type, String detail) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
+        problem.setType(type);
+        return problem;
+    }
+}

@@ -1,0 +1,27 @@
+package dev.agora.common.problem;
+
+import java.net.URI;
+
+/** Stable problem {@code type} URIs; clients may switch on them, so they never change once published. */
+public final class ProblemTypes {
+
+    public static final String BASE = "https://agora.dev/problems/";
+
+    public static final URI BAD_REQUEST = of("bad-request");
+    public static final URI VALIDATION = of("validation");
+    public static final URI NOT_FOUND = of("not-found");
+    public static final URI OUT_OF_STOCK = of("out-of-stock");
+    public static final URI CONFLICT = of("conflict");
+    public static final URI UNAUTHORIZED = of("unauthorized");
+    public static final URI FORBIDDEN = of("forbidden");
+    public static final URI METHOD_NOT_ALLOWED = of("method-not-allowed");
+    public static final URI UNSUPPORTED_MEDIA_TYPE = of("unsupported-media-type");
+    public static final URI SERVICE_UNAVAILABLE = of("service-unavailable");
+    public static final URI INTERNAL = of("internal");
+
+    private ProblemTypes() {}
+
+    public static URI of(String slug) {
+        return URI.create(BASE + slug);
+    }
+}
