@@ -1,0 +1,239 @@
+package dev.agora.common.process;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One service instance running as its own OS process, so that it can really be killed ({@code kill -9}),
+ * frozen ({@code SIGSTOP}), thawed and restarted. Used by the cluster launcher and by tests that prove
+ * crash and failover behaviour against real processes.
+ */
+public final class ServiceProcess implements AutoCloseable {
+
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofMillis(500)).build();
+
+    private final String name;
+    private final Path jar;
+    private final int port;
+    private final Map<String, String> environment;
+    private final List<String> jvmOptions;
+    private final Path logFile;
+    private Process process;
+
+    private ServiceProcess(Builder builder) {
+        this.name = builder.name;
+        this.jar = builder.jar;
+        this.port = builder.port;
+        this.environment = Map.copyOf(builder.environment);
+        this.jvmOptions = List.copyOf(builder.jvmOptions);
+        this.logFile = builder.logFile;
+    }
+
+    public static Builder builder(String name, Path jar, int port) {
+        return new Builder(name, jar, port);
+    }
+
+    /** Starts the process (when it is not running) without waiting for it to be ready. */
+    public synchronized ServiceProcess start() {
+        if (isAlive()) return this;
+        List<String> command = new ArrayList<>();
+        command.add(ServiceJars.javaExecutable());
+        command.addAll(jvmOptions);
+        command.add("-jar");
+        command.add(jar.toString());
+        command.add("--server.port=" + port);
+        command.add("--server.address=127.0.0.1");
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().putAll(environment);
+        try {
+            Files.createDirectories(logFile.toAbsolutePath().getParent());
+            builder.redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
+            process = builder.start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not start " + name, e);
+        }
+        return this;
+    }
+
+    /** Starts the process when needed and waits until its readiness probe says UP. */
+    public ServiceProcess startAndAwaitReady(Duration timeout) {
+        start();
+        awaitReady(timeout);
+        return this;
+    }
+
+    public void awaitReady(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!isAlive()) {
+                throw new IllegalStateException(name + " exited with " + process.exitValue() + "; log: " + logFile);
+            }
+            if (isReady()) return;
+            sleep(100);
+        }
+        throw new IllegalStateException(name + " not ready after " + timeout + "; log: " + logFile);
+    }
+
+    public boolean isReady() {
+        try {
+            HttpResponse<Void> response = HTTP.send(
+                    HttpRequest.newBuilder(URI.create(baseUrl() + "/actuator/health/readiness"))
+                            .timeout(Duration.ofMillis(500))
+                            .build(),
+                    HttpResponse.BodyHandlers.discarding());
+            return response.statusCode() == 200;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    public synchronized boolean isAlive() {
+        return process != null && process.isAlive();
+    }
+
+    /** SIGKILL: no shutdown hooks, no graceful anything, like a machine losing power. */
+    public synchronized void kill() {
+        if (process == null) return;
+        process.destroyForcibly();
+        waitFor(Duration.ofSeconds(10));
+    }
+
+    /** SIGTERM, then waits for a graceful shutdown (SIGKILL after the timeout). */
+    public synchronized void stop(Duration timeout) {
+        if (!isAlive()) return;
+        thaw();
+        process.destroy();
+        if (!waitFor(timeout)) kill();
+    }
+
+    /** SIGSTOP: the process keeps its sockets open but answers nothing, like a hung machine. */
+    public synchronized void freeze() {
+        signal("STOP");
+    }
+
+    /** SIGCONT after {@link #freeze()}. */
+    public synchronized void thaw() {
+        signal("CONT");
+    }
+
+    public ServiceProcess restart(Duration readyTimeout) {
+        kill();
+        return startAndAwaitReady(readyTimeout);
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public String baseUrl() {
+        return "http://127.0.0.1:" + port;
+    }
+
+    public synchronized long pid() {
+        return process == null ? -1 : process.pid();
+    }
+
+    public Path logFile() {
+        return logFile;
+    }
+
+    @Override
+    public void close() {
+        stop(Duration.ofSeconds(15));
+    }
+
+    private void signal(String signal) {
+        if (!isAlive()) return;
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid()))
+                    .inheritIO()
+                    .start();
+            kill.waitFor(5, TimeUnit.SECONDS);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private boolean waitFor(Duration timeout) {
+        try {
+            return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public static final class Builder {
+        private final String name;
+        private final Path jar;
+        private final int port;
+        private final Map<String, String> environment = new LinkedHashMap<>();
+        private final List<String> jvmOptions = new ArrayList<>(List.of("-XX:TieredStopAtLevel=1", "-Xss512k"));
+        private Path logFile;
+
+        private Builder(String name, Path jar, int port) {
+            this.name = name;
+            this.jar = jar;
+            this.port = port;
+            this.logFile = Path.of(System.getProperty("java.io.tmpdir"), "agora-logs", name + ".log");
+        }
+
+        /** Environment of the child; Spring Boot maps e.g. {@code AGORA_CACHE_ENABLED} to properties. */
+        public Builder env(String key, String value) {
+            environment.put(key, value);
+            return this;
+        }
+
+        public Builder env(Map<String, String> values) {
+            environment.putAll(values);
+            return this;
+        }
+
+        /** Replaces the default JVM options (which favour fast start-up over peak speed). */
+        public Builder jvmOptions(List<String> options) {
+            jvmOptions.clear();
+            jvmOptions.addAll(options);
+            return this;
+        }
+
+        public Builder logFile(Path file) {
+            this.logFile = file;
+            return this;
+        }
+
+        public ServiceProcess build() {
+            return new ServiceProcess(this);
+        }
+    }
+}
