@@ -1,0 +1,250 @@
+package dev.agora.perf.cluster;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What {@link Cluster#start(ClusterSpec)} launches: how many replicas of each tier, where state lives, which ports,
+ * and extra environment per service for experiments (e.g. {@code AGORA_CACHE_ENABLED=false} for "frontend").
+ *
+ * @param dataDirectory PostgreSQL data, logs, jar snapshots and AOT caches; kept across runs unless {@code fresh}
+ * @param fresh wipe {@code dataDirectory} before starting
+ * @param portOffset added to every well-known port (8080.., 8180.., 8280.., 8380, 12345, control 8390)
+ * @param postgresPort port of the embedded PostgreSQL, 0 for any free one
+ * @param environmentByService extra environment keyed by tier ("frontend", "catalog", "order", "exchange"), by
+ *     instance name ("catalog-2", applied after the tier's) or "all" (applied first)
+ * @param jvmOptions options of every service JVM
+ * @param aotCache run each service from a JDK 25 AOT cache, trained once per jar version (ignored below JDK 25)
+ */
+public record ClusterSpec(
+        Path dataDirectory,
+        boolean fresh,
+        int frontends,
+        int catalogs,
+        int orders,
+        boolean exchange,
+        int portOffset,
+        int postgresPort,
+        Map<String, Map<String, String>> environmentByService,
+        List<String> jvmOptions,
+        boolean aotCache) {
+
+    /**
+     * Favour start-up: C1 only (a service is ready in about half the CPU time; peak speed is lower), Serial GC (no
+     * GC threads competing on a small machine running seven JVMs), small thread stacks, class-data sharing on.
+     */
+    public static final List<String> FAST_START_JVM_OPTIONS =
+            List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xss512k", "-Xshare:auto", "-Xmx512m");
+
+    /** Favour steady-state speed for throughput experiments: full tiered compilation, the default G1 collector. */
+    public static final List<String> THROUGHPUT_JVM_OPTIONS = List.of("-Xshare:auto", "-Xmx1g");
+
+    public static final String ALL_SERVICES = "all";
+
+    public ClusterSpec {
+        if (frontends < 0 || catalogs < 0 || orders < 0) throw new IllegalArgumentException("negative replica count");
+        if (portOffset < 0 || portOffset + 12345 > 65535) throw new IllegalArgumentException("bad port offset");
+        if (postgresPort < 0 || postgresPort > 65535) throw new IllegalArgumentException("bad PostgreSQL port");
+        dataDirectory = dataDirectory.toAbsolutePath().normalize();
+        Map<String, Map<String, String>> copy = new LinkedHashMap<>();
+        environmentByService.forEach((service, values) -> copy.put(service, Map.copyOf(values)));
+        environmentByService = Map.copyOf(copy);
+        jvmOptions = List.copyOf(jvmOptions);
+    }
+
+    /** ./data, not fresh, 2 frontends, 2 catalogs, 2 orders, an exchange, the well-known ports, fast-start JVMs. */
+    public static ClusterSpec defaults() {
+        return new ClusterSpec(Path.of("data"), false, 2, 2, 2, true, 0, 5432, Map.of(), FAST_START_JVM_OPTIONS, false);
+    }
+
+    public ClusterSpec withDataDirectory(Path directory) {
+        return new ClusterSpec(
+                directory,
+                fresh,
+                frontends,
+                catalogs,
+                orders,
+                exchange,
+                portOffset,
+                postgresPort,
+                environmentByService,
+                jvmOptions,
+                aotCache);
+    }
+
+    public ClusterSpec withFresh(boolean wipe) {
+        return new ClusterSpec(
+                dataDirectory,
+                wipe,
+                frontends,
+                catalogs,
+                orders,
+                exchange,
+                portOffset,
+                postgresPort,
+                environmentByService,
+                jvmOptions,
+                aotCache);
+    }
+
+    public ClusterSpec withFrontends(int count) {
+        return new ClusterSpec(
+                dataDirectory,
+                fresh,
+                count,
+                catalogs,
+                orders,
+                exchange,
+                portOffset,
+                postgresPort,
+                environmentByService,
+                jvmOptions,
+                aotCache);
+    }
+
+    public ClusterSpec withCatalogs(int count) {
+        return new ClusterSpec(
+                dataDirectory,
+                fresh,
+                frontends,
+                count,
+                orders,
+                exchange,
+                portOffset,
+                postgresPort,
+                environmentByService,
+                jvmOptions,
+                aotCache);
+    }
+
+    public ClusterSpec withOrders(int count) {
+        return new ClusterSpec(
+                dataDirectory,
+                fresh,
+                frontends,
+                catalogs,
+                count,
+                exchange,
+                portOffset,
+                postgresPort,
+                environmentByService,
+                jvmOptions,
+                aotCache);
+    }
+
+    public ClusterSpec withExchange(boolean enabled) {
+        return new ClusterSpec(
+                dataDirectory,
+                fresh,
+                frontends,
+                catalogs,
+                orders,
+                enabled,
+                portOffset,
+                postgresPort,
+                environmentByService,
+                jvmOptions,
+                aotCache);
+    }
+
+    public ClusterSpec withPortOffset(int offset) {
+        return new ClusterSpec(
+                dataDirectory,
+                fresh,
+                frontends,
+                catalogs,
+                orders,
+                exchange,
+                offset,
+                postgresPort,
+                environmentByService,
+                jvmOptions,
+                aotCache);
+    }
+
+    public ClusterSpec withPostgresPort(int port) {
+        return new ClusterSpec(
+                dataDirectory,
+                fresh,
+                frontends,
+                catalogs,
+                orders,
+                exchange,
+                portOffset,
+                port,
+                environmentByService,
+                jvmOptions,
+                aotCache);
+    }
+
+    /** Adds one environment variable for a tier ("catalog"), one instance ("catalog-2") or "all". */
+    public ClusterSpec withEnvironment(String service, String key, String value) {
+        Map<String, Map<String, String>> updated = new LinkedHashMap<>(environmentByService);
+        Map<String, String> values = new LinkedHashMap<>(updated.getOrDefault(service, Map.of()));
+        values.put(key, value);
+        updated.put(service, values);
+        return new ClusterSpec(
+                dataDirectory,
+                fresh,
+                frontends,
+                catalogs,
+                orders,
+                exchange,
+                portOffset,
+                postgresPort,
+                updated,
+                jvmOptions,
+                aotCache);
+    }
+
+    public ClusterSpec withJvmOptions(List<String> options) {
+        return new ClusterSpec(
+                dataDirectory,
+                fresh,
+                frontends,
+                catalogs,
+                orders,
+                exchange,
+                portOffset,
+                postgresPort,
+                environmentByService,
+                options,
+                aotCache);
+    }
+
+    public ClusterSpec withAotCache(boolean enabled) {
+        return new ClusterSpec(
+                dataDirectory,
+                fresh,
+                frontends,
+                catalogs,
+                orders,
+                exchange,
+                portOffset,
+                postgresPort,
+                environmentByService,
+                jvmOptions,
+                enabled);
+    }
+
+    /** Replica count of a tier. */
+    int replicas(Tier tier) {
+        return switch (tier) {
+            case FRONTEND -> frontends;
+            case CATALOG -> catalogs;
+            case ORDER -> orders;
+            case EXCHANGE -> exchange ? 1 : 0;
+        };
+    }
+
+    /** The control endpoint's port: 8390 plus the offset. */
+    public int controlPort() {
+        return 8390 + portOffset;
+    }
+
+    public int exchangeTcpPort() {
+        return 12345 + portOffset;
+    }
+}

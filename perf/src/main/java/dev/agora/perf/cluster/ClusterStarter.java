@@ -1,0 +1,212 @@
+package dev.agora.perf.cluster;
+
+import dev.agora.common.postgres.EmbeddedPostgresServer;
+import dev.agora.common.process.ServiceProcess;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Brings a {@link ClusterSpec} to life: data directory, PostgreSQL, jars, then the instances in waves. */
+final class ClusterStarter {
+
+    private static final Logger log = LoggerFactory.getLogger(ClusterStarter.class);
+    private static final Duration READY_TIMEOUT = Duration.ofMinutes(3);
+    private static final String MARKER = "agora-cluster.txt";
+
+    /**
+     * Start order. All at once is the default: services tolerate absent peers (their load balancers health-check
+     * replicas), and on a small machine the CPU is the bottleneck either way, so waves only add waiting.
+     */
+    private static final List<List<Tier>> WAVES = "staged".equals(System.getProperty("agora.cluster.start-order"))
+            ? List.of(List.of(Tier.CATALOG, Tier.EXCHANGE), List.of(Tier.ORDER), List.of(Tier.FRONTEND))
+            : List.of(List.of(Tier.CATALOG, Tier.EXCHANGE, Tier.ORDER, Tier.FRONTEND));
+
+    private final ClusterSpec spec;
+
+    ClusterStarter(ClusterSpec spec) {
+        this.spec = spec;
+    }
+
+    Cluster start() {
+        long started = System.nanoTime();
+        prepareDataDirectory();
+        Cluster.requirePortsFree(wellKnownPorts());
+        EmbeddedPostgresServer postgres =
+                EmbeddedPostgresServer.start(spec.dataDirectory().resolve("postgres"), spec.postgresPort());
+        Shutdown shutdown = new Shutdown(postgres);
+        Thread hook = new Thread(shutdown, "agora-cluster-stop");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            Map<Tier, String> databaseUrls = new EnumMap<>(Tier.class);
+            for (Tier tier : activeTiers()) {
+                tier.database().ifPresent(database -> databaseUrls.put(tier, postgres.jdbcUrl(database)));
+            }
+            long postgresReady = System.nanoTime();
+            Map<Tier, ServiceLaunch> launches = prepareLaunches(postgres, databaseUrls);
+            long prepared = System.nanoTime();
+
+            List<Cluster.Member> members = new ArrayList<>();
+            for (Tier tier : activeTiers()) {
+                ServiceLaunch launch = launches.get(tier);
+                for (int index = 1; index <= spec.replicas(tier); index++) {
+                    String name = tier.instanceName(index);
+                    ServiceProcess process = ServiceProcess.builder(
+                                    name, launch.jar(), tier.port(index, spec.portOffset()))
+                            .jvmOptions(launch.jvmOptions())
+                            .env(environment(tier, index, postgres, databaseUrls))
+                            .logFile(spec.dataDirectory().resolve("logs").resolve(name + ".log"))
+                            .build();
+                    members.add(new Cluster.Member(name, tier, process));
+                    shutdown.add(process);
+                }
+            }
+            Map<String, Duration> readiness = new LinkedHashMap<>();
+            for (List<Tier> wave : WAVES) {
+                List<Cluster.Member> inWave = members.stream()
+                        .filter(member -> wave.contains(member.tier()))
+                        .toList();
+                List<Duration> times = Cluster.inParallel(inWave, member -> startAndAwait(member, READY_TIMEOUT));
+                for (int i = 0; i < inWave.size(); i++)
+                    readiness.put(inWave.get(i).name(), times.get(i));
+            }
+            StartupTimes times = new StartupTimes(
+                    Duration.ofNanos(System.nanoTime() - started),
+                    Duration.ofNanos(postgresReady - started),
+                    Duration.ofNanos(prepared - postgresReady),
+                    readiness);
+            log.info("Cluster ready in {} ms", times.total().toMillis());
+            return Cluster.assemble(spec, postgres, members, times, shutdown, hook);
+        } catch (RuntimeException e) {
+            shutdown.run();
+            Runtime.getRuntime().removeShutdownHook(hook);
+            throw e;
+        }
+    }
+
+    /** Starts the member's process, waits for readiness and returns the time in between. */
+    static Duration startAndAwait(Cluster.Member member, Duration timeout) {
+        appendToLog(
+                member.process().logFile(),
+                "=== agora cluster: starting " + member.name() + " at " + Instant.now() + " ===\n");
+        long started = System.nanoTime();
+        member.process().start();
+        member.process().awaitReady(timeout);
+        return Duration.ofNanos(System.nanoTime() - started);
+    }
+
+    private List<Tier> activeTiers() {
+        return List.of(Tier.values()).stream()
+                .filter(tier -> spec.replicas(tier) > 0)
+                .toList();
+    }
+
+    private Map<Tier, ServiceLaunch> prepareLaunches(EmbeddedPostgresServer postgres, Map<Tier, String> databaseUrls) {
+        boolean aot = spec.aotCache() && AotCache.supported();
+        if (spec.aotCache() && !aot) {
+            log.warn("AOT cache needs JDK 25 or newer; running {} without it", Runtime.version());
+        }
+        List<Tier> tiers = activeTiers();
+        List<ServiceLaunch> launches = Cluster.inParallel(tiers, tier -> {
+            Path jar = JarSnapshots.snapshot(tier.module(), spec.dataDirectory());
+            if (!aot) return new ServiceLaunch(jar, spec.jvmOptions());
+            Map<String, String> training = new LinkedHashMap<>(environment(tier, 1, postgres, databaseUrls));
+            training.put("PORT", "0");
+            training.put("AGORA_EXCHANGE_TCP_PORT", "0");
+            return AotCache.prepare(
+                    tier.module(),
+                    jar,
+                    spec.dataDirectory().resolve("aot").resolve(tier.service()),
+                    spec.jvmOptions(),
+                    training);
+        });
+        Map<Tier, ServiceLaunch> byTier = new EnumMap<>(Tier.class);
+        for (int i = 0; i < tiers.size(); i++) byTier.put(tiers.get(i), launches.get(i));
+        return byTier;
+    }
+
+    private Map<String, String> environment(
+            Tier tier, int index, EmbeddedPostgresServer postgres, Map<Tier, String> databaseUrls) {
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("PORT", Integer.toString(tier.port(index, spec.portOffset())));
+        for (Tier peer : Tier.values()) {
+            // Empty for an absent tier, so no instance falls back to the default ports of some other cluster.
+            env.put(peer.instancesVariable(), String.join(",", urls(peer)));
+        }
+        String databaseUrl = databaseUrls.get(tier);
+        if (databaseUrl != null) {
+            env.put("DATABASE_URL", databaseUrl);
+            env.put("DATABASE_USERNAME", postgres.username());
+            env.put("DATABASE_PASSWORD", postgres.password());
+        }
+        if (tier == Tier.EXCHANGE) env.put("AGORA_EXCHANGE_TCP_PORT", Integer.toString(spec.exchangeTcpPort()));
+        env.putAll(spec.environmentByService().getOrDefault(ClusterSpec.ALL_SERVICES, Map.of()));
+        env.putAll(spec.environmentByService().getOrDefault(tier.service(), Map.of()));
+        env.putAll(spec.environmentByService().getOrDefault(tier.instanceName(index), Map.of()));
+        return env;
+    }
+
+    private List<String> urls(Tier tier) {
+        return IntStream.rangeClosed(1, spec.replicas(tier))
+                .mapToObj(index -> "http://127.0.0.1:" + tier.port(index, spec.portOffset()))
+                .toList();
+    }
+
+    private List<Integer> wellKnownPorts() {
+        List<Integer> ports = activeTiers().stream()
+                .flatMap(tier -> IntStream.rangeClosed(1, spec.replicas(tier))
+                        .mapToObj(index -> tier.port(index, spec.portOffset())))
+                .collect(Collectors.toCollection(ArrayList::new));
+        if (spec.exchange()) ports.add(spec.exchangeTcpPort());
+        return ports;
+    }
+
+    /**
+     * Creates the data directory, or wipes it first for a fresh start. Refuses to wipe a non-empty directory that
+     * a cluster did not create, so a mistyped {@code --data-dir} cannot delete someone's files.
+     */
+    private void prepareDataDirectory() {
+        Path directory = spec.dataDirectory();
+        Path marker = directory.resolve(MARKER);
+        try {
+            if (spec.fresh() && Files.isDirectory(directory)) {
+                boolean empty;
+                try (var entries = Files.list(directory)) {
+                    empty = entries.findAny().isEmpty();
+                }
+                if (!empty && !Files.exists(marker)) {
+                    throw new IllegalStateException(
+                            directory + " is not a cluster data directory (no " + MARKER + "); refusing to wipe it");
+                }
+                Cluster.deleteRecursively(directory);
+            }
+            Files.createDirectories(directory);
+            if (!Files.exists(marker)) {
+                Files.writeString(marker, "Data of a local Agora cluster (PostgreSQL, logs, jars, AOT caches).\n");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Data directory " + directory, e);
+        }
+    }
+
+    private static void appendToLog(Path logFile, String line) {
+        try {
+            Files.createDirectories(logFile.getParent());
+            Files.writeString(logFile, line, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
