@@ -1,0 +1,51 @@
+package dev.agora.common;
+
+import dev.agora.common.problem.ProblemException;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.Positive;
+import java.util.Map;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RestController;
+
+/** A minimal service that exercises what common adds to every Agora service. */
+@SpringBootApplication
+public class CommonTestApplication {
+
+    record Item(@NotBlank String name, @Positive @Max(1000) int quantity) {}
+
+    @RestController
+    static class Endpoints {
+
+        @GetMapping("/internal/ping")
+        Map<String, String> internalPing() {
+            return Map.of("pong", "internal");
+        }
+
+        @GetMapping("/admin/ping")
+        Map<String, String> adminPing() {
+            return Map.of("pong", "admin");
+        }
+
+        @GetMapping("/public/items/{id}")
+        Map<String, Long> item(@PathVariable long id) {
+            if (id > 100) throw ProblemException.notFound("No item " + id);
+            return Map.of("id", id);
+        }
+
+        @PostMapping("/public/items")
+        Item create(@Valid @RequestBody Item item) {
+            return item;
+        }
+
+        @GetMapping("/public/boom")
+        String boom() {
+            throw new IllegalStateException("secret internal detail at com.example.Secret");
+        }
+    }
+}
