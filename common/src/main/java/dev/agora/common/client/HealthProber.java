@@ -1,0 +1,98 @@
+package dev.agora.common.client;
+
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Probes every known replica's readiness once per health interval, in parallel: a replica that refuses
+ * the probe (or fails a run of them) is ejected, an ejected replica whose probe passes is readmitted. Also
+ * refreshes the instance lists, so new replicas join within one interval. Probes use their own small HTTP
+ * client, so they never queue behind the calls they judge.
+ */
+public final class HealthProber implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(HealthProber.class);
+
+    private final FailoverClient failover;
+    private final FailoverSettings settings;
+    private final HttpClient http;
+    private final ScheduledExecutorService scheduler;
+
+    public HealthProber(FailoverClient failover) {
+        this.failover = failover;
+        this.settings = failover.settings();
+        this.http = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(settings.healthTimeout())
+                .build();
+        this.scheduler = Executors.newSingleThreadScheduledExecutor(
+                Thread.ofPlatform().name("health-prober").daemon().factory());
+    }
+
+    /** Starts probing in the background, the first round at once. */
+    public HealthProber start() {
+        long interval = settings.healthInterval().toMillis();
+        scheduler.scheduleWithFixedDelay(this::probeRoundSafely, 0, interval, TimeUnit.MILLISECONDS);
+        return this;
+    }
+
+    /** One round over every replica of every registered service; returns when all probes are done. */
+    public void probeRound() {
+        failover.refreshInstanceLists();
+        List<CompletableFuture<Void>> probes = new ArrayList<>();
+        for (ServicePool pool : failover.pools()) {
+            for (Instance instance : pool.instances()) probes.add(probe(instance));
+        }
+        CompletableFuture.allOf(probes.toArray(CompletableFuture[]::new)).join();
+    }
+
+    private CompletableFuture<Void> probe(Instance instance) {
+        HttpRequest request = HttpRequest.newBuilder(instance.uri().resolve(URI.create(settings.healthPath())))
+                .timeout(settings.healthTimeout())
+                .GET()
+                .build();
+        long started = System.nanoTime();
+        return http.sendAsync(request, HttpResponse.BodyHandlers.discarding()).handle((response, error) -> {
+            if (error == null && response.statusCode() == 200) {
+                if (instance.probePassed(started)) log.info("Readmitted {}", instance);
+            } else if (instance.probeFailed(refused(error), settings.probeFailuresToEject(), System.nanoTime())) {
+                failover.ejected(instance, "health", null);
+            }
+            return null;
+        });
+    }
+
+    private static boolean refused(Throwable error) {
+        for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+            if (cause instanceof ConnectException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void probeRoundSafely() {
+        try {
+            probeRound();
+        } catch (RuntimeException e) {
+            log.warn("Health probe round failed: {}", e.toString());
+        }
+    }
+
+    @Override
+    public void close() {
+        scheduler.shutdownNow();
+        http.shutdownNow();
+    }
+}
