@@ -26,10 +26,13 @@ public final class FailoverClient {
 
     private static final Logger log = LoggerFactory.getLogger(FailoverClient.class);
 
-    /** One attempt of a call, made with a client whose base URL is the chosen replica. */
+    /**
+     * One attempt of a call on the chosen replica: {@link Instance#client()} has the replica as base URL;
+     * {@link Instance#uri()} is there for callers that build absolute URIs themselves (proxies).
+     */
     @FunctionalInterface
     public interface Attempt<T> {
-        T call(RestClient replica);
+        T call(Instance replica);
     }
 
     private final RestClient baseClient;
@@ -58,7 +61,7 @@ public final class FailoverClient {
             tried.add(instance);
             instance.callStarted();
             try {
-                T result = attempt.call(instance.client());
+                T result = attempt.call(instance);
                 instance.answered();
                 return result;
             } catch (RuntimeException error) {
@@ -110,10 +113,11 @@ public final class FailoverClient {
         meters.counter("agora.client.ejections", "service", instance.serviceId(), "cause", cause)
                 .increment();
         log.warn(
-                "Ejected {} ({}: {})",
-                instance,
+                "Ejected {} replica {} ({}{})",
+                instance.serviceId(),
+                instance.uri(),
                 cause,
-                error == null ? "health probe" : String.valueOf(error.getMessage()));
+                error == null ? "" : ": " + error.getMessage());
     }
 
     private ServicePool pool(String serviceId) {

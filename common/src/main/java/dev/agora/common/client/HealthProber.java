@@ -65,9 +65,11 @@ public final class HealthProber implements AutoCloseable {
         long started = System.nanoTime();
         return http.sendAsync(request, HttpResponse.BodyHandlers.discarding()).handle((response, error) -> {
             if (error == null && response.statusCode() == 200) {
-                if (instance.probePassed(started)) log.info("Readmitted {}", instance);
+                if (instance.probePassed(started)) {
+                    log.info("Readmitted {} replica {}", instance.serviceId(), instance.uri());
+                }
             } else if (instance.probeFailed(refused(error), settings.probeFailuresToEject(), System.nanoTime())) {
-                failover.ejected(instance, "health", null);
+                failover.ejected(instance, "health probe", null);
             }
             return null;
         });

@@ -1,0 +1,164 @@
+package dev.agora.frontend.book;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.micrometer.core.instrument.binder.cache.CaffeineCacheMetrics;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Lookups and searches cached in Caffeine, kept fresh by invalidations the catalog pushes after every
+ * committed change.
+ *
+ * <p>The hard part is the race of a slow read with a write: a lookup fetches version 5, a write commits
+ * version 6 and its invalidation arrives, then the lookup's answer comes back. Storing it would serve
+ * version 5 until the TTL. So the cache remembers, per book, the highest version an invalidation
+ * announced, and refuses to store an answer older than that; an answer of that version or newer is the
+ * write's own result or later and may be stored. Searches carry no version, so every search-affecting
+ * invalidation bumps a generation, and a search fetched under an older generation is not stored.
+ *
+ * <p>The decision to store is made inside Caffeine's per-key {@code compute}, so it is atomic with
+ * respect to the invalidation's removal of the same key.
+ */
+public final class BookCache implements MeterBinder {
+
+    private final boolean enabled;
+    private final Cache<Long, CatalogBook> lookups;
+    private final Cache<String, List<BookSummary>> searches;
+    /** Highest version announced per book id. One entry per book ever changed: bounded by the catalog. */
+    private final ConcurrentMap<Long, Long> announcedVersions = new ConcurrentHashMap<>();
+    /** Bumped when the whole cache is emptied: answers fetched before cannot be trusted. */
+    private final AtomicLong lookupGeneration = new AtomicLong();
+    /** Bumped by every search-affecting invalidation and every emptying. */
+    private final AtomicLong searchGeneration = new AtomicLong();
+
+    private final LongAdder invalidations = new LongAdder();
+    private final LongAdder staleLookupsRefused = new LongAdder();
+    private final LongAdder staleSearchesRefused = new LongAdder();
+    private final LongAdder clears = new LongAdder();
+
+    public BookCache(CacheSettings settings) {
+        this.enabled = settings.enabled();
+        this.lookups = Caffeine.newBuilder()
+                .maximumSize(settings.maxLookups())
+                .expireAfterWrite(settings.ttl())
+                .recordStats()
+                .build();
+        this.searches = Caffeine.newBuilder()
+                .maximumSize(settings.maxSearches())
+                .expireAfterWrite(settings.ttl())
+                .recordStats()
+                .build();
+    }
+
+    public boolean enabled() {
+        return enabled;
+    }
+
+    /** The cached book, or {@code null}. */
+    public CatalogBook cachedLookup(long bookId) {
+        return enabled ? lookups.getIfPresent(bookId) : null;
+    }
+
+    /** To be taken before fetching a book, and handed to {@link #offerLookup}. */
+    public long lookupTicket() {
+        return lookupGeneration.get();
+    }
+
+    /**
+     * Stores a fetched book unless an invalidation or emptying since {@code ticket} makes it stale.
+     * Returns whether it was stored.
+     */
+    public boolean offerLookup(CatalogBook book, long ticket) {
+        if (!enabled) return false;
+        CatalogBook kept = lookups.asMap().compute(book.id(), (id, cached) -> {
+            if (lookupGeneration.get() != ticket || book.version() < announcedVersion(id)) return cached;
+            return cached != null && cached.version() >= book.version() ? cached : book;
+        });
+        boolean stored = kept == book;
+        if (!stored && (lookupGeneration.get() != ticket || book.version() < announcedVersion(book.id()))) {
+            staleLookupsRefused.increment();
+        }
+        return stored;
+    }
+
+    /** The cached search hits of a topic, or {@code null}. */
+    public List<BookSummary> cachedSearch(String topic) {
+        return enabled ? searches.getIfPresent(topic) : null;
+    }
+
+    /** To be taken before running a search, and handed to {@link #offerSearch}. */
+    public long searchTicket() {
+        return searchGeneration.get();
+    }
+
+    /** Stores search hits unless a search-affecting invalidation came since {@code ticket}. */
+    public boolean offerSearch(String topic, List<BookSummary> hits, long ticket) {
+        if (!enabled) return false;
+        List<BookSummary> kept =
+                searches.asMap().compute(topic, (key, cached) -> searchGeneration.get() == ticket ? hits : cached);
+        boolean stored = kept == hits;
+        if (!stored) staleSearchesRefused.increment();
+        return stored;
+    }
+
+    /**
+     * A committed change of a book, announced by the catalog with the book's new version. Drops every
+     * cached copy older than that version. Search results only list id and title per topic, so only
+     * changes that say so ({@code searchAffected}) drop searches; a changed topic may touch a topic the
+     * announcement does not name, so all searches go (such changes are rare admin actions).
+     */
+    public void invalidate(long bookId, long version, boolean searchAffected) {
+        invalidations.increment();
+        announcedVersions.merge(bookId, version, Math::max);
+        lookups.asMap().computeIfPresent(bookId, (id, cached) -> cached.version() >= version ? cached : null);
+        if (searchAffected) {
+            searchGeneration.incrementAndGet();
+            searches.invalidateAll();
+        }
+    }
+
+    /** Drops one book without knowing its new version (after a buy through this frontend). */
+    public void evict(long bookId) {
+        lookups.invalidate(bookId);
+    }
+
+    /** Empties the cache and refuses every answer fetched before. */
+    public void clear() {
+        clears.increment();
+        lookupGeneration.incrementAndGet();
+        searchGeneration.incrementAndGet();
+        lookups.invalidateAll();
+        searches.invalidateAll();
+    }
+
+    private long announcedVersion(long bookId) {
+        Long version = announcedVersions.get(bookId);
+        return version == null ? 0 : version;
+    }
+
+    @Override
+    public void bindTo(MeterRegistry registry) {
+        CaffeineCacheMetrics.monitor(registry, lookups, "books.lookup");
+        CaffeineCacheMetrics.monitor(registry, searches, "books.search");
+        FunctionCounter.builder("agora.cache.invalidations", invalidations, LongAdder::sum)
+                .description("Invalidations received from the catalog")
+                .register(registry);
+        FunctionCounter.builder("agora.cache.stale.puts.refused", staleLookupsRefused, LongAdder::sum)
+                .description("Fetched answers not stored because an invalidation raced with them")
+                .tag("cache", "books.lookup")
+                .register(registry);
+        FunctionCounter.builder("agora.cache.stale.puts.refused", staleSearchesRefused, LongAdder::sum)
+                .tag("cache", "books.search")
+                .register(registry);
+        FunctionCounter.builder("agora.cache.clears", clears, LongAdder::sum)
+                .description("Times the whole cache was emptied (after a stall of the process)")
+                .register(registry);
+    }
+}

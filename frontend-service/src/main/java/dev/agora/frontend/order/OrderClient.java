@@ -1,0 +1,47 @@
+package dev.agora.frontend.order;
+
+import dev.agora.common.client.CallSafety;
+import dev.agora.frontend.upstream.Tier;
+import dev.agora.frontend.upstream.Upstream;
+import tools.jackson.databind.JsonNode;
+
+/** The order tier over HTTP. */
+final class OrderClient {
+
+    private final Upstream upstream;
+
+    OrderClient(Upstream upstream) {
+        this.upstream = upstream;
+    }
+
+    /** Safe to repeat on another replica: the idempotency key makes a repeat return the first outcome. */
+    OrderView place(OrderRequest request, String idempotencyKey) {
+        return upstream.call(Tier.ORDER, CallSafety.IDEMPOTENT, replica -> replica.client()
+                .post()
+                .uri("/orders")
+                .header(PlacingOrder.IDEMPOTENCY_KEY, idempotencyKey)
+                .body(request)
+                .retrieve()
+                .body(OrderView.class));
+    }
+
+    OrderView find(long orderId) {
+        return upstream.call(Tier.ORDER, CallSafety.IDEMPOTENT, replica -> replica.client()
+                .get()
+                .uri("/orders/{id}", orderId)
+                .retrieve()
+                .body(OrderView.class));
+    }
+
+    /** The order tier's page as it is: {@code {"content":[...],"page","size","totalElements"}}. */
+    JsonNode page(int page, int size) {
+        return upstream.call(Tier.ORDER, CallSafety.IDEMPOTENT, replica -> replica.client()
+                .get()
+                .uri(uri -> uri.path("/orders")
+                        .queryParam("page", page)
+                        .queryParam("size", size)
+                        .build())
+                .retrieve()
+                .body(JsonNode.class));
+    }
+}

@@ -1,0 +1,34 @@
+package dev.agora.frontend.order;
+
+import dev.agora.frontend.book.BookCache;
+import java.util.UUID;
+
+/**
+ * A buy through the frontend. Every order carries an idempotency key (the client's, or one made here), so
+ * a retry on another order replica after a failure can never buy twice.
+ */
+final class PlacingOrder {
+
+    static final String IDEMPOTENCY_KEY = "Idempotency-Key";
+
+    record Placed(OrderView order, String idempotencyKey) {}
+
+    private final OrderClient orders;
+    private final BookCache cache;
+
+    PlacingOrder(OrderClient orders, BookCache cache) {
+        this.orders = orders;
+        this.cache = cache;
+    }
+
+    Placed place(OrderRequest request, String clientKey) {
+        String key = clientKey != null ? clientKey : UUID.randomUUID().toString();
+        try {
+            return new Placed(orders.place(request, key), key);
+        } finally {
+            // The catalog pushes the invalidation before the buy returns; this covers a push to this
+            // frontend that was lost, and an out-of-stock answer that shows the cached stock is behind.
+            cache.evict(request.bookId());
+        }
+    }
+}
