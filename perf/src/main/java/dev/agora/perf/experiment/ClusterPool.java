@@ -1,0 +1,112 @@
+package dev.agora.perf.experiment;
+
+import dev.agora.perf.cluster.Cluster;
+import dev.agora.perf.cluster.ClusterSpec;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+
+/**
+ * Hands experiments a running cluster of the shape they ask for. Consecutive phases with the same shape
+ * share one cluster; a new shape stops the old cluster first (two cores cannot carry two) and starts the
+ * new one on its own port offset, fresh, so no experiment sees another's ports or data. With a reused
+ * target every request gets that one cluster.
+ */
+final class ClusterPool implements AutoCloseable {
+
+    /** Offsets keep every port clear of the well-known 8080-8381 and 12345 of a developer's own cluster. */
+    static final int FIRST_PORT_OFFSET = 2000;
+
+    static final int PORT_OFFSET_STEP = 300;
+
+    private final boolean quick;
+    private final Path dataRoot;
+    private final Target reused;
+    private final Consumer<String> log;
+    private final Consumer<Target> warmUp;
+    private LaunchedTarget current;
+    private int started;
+
+    ClusterPool(boolean quick, Path dataRoot, Target reused, Consumer<String> log, Consumer<Target> warmUp) {
+        this.quick = quick;
+        this.dataRoot = dataRoot;
+        this.reused = reused;
+        this.log = log;
+        this.warmUp = warmUp;
+    }
+
+    boolean reusing() {
+        return reused != null;
+    }
+
+    Target acquire(ClusterShape shape) {
+        if (reused != null) return reused;
+        if (current != null && current.shape().equals(shape)) return current;
+        closeCurrent();
+        int index = started++;
+        ClusterSpec spec = spec(shape, index);
+        log.accept("starting cluster " + index + ": " + shape.describe() + " (port offset " + spec.portOffset() + ")");
+        Cluster cluster = Cluster.start(spec);
+        current = new LaunchedTarget(shape, cluster);
+        log.accept("cluster " + index + " ready in " + current.startupTime().toMillis() + " ms");
+        warmUp.accept(current);
+        return current;
+    }
+
+    /** Stops the current cluster so the next request starts a fresh one (after faults were injected). */
+    void discard() {
+        closeCurrent();
+    }
+
+    ClusterSpec spec(ClusterShape shape, int index) {
+        ClusterSpec spec = ClusterSpec.defaults()
+                .withDataDirectory(dataRoot.resolve("cluster-" + index))
+                .withFresh(true)
+                .withFrontends(shape.frontends())
+                .withCatalogs(shape.catalogs())
+                .withOrders(shape.orders())
+                .withExchange(shape.exchange())
+                .withPortOffset(FIRST_PORT_OFFSET + PORT_OFFSET_STEP * index)
+                .withPostgresPort(0)
+                .withJvmOptions(quick ? ClusterSpec.FAST_START_JVM_OPTIONS : ClusterSpec.THROUGHPUT_JVM_OPTIONS);
+        for (Map.Entry<String, Map<String, String>> service :
+                shape.environment().entrySet()) {
+            for (Map.Entry<String, String> variable : service.getValue().entrySet()) {
+                spec = spec.withEnvironment(service.getKey(), variable.getKey(), variable.getValue());
+            }
+        }
+        return spec;
+    }
+
+    private void closeCurrent() {
+        if (current == null) return;
+        log.accept("stopping cluster (" + current.shape().describe() + ")");
+        try {
+            current.close();
+        } finally {
+            current = null;
+        }
+    }
+
+    @Override
+    public void close() {
+        closeCurrent();
+        deleteQuietly(dataRoot);
+    }
+
+    private static void deleteQuietly(Path directory) {
+        if (!Files.exists(directory)) return;
+        try (Stream<Path> paths = Files.walk(directory)) {
+            List<Path> all = paths.sorted(Comparator.reverseOrder()).toList();
+            for (Path path : all) Files.deleteIfExists(path);
+        } catch (IOException | UncheckedIOException e) {
+            // leftover temporary files are not worth failing a finished run for
+        }
+    }
+}

@@ -1,0 +1,71 @@
+package dev.agora.perf.experiment;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The cluster an experiment phase needs: replica counts and the knobs it turns. Two phases with equal
+ * shapes share one running cluster.
+ *
+ * @param environment extra environment by service ("frontend", "catalog", "order", "exchange", "all")
+ */
+public record ClusterShape(
+        int frontends, int catalogs, int orders, boolean exchange, Map<String, Map<String, String>> environment) {
+
+    public ClusterShape {
+        Map<String, Map<String, String>> sorted = new TreeMap<>();
+        environment.forEach((service, values) -> sorted.put(service, new TreeMap<>(values)));
+        environment = Map.copyOf(sorted);
+    }
+
+    /** The bookstore as shipped: 2 frontends with the cache on, 2 catalogs, 2 order services, no exchange. */
+    public static ClusterShape bookstore() {
+        return new ClusterShape(2, 2, 2, false, Map.of());
+    }
+
+    /** Only the exchange (and PostgreSQL). */
+    public static ClusterShape exchangeOnly() {
+        return new ClusterShape(0, 0, 0, true, Map.of());
+    }
+
+    public ClusterShape withReplicas(int frontends, int catalogs, int orders) {
+        return new ClusterShape(frontends, catalogs, orders, exchange, environment);
+    }
+
+    /**
+     * Frontend cache off, and with it the catalog's invalidation pushes: a system without a cache has nothing
+     * to invalidate, as in the seeds' "without caching" runs.
+     */
+    public ClusterShape withoutCache() {
+        return with("frontend", "AGORA_CACHE_ENABLED", "false")
+                .with("frontend", "AGORA_INVALIDATION_ENABLED", "false")
+                .with("catalog", "AGORA_INVALIDATION_ENABLED", "false");
+    }
+
+    public boolean cacheEnabled() {
+        return !"false".equals(environment.getOrDefault("frontend", Map.of()).get("AGORA_CACHE_ENABLED"));
+    }
+
+    public ClusterShape with(String service, String key, String value) {
+        Map<String, Map<String, String>> updated = new LinkedHashMap<>(environment);
+        Map<String, String> values = new LinkedHashMap<>(updated.getOrDefault(service, Map.of()));
+        values.put(key, value);
+        updated.put(service, values);
+        return new ClusterShape(frontends, catalogs, orders, exchange, updated);
+    }
+
+    public String describe() {
+        StringBuilder text = new StringBuilder();
+        if (frontends > 0)
+            text.append(frontends)
+                    .append(" frontend(s) (cache ")
+                    .append(cacheEnabled() ? "on" : "off")
+                    .append("), ");
+        if (catalogs > 0) text.append(catalogs).append(" catalog(s), ");
+        if (orders > 0) text.append(orders).append(" order service(s), ");
+        if (exchange) text.append("1 exchange, ");
+        text.append("embedded PostgreSQL 17");
+        return text.toString();
+    }
+}

@@ -1,0 +1,93 @@
+package dev.agora.perf.experiment;
+
+import dev.agora.perf.cluster.Cluster;
+import dev.agora.perf.cluster.Instance;
+import java.time.Duration;
+import java.util.List;
+
+/** A cluster this run started itself through the launcher, and closes again. */
+final class LaunchedTarget implements Target, AutoCloseable {
+
+    private final ClusterShape shape;
+    private final Cluster cluster;
+
+    LaunchedTarget(ClusterShape shape, Cluster cluster) {
+        this.shape = shape;
+        this.cluster = cluster;
+    }
+
+    @Override
+    public ClusterShape shape() {
+        return shape;
+    }
+
+    @Override
+    public List<String> urls(String service) {
+        return cluster.urls(service);
+    }
+
+    @Override
+    public List<String> instanceNames(String service) {
+        return cluster.instances().stream()
+                .filter(instance -> instance.service().equals(service))
+                .map(Instance::name)
+                .toList();
+    }
+
+    @Override
+    public String url(String instanceName) {
+        return instance(instanceName).url();
+    }
+
+    @Override
+    public long pid(String instanceName) {
+        return instance(instanceName).pid();
+    }
+
+    @Override
+    public int exchangeTcpPort() {
+        return cluster.exchangeTcpPort();
+    }
+
+    @Override
+    public boolean controllable() {
+        return true;
+    }
+
+    @Override
+    public void kill(String instanceName) {
+        cluster.kill(instanceName);
+    }
+
+    @Override
+    public void freeze(String instanceName) {
+        cluster.freeze(instanceName);
+    }
+
+    @Override
+    public void thaw(String instanceName) {
+        cluster.thaw(instanceName);
+    }
+
+    @Override
+    public Duration restart(String instanceName) {
+        return cluster.restart(instanceName);
+    }
+
+    @Override
+    public Duration startupTime() {
+        return cluster.startupTimes().total();
+    }
+
+    @Override
+    public void close() {
+        cluster.close();
+    }
+
+    private Instance instance(String name) {
+        return cluster.instances().stream()
+                .filter(instance -> instance.name().equals(name))
+                .findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no instance " + name));
+    }
+}

@@ -1,0 +1,38 @@
+package dev.agora.perf.experiment;
+
+import java.time.Duration;
+import java.util.List;
+
+/** A running cluster as experiments see it: where its instances are, and how to hurt them. */
+public interface Target {
+
+    ClusterShape shape();
+
+    /** Base URLs of "frontend", "catalog", "order" or "exchange" replicas, in index order. */
+    List<String> urls(String service);
+
+    /** Instance names of a service in index order, e.g. "catalog-1", "catalog-2". */
+    List<String> instanceNames(String service);
+
+    String url(String instanceName);
+
+    /** Current pid of an instance, -1 when it is not running or unknown. */
+    long pid(String instanceName);
+
+    int exchangeTcpPort();
+
+    /** Whether this target lets experiments kill and restart its processes. */
+    boolean controllable();
+
+    void kill(String instanceName);
+
+    void freeze(String instanceName);
+
+    void thaw(String instanceName);
+
+    /** Kills (when alive) and starts again; returns the time from start to ready. */
+    Duration restart(String instanceName);
+
+    /** How long bringing the cluster up took, for the report (zero when reused). */
+    Duration startupTime();
+}

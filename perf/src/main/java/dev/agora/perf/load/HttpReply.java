@@ -1,0 +1,16 @@
+package dev.agora.perf.load;
+
+/**
+ * What came back from one HTTP call. Status 0 means no HTTP answer at all (connection refused, reset,
+ * timed out): the {@code failure} says why.
+ */
+public record HttpReply(int status, String body, ServerTiming serverTiming, String failure) {
+
+    public static HttpReply failed(String why) {
+        return new HttpReply(0, "", ServerTiming.NONE, why);
+    }
+
+    public boolean isSuccess() {
+        return status >= 200 && status < 300;
+    }
+}

@@ -1,0 +1,175 @@
+package dev.agora.perf.report;
+
+import dev.agora.perf.stats.Comparison;
+import dev.agora.perf.stats.LatencySummary;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One experiment's outcome as the report writer renders it: the headline comparison with the seed, the
+ * latency distributions, free-form sections, charts, notes, the machine, and the raw data for JSON.
+ */
+public record Report(
+        String name,
+        String title,
+        String seed,
+        String seedHardware,
+        Status status,
+        String headline,
+        List<Comparison> comparisons,
+        List<LatencyRow> latencies,
+        List<Section> sections,
+        List<Chart> charts,
+        List<String> notes,
+        Machine machine,
+        Instant startedAt,
+        Duration duration,
+        boolean quick,
+        Map<String, Object> raw) {
+
+    public enum Status {
+        /** Measured on Agora and compared with the seed. */
+        MEASURED,
+        /** The seed's workload needs a feature Agora does not have; nothing was measured. */
+        NOT_APPLICABLE,
+        /** The experiment could not finish; the report says why. */
+        FAILED
+    }
+
+    /** One row of the latency table: a named workload with its distribution and failures. */
+    public record LatencyRow(String workload, LatencySummary summary, long failures) {}
+
+    /** A heading with text and optionally a table under it. */
+    public record Section(String heading, String text, Table table) {}
+
+    public static Builder builder(String name, String title) {
+        return new Builder(name, title);
+    }
+
+    public static final class Builder {
+        private final String name;
+        private final String title;
+        private String seed = "";
+        private String seedHardware = "";
+        private Status status = Status.MEASURED;
+        private String headline;
+        private final List<Comparison> comparisons = new ArrayList<>();
+        private final List<LatencyRow> latencies = new ArrayList<>();
+        private final List<Section> sections = new ArrayList<>();
+        private final List<Chart> charts = new ArrayList<>();
+        private final List<String> notes = new ArrayList<>();
+        private Machine machine = Machine.current();
+        private Instant startedAt = Instant.now();
+        private Duration duration = Duration.ZERO;
+        private boolean quick;
+        private final Map<String, Object> raw = new LinkedHashMap<>();
+
+        private Builder(String name, String title) {
+            this.name = name;
+            this.title = title;
+        }
+
+        public Builder seed(String seed, String seedHardware) {
+            this.seed = seed;
+            this.seedHardware = seedHardware;
+            return this;
+        }
+
+        public Builder status(Status status) {
+            this.status = status;
+            return this;
+        }
+
+        /** Overrides the headline; by default it is made from the first comparison. */
+        public Builder headline(String headline) {
+            this.headline = headline;
+            return this;
+        }
+
+        public Builder compare(Comparison comparison) {
+            comparisons.add(comparison);
+            return this;
+        }
+
+        public Builder latency(String workload, LatencySummary summary, long failures) {
+            latencies.add(new LatencyRow(workload, summary, failures));
+            return this;
+        }
+
+        public Builder section(String heading, String text) {
+            sections.add(new Section(heading, text, null));
+            return this;
+        }
+
+        public Builder section(String heading, String text, Table table) {
+            sections.add(new Section(heading, text, table));
+            return this;
+        }
+
+        public Builder chart(Chart chart) {
+            charts.add(chart);
+            return this;
+        }
+
+        public Builder note(String note) {
+            notes.add(note);
+            return this;
+        }
+
+        public Builder machine(Machine machine) {
+            this.machine = machine;
+            return this;
+        }
+
+        public Builder timing(Instant startedAt, Duration duration) {
+            this.startedAt = startedAt;
+            this.duration = duration;
+            return this;
+        }
+
+        public Builder quick(boolean quick) {
+            this.quick = quick;
+            return this;
+        }
+
+        public Builder raw(String key, Object value) {
+            raw.put(key, value);
+            return this;
+        }
+
+        public Report build() {
+            String line = headline;
+            if (line == null) {
+                line = comparisons.isEmpty()
+                        ? title
+                        : String.join(
+                                "; ",
+                                comparisons.stream()
+                                        .limit(2)
+                                        .map(Comparison::headline)
+                                        .toList());
+            }
+            return new Report(
+                    name,
+                    title,
+                    seed,
+                    seedHardware,
+                    status,
+                    line,
+                    List.copyOf(comparisons),
+                    List.copyOf(latencies),
+                    List.copyOf(sections),
+                    List.copyOf(charts),
+                    List.copyOf(notes),
+                    machine,
+                    startedAt,
+                    duration,
+                    quick,
+                    new LinkedHashMap<>(raw));
+        }
+    }
+}
