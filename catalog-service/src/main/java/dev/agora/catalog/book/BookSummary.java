@@ -1,0 +1,4 @@
+package dev.agora.catalog.book;
+
+/** One search hit: search results list id and title only. */
+public record BookSummary(long id, String title) {}

@@ -1,0 +1,119 @@
+package dev.agora.catalog.invalidation;
+
+import dev.agora.catalog.book.BookChangeListener;
+import dev.agora.catalog.book.BookChanged;
+import dev.agora.common.security.TokenGuardFilter;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.URI;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.cloud.client.ServiceInstance;
+import org.springframework.cloud.client.discovery.DiscoveryClient;
+import org.springframework.web.client.RestClient;
+import org.springframework.web.client.RestClientException;
+import org.springframework.web.util.UriComponentsBuilder;
+
+/**
+ * Pushes every committed book change to every frontend instance, in parallel (one virtual thread each),
+ * before the write is answered, so no frontend serves the old book once the write returned. A frontend
+ * that fails gets a few quick retries within the deadline; after that the failure is counted and logged,
+ * and the write is answered anyway: a slow or dead frontend delays writes by at most the deadline.
+ */
+final class FrontendInvalidator implements BookChangeListener, AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(FrontendInvalidator.class);
+
+    private final InvalidationProperties properties;
+    private final DiscoveryClient discovery;
+    private final RestClient http;
+    private final Closeable connections;
+    private final String internalToken;
+    private final MeterRegistry meters;
+    private final ExecutorService pushers = Executors.newVirtualThreadPerTaskExecutor();
+
+    FrontendInvalidator(
+            InvalidationProperties properties,
+            DiscoveryClient discovery,
+            RestClient http,
+            Closeable connections,
+            String internalToken,
+            MeterRegistry meters) {
+        this.properties = properties;
+        this.discovery = discovery;
+        this.http = http;
+        this.connections = connections;
+        this.internalToken = internalToken;
+        this.meters = meters;
+    }
+
+    @Override
+    public void bookChanged(BookChanged change) {
+        List<ServiceInstance> frontends = discovery.getInstances(properties.serviceId());
+        if (frontends.isEmpty()) return;
+        long deadline = System.nanoTime() + properties.deadline().toNanos();
+        List<Future<?>> pushes = frontends.stream()
+                .<Future<?>>map(frontend -> pushers.submit(() -> push(frontend.getUri(), change, deadline)))
+                .toList();
+        for (Future<?> push : pushes) {
+            try {
+                push.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (TimeoutException stillRunning) {
+                // The push goes on in the background and counts its own failure; the write must not wait.
+            } catch (ExecutionException e) {
+                log.warn("Invalidation push failed unexpectedly", e.getCause());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    private void push(URI frontend, BookChanged change, long deadline) {
+        URI target = UriComponentsBuilder.fromUri(frontend)
+                .path(properties.path())
+                .build()
+                .toUri();
+        RestClientException last = null;
+        for (int attempt = 1; attempt <= properties.attempts(); attempt++) {
+            try {
+                http.post()
+                        .uri(target)
+                        .header(TokenGuardFilter.INTERNAL_TOKEN_HEADER, internalToken)
+                        .body(change)
+                        .retrieve()
+                        .toBodilessEntity();
+                return;
+            } catch (RestClientException e) {
+                last = e;
+            }
+            if (System.nanoTime() >= deadline) break;
+        }
+        Counter.builder("agora.invalidation.failures")
+                .description("Invalidations a frontend did not acknowledge after all attempts")
+                .tag("target", frontend.toString())
+                .register(meters)
+                .increment();
+        log.warn(
+                "Frontend {} did not take the invalidation of book {} version {}: {}",
+                frontend,
+                change.bookId(),
+                change.version(),
+                last == null ? "deadline passed" : last.getMessage());
+    }
+
+    @Override
+    public void close() throws IOException {
+        pushers.close();
+        connections.close();
+    }
+}

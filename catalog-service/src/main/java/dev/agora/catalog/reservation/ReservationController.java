@@ -1,0 +1,59 @@
+package dev.agora.catalog.reservation;
+
+import dev.agora.common.problem.ProblemException;
+import dev.agora.common.problem.ProblemTypes;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Positive;
+import org.springframework.http.HttpStatus;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/** Stock reservations for the order service ({@code /internal/**}: internal token required). */
+@RestController
+@RequestMapping("/internal/reservations")
+class ReservationController {
+
+    /** Most copies one order may take; the order service enforces the same bound. */
+    static final int MAX_QUANTITY = 1000;
+
+    private final ReservingStock reserving;
+
+    ReservationController(ReservingStock reserving) {
+        this.reserving = reserving;
+    }
+
+    record ReserveStock(
+            @NotNull @Positive Long orderId,
+            @NotNull @Positive Long bookId,
+            @NotNull @Min(1) @Max(MAX_QUANTITY) Integer quantity) {}
+
+    @PostMapping
+    Reservation reserve(@Valid @RequestBody ReserveStock request) {
+        return switch (reserving.reserve(request.orderId(), request.bookId(), request.quantity())) {
+            case ReservationResult.Decided(Reservation reservation) -> reservation;
+            case ReservationResult.Repeated(Reservation reservation) -> reservation;
+            case ReservationResult.UnknownBook(long bookId) ->
+                throw ProblemException.notFound("Book " + bookId + " does not exist");
+            case ReservationResult.Conflicting(Reservation existing) ->
+                throw new ProblemException(
+                        HttpStatus.CONFLICT,
+                        ProblemTypes.CONFLICT,
+                        "Order " + existing.orderId() + " already reserved " + existing.quantity() + " of book "
+                                + existing.bookId());
+        };
+    }
+
+    @GetMapping("/{orderId}")
+    Reservation find(@PathVariable @Positive long orderId) {
+        return reserving
+                .find(orderId)
+                .orElseThrow(() -> ProblemException.notFound("No reservation for order " + orderId));
+    }
+}
