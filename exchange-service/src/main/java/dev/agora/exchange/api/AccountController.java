@@ -1,0 +1,47 @@
+package dev.agora.exchange.api;
+
+import dev.agora.common.problem.ProblemException;
+import dev.agora.exchange.matching.Account;
+import dev.agora.exchange.matching.Result;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Pattern;
+import java.util.TreeMap;
+import org.springframework.http.HttpStatus;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.ResponseStatus;
+import org.springframework.web.bind.annotation.RestController;
+
+@RestController
+@RequestMapping("/api/exchange/accounts")
+class AccountController {
+
+    private final ExchangeGateway exchange;
+
+    AccountController(ExchangeGateway exchange) {
+        this.exchange = exchange;
+    }
+
+    @PostMapping
+    @ResponseStatus(HttpStatus.CREATED)
+    ApiModels.AccountCreated create(@Valid @RequestBody ApiModels.CreateAccount request) {
+        Result result = exchange.call(engine -> engine.createAccount(request.id(), request.balance()));
+        if (result instanceof Result.Rejected rejected) throw ExchangeGateway.problem(rejected);
+        return new ApiModels.AccountCreated(request.id(), request.balance());
+    }
+
+    @GetMapping("/{accountId}")
+    ApiModels.AccountView get(@PathVariable @Pattern(regexp = ApiModels.ACCOUNT_ID) String accountId) {
+        ApiModels.AccountView view = exchange.call(
+                engine -> engine.account(accountId).map(AccountController::view).orElse(null));
+        if (view == null) throw ProblemException.notFound("Account " + accountId + " does not exist");
+        return view;
+    }
+
+    private static ApiModels.AccountView view(Account account) {
+        return new ApiModels.AccountView(account.id(), account.balance(), new TreeMap<>(account.positions()));
+    }
+}

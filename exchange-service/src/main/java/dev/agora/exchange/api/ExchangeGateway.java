@@ -1,0 +1,78 @@
+package dev.agora.exchange.api;
+
+import dev.agora.common.problem.ProblemException;
+import dev.agora.exchange.ExchangeProperties;
+import dev.agora.exchange.matching.Rejection;
+import dev.agora.exchange.matching.Result;
+import dev.agora.exchange.sequencer.Command;
+import dev.agora.exchange.sequencer.ExchangeUnavailableException;
+import dev.agora.exchange.sequencer.Sequencer;
+import java.net.URI;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.springframework.http.HttpStatus;
+import org.springframework.stereotype.Component;
+
+/** Runs a command through the sequencer for a web request and turns rejections into problem+json. */
+@Component
+class ExchangeGateway {
+
+    private final Sequencer sequencer;
+    private final long replyTimeoutMillis;
+
+    ExchangeGateway(Sequencer sequencer, ExchangeProperties properties) {
+        this.sequencer = sequencer;
+        this.replyTimeoutMillis = properties.replyTimeout().toMillis();
+    }
+
+    <R> R call(Command<R> command) {
+        CompletableFuture<R> reply = sequencer.submit(command);
+        try {
+            return reply.get(replyTimeoutMillis, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            reply.cancel(false);
+            throw ProblemException.unavailable(
+                    "The exchange did not answer in time; the request may not have been applied");
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof ExchangeUnavailableException unavailable) {
+                throw ProblemException.unavailable("The " + unavailable.getMessage());
+            }
+            throw new IllegalStateException("Exchange command failed", e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw ProblemException.unavailable("The exchange is shutting down");
+        }
+    }
+
+    /** The problem for a rejection: a stable type per reason, and the reason's numeric code. */
+    static ProblemException problem(Result.Rejected rejected) {
+        Rejection reason = rejected.reason();
+        HttpStatus status =
+                switch (reason) {
+                    case INVALID_ACCOUNT_ID,
+                            INVALID_BALANCE,
+                            INVALID_SYMBOL,
+                            INVALID_SHARES,
+                            INVALID_AMOUNT,
+                            INVALID_LIMIT -> HttpStatus.BAD_REQUEST;
+                    case UNKNOWN_ACCOUNT, UNKNOWN_ORDER -> HttpStatus.NOT_FOUND;
+                    case FOREIGN_ORDER -> HttpStatus.FORBIDDEN;
+                    case ACCOUNT_EXISTS, INSUFFICIENT_FUNDS, INSUFFICIENT_SHARES, NOTHING_OPEN -> HttpStatus.CONFLICT;
+                };
+        ProblemException problem = new ProblemException(status, type(reason), capitalized(reason.message()));
+        problem.getBody().setProperty("code", reason.code());
+        return problem;
+    }
+
+    static URI type(Rejection reason) {
+        return URI.create("https://agora.dev/problems/exchange/"
+                + reason.name().toLowerCase(Locale.ROOT).replace('_', '-'));
+    }
+
+    private static String capitalized(String message) {
+        return Character.toUpperCase(message.charAt(0)) + message.substring(1);
+    }
+}

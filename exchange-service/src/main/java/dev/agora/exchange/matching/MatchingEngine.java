@@ -1,0 +1,204 @@
+package dev.agora.exchange.matching;
+
+import java.math.BigDecimal;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.LongSupplier;
+
+/**
+ * The exchange's state and rules: accounts, positions, order books, price-time matching. Not thread-safe
+ * by design: one writer thread (the sequencer) applies every command, in one total order.
+ *
+ * <p>Cash is reserved when a buy is placed ({@code shares x limit}) and shares are taken when a sell is
+ * placed, so an order can always settle. Every step below keeps cash and shares conserved.
+ */
+public final class MatchingEngine {
+
+    private final Map<String, Account> accounts = new HashMap<>();
+    private final Map<String, OrderBook> books = new HashMap<>();
+    private final Map<Long, Order> orders = new HashMap<>();
+    private final LongSupplier epochSeconds;
+    private StateChanges changes = StateChanges.NONE;
+    private long nextOrderId = 1;
+    private long nextExecutionId = 1;
+
+    public MatchingEngine(LongSupplier epochSeconds) {
+        this.epochSeconds = epochSeconds;
+    }
+
+    /** Where changes are reported from now on. */
+    public void reportChangesTo(StateChanges changes) {
+        this.changes = changes;
+    }
+
+    public Result createAccount(String accountId, BigDecimal balance) {
+        if (!Names.isAccountId(accountId)) return Result.rejected(Rejection.INVALID_ACCOUNT_ID);
+        if (balance == null || balance.signum() < 0) return Result.rejected(Rejection.INVALID_BALANCE);
+        if (accounts.containsKey(accountId)) return Result.rejected(Rejection.ACCOUNT_EXISTS);
+        Account account = new Account(accountId, balance);
+        accounts.put(accountId, account);
+        changes.accountChanged(account);
+        return new Result.AccountCreated(accountId);
+    }
+
+    /** Creates the symbol if needed and adds shares to the account's position in it. */
+    public Result addShares(String symbol, String accountId, BigDecimal shares) {
+        if (!Names.isSymbol(symbol)) return Result.rejected(Rejection.INVALID_SYMBOL);
+        Account account = accounts.get(accountId);
+        if (account == null) return Result.rejected(Rejection.UNKNOWN_ACCOUNT);
+        if (shares == null || shares.signum() <= 0) return Result.rejected(Rejection.INVALID_SHARES);
+        account.addShares(symbol, shares);
+        changes.positionChanged(account, symbol);
+        return new Result.SharesAdded(symbol, accountId, shares);
+    }
+
+    /** Places a limit order ({@code amount > 0} buys, {@code < 0} sells) and matches it at once. */
+    public Result placeOrder(String accountId, String symbol, BigDecimal amount, BigDecimal limit) {
+        Account account = accounts.get(accountId);
+        if (account == null) return Result.rejected(Rejection.UNKNOWN_ACCOUNT);
+        if (!Names.isSymbol(symbol)) return Result.rejected(Rejection.INVALID_SYMBOL);
+        if (amount == null || amount.signum() == 0) return Result.rejected(Rejection.INVALID_AMOUNT);
+        if (limit == null || limit.signum() <= 0) return Result.rejected(Rejection.INVALID_LIMIT);
+        boolean buy = amount.signum() > 0;
+        BigDecimal shares = amount.abs();
+        if (buy) {
+            BigDecimal cost = shares.multiply(limit);
+            if (account.balance().compareTo(cost) < 0) return Result.rejected(Rejection.INSUFFICIENT_FUNDS);
+            account.debit(cost);
+            changes.accountChanged(account);
+        } else {
+            BigDecimal held = account.shares(symbol);
+            if (held == null || held.compareTo(shares) < 0) return Result.rejected(Rejection.INSUFFICIENT_SHARES);
+            account.removeShares(symbol, shares);
+            changes.positionChanged(account, symbol);
+        }
+        Order order = new Order(nextOrderId++, accountId, symbol, buy, shares, limit);
+        orders.put(order.id(), order);
+        OrderBook book = books.computeIfAbsent(symbol, s -> new OrderBook());
+        match(order, book, account);
+        if (order.isOpen()) book.rest(order);
+        changes.orderChanged(order);
+        return new Result.OrderOpened(order.id());
+    }
+
+    public Result query(String accountId, long orderId) {
+        if (!accounts.containsKey(accountId)) return Result.rejected(Rejection.UNKNOWN_ACCOUNT);
+        Order order = orders.get(orderId);
+        if (order == null) return Result.rejected(Rejection.UNKNOWN_ORDER);
+        if (!order.accountId().equals(accountId)) return Result.rejected(Rejection.FOREIGN_ORDER);
+        return new Result.OrderStatus(order.snapshot());
+    }
+
+    /** Cancels the open part of an order and frees what it held: cash for a buy, shares for a sell. */
+    public Result cancel(String accountId, long orderId) {
+        Account account = accounts.get(accountId);
+        if (account == null) return Result.rejected(Rejection.UNKNOWN_ACCOUNT);
+        Order order = orders.get(orderId);
+        if (order == null) return Result.rejected(Rejection.UNKNOWN_ORDER);
+        if (!order.accountId().equals(accountId)) return Result.rejected(Rejection.FOREIGN_ORDER);
+        if (!order.isOpen()) return Result.rejected(Rejection.NOTHING_OPEN);
+        books.get(order.symbol()).remove(order);
+        BigDecimal open = order.open();
+        if (order.isBuy()) {
+            account.credit(open.multiply(order.limit()));
+            changes.accountChanged(account);
+        } else {
+            account.addShares(order.symbol(), open);
+            changes.positionChanged(account, order.symbol());
+        }
+        order.cancel(epochSeconds.getAsLong());
+        changes.orderChanged(order);
+        return new Result.OrderCanceled(order.snapshot());
+    }
+
+    public Optional<Account> account(String accountId) {
+        return Optional.ofNullable(accounts.get(accountId));
+    }
+
+    public Optional<Order> order(long orderId) {
+        return Optional.ofNullable(orders.get(orderId));
+    }
+
+    public Iterable<Account> accounts() {
+        return accounts.values();
+    }
+
+    public Iterable<Order> orders() {
+        return orders.values();
+    }
+
+    private void match(Order incoming, OrderBook book, Account incomingAccount) {
+        long now = -1;
+        PriceLevel level;
+        while (incoming.isOpen() && (level = book.bestOpposite(incoming.isBuy())) != null && crosses(incoming, level)) {
+            if (now < 0) now = epochSeconds.getAsLong();
+            Order resting = level.head;
+            BigDecimal shares = incoming.open().min(resting.open());
+            // The resting order was open first, so its limit is the price.
+            BigDecimal price = resting.limit();
+            Order buy = incoming.isBuy() ? incoming : resting;
+            Order sell = incoming.isBuy() ? resting : incoming;
+            Account buyer = incoming.isBuy() ? incomingAccount : accounts.get(resting.accountId());
+            Account seller = incoming.isBuy() ? accounts.get(resting.accountId()) : incomingAccount;
+            settle(buy, buyer, sell, seller, shares, price);
+            incoming.fill(shares, price, now);
+            resting.fill(shares, price, now);
+            if (!resting.isOpen()) book.remove(resting);
+            changes.orderChanged(resting);
+            changes.executed(
+                    new Execution(nextExecutionId++, buy.id(), sell.id(), incoming.symbol(), shares, price, now));
+        }
+    }
+
+    private static boolean crosses(Order incoming, PriceLevel level) {
+        int comparison = incoming.limit().compareTo(level.price);
+        return incoming.isBuy() ? comparison >= 0 : comparison <= 0;
+    }
+
+    /** Moves cash and shares for one execution; the buyer's cash was reserved at its limit. */
+    private void settle(Order buy, Account buyer, Order sell, Account seller, BigDecimal shares, BigDecimal price) {
+        seller.credit(shares.multiply(price));
+        changes.accountChanged(seller);
+        buyer.addShares(buy.symbol(), shares);
+        changes.positionChanged(buyer, buy.symbol());
+        if (buy.limit().compareTo(price) > 0) {
+            buyer.credit(shares.multiply(buy.limit().subtract(price)));
+            changes.accountChanged(buyer);
+        }
+    }
+
+    // Rebuilding from durable state. Callers restore accounts, then orders in id order, then fills.
+
+    public void restoreAccount(String accountId, BigDecimal balance) {
+        accounts.put(accountId, new Account(accountId, balance));
+    }
+
+    public void restorePosition(String accountId, String symbol, BigDecimal shares) {
+        accounts.get(accountId).restorePosition(symbol, shares);
+    }
+
+    /** Restores an order; orders must come in id order so the book keeps time priority. */
+    public void restoreOrder(
+            long id,
+            String accountId,
+            String symbol,
+            BigDecimal amount,
+            BigDecimal limit,
+            BigDecimal open,
+            BigDecimal canceledShares,
+            long canceledAt) {
+        Order order = new Order(id, accountId, symbol, amount.signum() > 0, amount.abs(), limit);
+        order.restore(open, canceledShares, canceledAt);
+        orders.put(id, order);
+        if (order.isOpen()) books.computeIfAbsent(symbol, s -> new OrderBook()).rest(order);
+        nextOrderId = Math.max(nextOrderId, id + 1);
+    }
+
+    public void restoreExecution(Execution execution) {
+        Fill fill = new Fill(execution.shares(), execution.price(), execution.time());
+        orders.get(execution.buyOrderId()).restoreFill(fill);
+        orders.get(execution.sellOrderId()).restoreFill(fill);
+        nextExecutionId = Math.max(nextExecutionId, execution.id() + 1);
+    }
+}

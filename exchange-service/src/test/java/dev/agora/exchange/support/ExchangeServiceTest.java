@@ -1,0 +1,78 @@
+package dev.agora.exchange.support;
+
+import dev.agora.exchange.xml.XmlProtocolServer;
+import java.time.Duration;
+import org.junit.jupiter.api.BeforeEach;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+/**
+ * One exchange for all in-process tests (one shared application context, a real embedded PostgreSQL, the
+ * XML protocol on a free port). Tests isolate themselves with fresh account ids and symbols ({@link Ids}).
+ */
+@SpringBootTest(
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {
+            "server.address=127.0.0.1",
+            "agora.exchange.tcp-port=0",
+            "agora.exchange.tcp-host=127.0.0.1",
+            "agora.exchange.read-timeout=2s",
+            "agora.exchange.request-deadline=5s",
+            "agora.exchange.max-message-size=64KB"
+        })
+public abstract class ExchangeServiceTest {
+
+    @Autowired
+    protected XmlProtocolServer xmlServer;
+
+    @LocalServerPort
+    protected int httpPort;
+
+    protected XmlClient xml;
+
+    @BeforeEach
+    void awaitActiveExchange() throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (xmlServer.port() <= 0) {
+            if (System.nanoTime() > deadline) throw new IllegalStateException("exchange did not become active");
+            Thread.sleep(20);
+        }
+        xml = XmlClient.local(xmlServer.port());
+    }
+
+    /** Replaces every {@code time="..."} with {@code time="T"}, so replies can be compared as text. */
+    protected static String timeless(String reply) {
+        return reply.replaceAll("time=\"\\d+\"", "time=\"T\"");
+    }
+
+    protected String createAccount(String id, String balance) {
+        return xml.send("<create><account id=\"" + id + "\" balance=\"" + balance + "\"/></create>");
+    }
+
+    protected String addShares(String symbol, String account, String shares) {
+        return xml.send("<create><symbol sym=\"" + symbol + "\"><account id=\"" + account + "\">" + shares
+                + "</account></symbol></create>");
+    }
+
+    protected String order(String account, String symbol, String amount, String limit) {
+        return xml.send("<transactions id=\"" + account + "\"><order sym=\"" + symbol + "\" amount=\"" + amount
+                + "\" limit=\"" + limit + "\"/></transactions>");
+    }
+
+    protected String query(String account, long orderId) {
+        return xml.send("<transactions id=\"" + account + "\"><query id=\"" + orderId + "\"/></transactions>");
+    }
+
+    protected String cancel(String account, long orderId) {
+        return xml.send("<transactions id=\"" + account + "\"><cancel id=\"" + orderId + "\"/></transactions>");
+    }
+
+    /** The id of the order an {@code <opened>} reply names. */
+    protected static long openedId(String reply) {
+        var matcher =
+                java.util.regex.Pattern.compile("<opened [^>]*id=\"(\\d+)\"").matcher(reply);
+        if (!matcher.find()) throw new AssertionError("not an opened reply: " + reply);
+        return Long.parseLong(matcher.group(1));
+    }
+}
