@@ -1,0 +1,311 @@
+package dev.agora.docker;
+
+import dev.agora.docker.ComposeFile.Service;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/**
+ * The rules the compose cluster must keep. Each returns the violations it finds, described for a human
+ * (empty when the file is right), so a test can show every problem at once and a mutated copy can prove
+ * that a rule really catches its mistake.
+ */
+final class ComposeRules {
+
+    /** The replicas the design names, with the service each one runs. */
+    static final Map<String, String> REPLICAS = orderedMap(
+            "catalog-1", "catalog-service",
+            "catalog-2", "catalog-service",
+            "order-1", "order-service",
+            "order-2", "order-service",
+            "frontend-1", "frontend-service",
+            "frontend-2", "frontend-service",
+            "exchange", "exchange-service");
+
+    /** The infrastructure services, with the image repository each must run. */
+    static final Map<String, String> INFRASTRUCTURE = orderedMap(
+            "postgres", "postgres",
+            "edge", "haproxy",
+            "prometheus", "prom/prometheus",
+            "grafana", "grafana/grafana");
+
+    /** The replica-list variables and the service whose replicas each lists. */
+    static final Map<String, String> INSTANCE_LISTS = orderedMap(
+            "CATALOG_INSTANCES", "catalog-service",
+            "ORDER_INSTANCES", "order-service",
+            "FRONTEND_INSTANCES", "frontend-service",
+            "EXCHANGE_INSTANCES", "exchange-service");
+
+    /** Which replica lists each service needs to find the services it calls (or pushes to). */
+    static final Map<String, Set<String>> NEEDED_INSTANCE_LISTS = Map.of(
+            "catalog-service", Set.of("FRONTEND_INSTANCES"),
+            "order-service", Set.of("CATALOG_INSTANCES"),
+            "frontend-service", Set.of("CATALOG_INSTANCES", "ORDER_INSTANCES", "EXCHANGE_INSTANCES"),
+            "exchange-service", Set.of());
+
+    static final Set<String> SERVICES_WITH_DATABASE = Set.of("catalog-service", "order-service", "exchange-service");
+
+    private static final Pattern MEMORY = Pattern.compile("\\d+[bkmg]?", Pattern.CASE_INSENSITIVE);
+    private static final Pattern JDBC_URL = Pattern.compile("jdbc:postgresql://([^:/]+):(\\d+)/([A-Za-z_][\\w]*)");
+    private static final Pattern CREATE_DATABASE = Pattern.compile("(?i)CREATE\\s+DATABASE\\s+([A-Za-z_]\\w*)");
+
+    private ComposeRules() {}
+
+    static List<String> missingServices(ComposeFile compose) {
+        List<String> violations = new ArrayList<>();
+        Map<String, Service> services = compose.services();
+        REPLICAS.forEach((name, serviceId) -> {
+            Service service = services.get(name);
+            if (service == null) violations.add("no service " + name + " (a replica of " + serviceId + ")");
+            else if (!service.serviceId().equals(Optional.of(serviceId)))
+                violations.add(name + " is not built from docker/" + serviceId + ".Dockerfile");
+        });
+        INFRASTRUCTURE.forEach((name, repository) -> {
+            Service service = services.get(name);
+            if (service == null) violations.add("no service " + name);
+            else if (service.image()
+                    .filter(image -> image.startsWith(repository + ":"))
+                    .isEmpty()) violations.add(name + " does not run a tagged " + repository + " image");
+        });
+        return violations;
+    }
+
+    static List<String> healthcheckViolations(ComposeFile compose) {
+        List<String> violations = new ArrayList<>();
+        for (Service service : compose.services().values()) {
+            Map<String, Object> healthcheck = service.healthcheck();
+            Object test = healthcheck.get("test");
+            boolean disabled = Boolean.TRUE.equals(healthcheck.get("disable"))
+                    || (test instanceof List<?> list && !list.isEmpty() && "NONE".equals(list.getFirst()));
+            boolean empty = test == null
+                    || (test instanceof List<?> list && list.size() < 2)
+                    || String.valueOf(test).isBlank();
+            if (disabled || empty) violations.add(service.name() + " has no health check");
+        }
+        return violations;
+    }
+
+    static List<String> memoryLimitViolations(ComposeFile compose) {
+        List<String> violations = new ArrayList<>();
+        for (Service service : compose.services().values()) {
+            Optional<String> limit = service.memoryLimit();
+            if (limit.isEmpty()) violations.add(service.name() + " has no memory limit");
+            else if (!MEMORY.matcher(limit.get()).matches())
+                violations.add(service.name() + " has an unreadable memory limit: " + limit.get());
+        }
+        return violations;
+    }
+
+    /**
+     * Every replica list names exactly the replicas of its service, each at the port that replica listens
+     * on, and every service gets the lists it needs.
+     */
+    static List<String> instanceListViolations(ComposeFile compose) {
+        List<String> violations = new ArrayList<>();
+        Map<String, Service> services = compose.services();
+        for (Service service : services.values()) {
+            Map<String, String> environment = service.environment();
+            service.serviceId().ifPresent(id -> NEEDED_INSTANCE_LISTS.get(id).stream()
+                    .filter(variable -> !environment.containsKey(variable))
+                    .forEach(variable -> violations.add(service.name() + " lacks " + variable)));
+            INSTANCE_LISTS.forEach((variable, listedId) -> {
+                String list = environment.get(variable);
+                if (list == null) return;
+                Set<String> listedHosts = new TreeSet<>();
+                for (String url : list.split(",")) {
+                    String where = service.name() + " " + variable + " entry '" + url.strip() + "'";
+                    URI uri;
+                    try {
+                        uri = URI.create(url.strip());
+                    } catch (IllegalArgumentException e) {
+                        violations.add(where + " is not a URL");
+                        continue;
+                    }
+                    if (!"http".equals(uri.getScheme()) || uri.getHost() == null) {
+                        violations.add(where + " is not an http://host:port URL");
+                        continue;
+                    }
+                    listedHosts.add(uri.getHost());
+                    Service target = services.get(uri.getHost());
+                    if (target == null) {
+                        violations.add(where + " names no service of this file");
+                    } else if (!target.serviceId().equals(Optional.of(listedId))) {
+                        violations.add(where + " is not a replica of " + listedId);
+                    } else if (!target.port().equals(Optional.of(uri.getPort()))) {
+                        violations.add(where + " does not use " + target.name() + "'s PORT "
+                                + target.port().map(String::valueOf).orElse("(unset)"));
+                    }
+                }
+                Set<String> replicas = compose.replicasOf(listedId).stream()
+                        .map(Service::name)
+                        .collect(Collectors.toCollection(TreeSet::new));
+                if (!listedHosts.equals(replicas))
+                    violations.add(service.name() + " " + variable + " lists " + listedHosts + " but the replicas of "
+                            + listedId + " are " + replicas);
+            });
+        }
+        return violations;
+    }
+
+    /** The configuration every service needs from its environment. */
+    static List<String> environmentViolations(ComposeFile compose) {
+        List<String> violations = new ArrayList<>();
+        for (Service service : compose.services().values()) {
+            if (service.serviceId().isEmpty()) continue;
+            String id = service.serviceId().get();
+            List<String> required = new ArrayList<>(List.of("PORT", "AGORA_INTERNAL_TOKEN", "AGORA_ADMIN_TOKEN"));
+            if (SERVICES_WITH_DATABASE.contains(id))
+                required.addAll(List.of("DATABASE_URL", "DATABASE_USERNAME", "DATABASE_PASSWORD"));
+            if (id.equals("exchange-service")) required.add("AGORA_EXCHANGE_TCP_PORT");
+            Map<String, String> environment = service.environment();
+            required.stream()
+                    .filter(variable -> environment.getOrDefault(variable, "").isBlank())
+                    .forEach(variable -> violations.add(service.name() + " lacks " + variable));
+        }
+        return violations;
+    }
+
+    /**
+     * Every service with a database points at the compose PostgreSQL and a database its init script creates;
+     * replicas of one service share a database and different services never do.
+     */
+    static List<String> databaseViolations(ComposeFile compose, String initScript) {
+        List<String> violations = new ArrayList<>();
+        Set<String> created = CREATE_DATABASE
+                .matcher(initScript)
+                .results()
+                .map(match -> match.group(1).toLowerCase())
+                .collect(Collectors.toSet());
+        Map<String, String> databaseOfService = new HashMap<>();
+        Map<String, String> serviceOfDatabase = new HashMap<>();
+        for (Service service : compose.services().values()) {
+            Optional<String> id = service.serviceId().filter(SERVICES_WITH_DATABASE::contains);
+            if (id.isEmpty()) continue;
+            String url = service.environment().getOrDefault("DATABASE_URL", "");
+            Matcher matcher = JDBC_URL.matcher(url);
+            if (!matcher.matches()) {
+                violations.add(service.name() + " DATABASE_URL '" + url + "' is not jdbc:postgresql://host:port/db");
+                continue;
+            }
+            Service host = compose.services().get(matcher.group(1));
+            if (host == null
+                    || host.image()
+                            .filter(image -> image.startsWith("postgres:"))
+                            .isEmpty())
+                violations.add(
+                        service.name() + " DATABASE_URL host " + matcher.group(1) + " is not a postgres service");
+            String database = matcher.group(3);
+            if (!created.contains(database.toLowerCase()))
+                violations.add(
+                        service.name() + " uses database " + database + ", which the init script does not create");
+            String previous = databaseOfService.putIfAbsent(id.get(), database);
+            if (previous != null && !previous.equals(database))
+                violations.add("replicas of " + id.get() + " use different databases: " + previous + ", " + database);
+            String owner = serviceOfDatabase.putIfAbsent(database, id.get());
+            if (owner != null && !owner.equals(id.get()))
+                violations.add("database " + database + " is shared by " + owner + " and " + id.get());
+        }
+        return violations;
+    }
+
+    static List<String> publishedPortCollisions(ComposeFile compose) {
+        Map<String, List<String>> publishers = new LinkedHashMap<>();
+        for (Service service : compose.services().values()) {
+            for (Object port : service.ports()) {
+                publishedHostPort(port).ifPresent(hostPort -> publishers
+                        .computeIfAbsent(hostPort, key -> new ArrayList<>())
+                        .add(service.name()));
+            }
+        }
+        List<String> violations = new ArrayList<>();
+        publishers.forEach((hostPort, names) -> {
+            if (names.size() > 1) violations.add("host port " + hostPort + " is published by " + names);
+        });
+        return violations;
+    }
+
+    /** The host side of a port mapping, with its protocol; empty when the host port is left to Docker. */
+    static Optional<String> publishedHostPort(Object mapping) {
+        if (mapping instanceof Map<?, ?> longForm) {
+            Object published = longForm.get("published");
+            Object protocol = longForm.get("protocol");
+            return Optional.ofNullable(published).map(p -> p + "/" + (protocol == null ? "tcp" : protocol));
+        }
+        String text = String.valueOf(mapping);
+        String protocol = "tcp";
+        int slash = text.indexOf('/');
+        if (slash >= 0) {
+            protocol = text.substring(slash + 1);
+            text = text.substring(0, slash);
+        }
+        String[] parts = text.split(":");
+        return switch (parts.length) {
+            case 2 -> Optional.of(parts[0] + "/" + protocol);
+            case 3 -> Optional.of(parts[1] + "/" + protocol);
+            default -> Optional.empty();
+        };
+    }
+
+    /**
+     * Startup order: every Agora service waits for a healthy PostgreSQL, frontends for healthy catalog and
+     * order replicas, the edge for healthy frontends; every dependency waits for health, not mere start.
+     */
+    static List<String> dependencyViolations(ComposeFile compose) {
+        List<String> violations = new ArrayList<>();
+        Map<String, Service> services = compose.services();
+        for (Service service : services.values()) {
+            Map<String, String> dependsOn = service.dependsOn();
+            dependsOn.forEach((name, condition) -> {
+                if (!services.containsKey(name))
+                    violations.add(service.name() + " depends on undefined service " + name);
+                if (!condition.equals("service_healthy"))
+                    violations.add(service.name() + " waits for " + name + " with " + condition
+                            + " instead of service_healthy");
+            });
+            List<String> needed = new ArrayList<>();
+            Optional<String> id = service.serviceId();
+            if (id.isPresent()) needed.add("postgres");
+            if (id.equals(Optional.of("frontend-service"))) {
+                compose.replicasOf("catalog-service").forEach(replica -> needed.add(replica.name()));
+                compose.replicasOf("order-service").forEach(replica -> needed.add(replica.name()));
+            }
+            if (service.name().equals("edge"))
+                compose.replicasOf("frontend-service").forEach(replica -> needed.add(replica.name()));
+            needed.stream()
+                    .filter(name -> !dependsOn.containsKey(name))
+                    .forEach(name -> violations.add(service.name() + " does not wait for " + name + " to be healthy"));
+        }
+        return violations;
+    }
+
+    /** Relative bind mounts point at files committed under docker/. */
+    static List<String> bindMountViolations(ComposeFile compose, Path composeDirectory) {
+        List<String> violations = new ArrayList<>();
+        for (Service service : compose.services().values()) {
+            for (String volume : service.volumes()) {
+                String source = volume.split(":")[0];
+                if (!source.startsWith(".")) continue;
+                if (!Files.exists(composeDirectory.resolve(source).normalize()))
+                    violations.add(service.name() + " mounts " + source + ", which does not exist");
+            }
+        }
+        return violations;
+    }
+
+    private static Map<String, String> orderedMap(String... keysAndValues) {
+        Map<String, String> map = new LinkedHashMap<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) map.put(keysAndValues[i], keysAndValues[i + 1]);
+        return map;
+    }
+}

@@ -1,0 +1,74 @@
+package dev.agora.docker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/** The HAProxy edge balances over exactly the frontend replicas and checks their readiness. */
+class EdgeConfigTest {
+
+    private static final Pattern SERVER = Pattern.compile("(?m)^\\s*server\\s+(\\S+)\\s+([\\w.-]+):(\\d+)");
+
+    private final ComposeFile compose = DockerDirectory.compose();
+    private final String haproxy = DockerDirectory.read("haproxy/haproxy.cfg");
+
+    static List<String> backendViolations(ComposeFile compose, String haproxyConfig) {
+        List<String> violations = new ArrayList<>();
+        Set<String> servers = SERVER.matcher(haproxyConfig)
+                .results()
+                .map(match -> match.group(2) + ":" + match.group(3))
+                .collect(Collectors.toCollection(TreeSet::new));
+        Set<String> frontends = compose.replicasOf("frontend-service").stream()
+                .map(replica -> replica.name() + ":" + replica.port().orElseThrow())
+                .collect(Collectors.toCollection(TreeSet::new));
+        if (!servers.equals(frontends))
+            violations.add("the edge balances over " + servers + " but the frontends are " + frontends);
+        if (!haproxyConfig.contains("uri /actuator/health/readiness"))
+            violations.add("the edge does not check the frontends' readiness");
+        return violations;
+    }
+
+    @Test
+    void balancesOverEveryFrontendReplicaWithReadinessChecks() {
+        assertThat(backendViolations(compose, haproxy)).isEmpty();
+    }
+
+    @Test
+    void aFrontendMissingFromTheEdgeIsReported() {
+        String oneFrontend = haproxy.lines()
+                .filter(line -> !line.contains("server frontend-2"))
+                .collect(Collectors.joining("\n"));
+
+        assertThat(backendViolations(compose, oneFrontend))
+                .containsExactly("the edge balances over [frontend-1:8080] but the frontends are"
+                        + " [frontend-1:8080, frontend-2:8080]");
+    }
+
+    @Test
+    void listensOnThePortComposePublishesAndMountsItsConfiguration() {
+        assertThat(compose.service("edge").ports()).containsExactly("8080:8080");
+        assertThat(haproxy).containsPattern("(?m)^\\s*bind :8080$");
+        assertThat(compose.service("edge").volumes())
+                .contains("./haproxy/haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro");
+        // its own health check and the Prometheus scrape use the monitoring listener
+        assertThat(haproxy).containsPattern("(?m)^\\s*bind :8404$").contains("monitor-uri /healthz");
+        assertThat(compose.service("edge").healthcheck().get("test").toString()).contains("8404", "/healthz");
+    }
+
+    @Test
+    void keepsInternalAndActuatorEndpointsOffThePublicPort() {
+        assertThat(haproxy).containsPattern("return status 404 .* if \\{ path_beg /internal/ /actuator }");
+    }
+
+    @Test
+    void retriesOnlyRequestsThatAreSafeToRepeat() {
+        assertThat(haproxy)
+                .contains("http-request disable-l7-retry if !METH_GET !{ req.hdr(Idempotency-Key) -m found }");
+    }
+}
