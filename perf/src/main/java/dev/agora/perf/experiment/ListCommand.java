@@ -8,7 +8,18 @@ public final class ListCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        System.err.println("list: not implemented yet");
-        return 2;
+        System.out.printf("%-28s %-9s %s%n", "experiment", "seed", "workload / seed's figure");
+        for (Experiment experiment : Experiments.all()) {
+            boolean runnable = !(experiment instanceof NotApplicableExperiment);
+            System.out.printf(
+                    "%-28s %-9s %s%n%-38s seed: %s%s%n",
+                    experiment.name(),
+                    experiment.seed(),
+                    experiment.workload(),
+                    "",
+                    experiment.seedFigure(),
+                    runnable ? "" : "  [not run: needs book content downloads]");
+        }
+        return 0;
     }
 }

@@ -1,14 +1,121 @@
 package dev.agora.perf.experiment;
 
+import dev.agora.perf.cluster.ControlClient;
+import dev.agora.perf.report.Report;
+import dev.agora.perf.report.ReportWriter;
+import dev.agora.perf.report.Summary;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
-@Command(name = "run", mixinStandardHelpOptions = true, description = "Runs seed experiments by name, or all.")
+@Command(
+        name = "run",
+        mixinStandardHelpOptions = true,
+        description = "Runs seed experiments by name, or all, and writes perf/reports/<name>.md, .json and charts.")
 public final class RunCommand implements Callable<Integer> {
 
+    @Parameters(arity = "1..*", paramLabel = "EXPERIMENT", description = "Experiment names (see `list`), or `all`.")
+    List<String> names = new ArrayList<>();
+
+    @Option(
+            names = "--quick",
+            description = "Reduced request counts (a smoke run, minutes instead of the seeds' counts).")
+    boolean quick;
+
+    @Option(
+            names = "--output",
+            defaultValue = "perf/reports",
+            description = "Where reports go (default: ${DEFAULT-VALUE}).")
+    Path output;
+
+    @Option(
+            names = "--reuse-cluster",
+            description = "Run against the cluster already started by `agora-perf cluster` (its control endpoint "
+                    + "on 8390 + --port-offset) instead of starting clusters of each experiment's shape.")
+    boolean reuseCluster;
+
+    @Option(
+            names = "--port-offset",
+            defaultValue = "0",
+            description = "Port offset of the reused cluster (default: ${DEFAULT-VALUE}).")
+    int portOffset;
+
+    @Option(
+            names = "--target-url",
+            split = ",",
+            description = "Frontend base URLs to load instead of the cluster's own (implies --reuse-cluster).")
+    List<String> targetUrls = new ArrayList<>();
+
     @Override
-    public Integer call() {
-        System.err.println("run: not implemented yet");
-        return 2;
+    public Integer call() throws Exception {
+        List<Experiment> selected = select();
+        PrintStream console = System.out;
+        Files.createDirectories(output);
+        Path dataRoot = Files.createTempDirectory("agora-perf-");
+        Target reused = reuseCluster || !targetUrls.isEmpty()
+                ? new ReusedTarget(reuseCluster ? ControlClient.forPortOffset(portOffset) : null, targetUrls)
+                : null;
+        List<Report> reports = new ArrayList<>();
+        Instant started = Instant.now();
+        try (ClusterPool clusters = new ClusterPool(
+                quick, dataRoot, reused, console::println, target -> Warmup.bookstore(target, quick ? 50 : 300))) {
+            ExperimentContext context = new ExperimentContext(quick, output, clusters, console);
+            for (Experiment experiment : selected) {
+                context.log("experiment " + experiment.name() + " (seed " + experiment.seed() + "): "
+                        + experiment.workload());
+                Instant began = Instant.now();
+                Report report;
+                try {
+                    report = experiment.run(context);
+                } catch (Exception | AssertionError e) {
+                    context.log("experiment " + experiment.name() + " failed: " + e);
+                    e.printStackTrace(console);
+                    report = failed(experiment, e, began);
+                    clusters.discard();
+                }
+                ReportWriter.write(report, output);
+                reports.add(report);
+                context.log(experiment.name() + ": " + report.headline());
+            }
+        }
+        Duration total = Duration.between(started, Instant.now());
+        Summary.write(reports, output, quick, total);
+        console.println();
+        console.println("Reports in " + output.toAbsolutePath() + " (" + total.toSeconds() + " s):");
+        for (Report report : reports) console.println("  " + report.name() + ": " + report.headline());
+        return reports.stream().anyMatch(r -> r.status() == Report.Status.FAILED) ? 1 : 0;
+    }
+
+    private List<Experiment> select() {
+        if (names.contains("all")) return Experiments.all();
+        List<Experiment> selected = new ArrayList<>();
+        for (String name : names) {
+            selected.add(Experiments.named(name)
+                    .orElseThrow(() -> new picocli.CommandLine.ParameterException(
+                            new picocli.CommandLine(this), "Unknown experiment " + name + " (see `list`)")));
+        }
+        return selected;
+    }
+
+    private Report failed(Experiment experiment, Throwable error, Instant began) {
+        return Report.builder(experiment.name(), "Failed: " + experiment.name())
+                .seed(experiment.seed(), "see the seed report")
+                .status(Report.Status.FAILED)
+                .quick(quick)
+                .headline("Failed: " + error)
+                .section(
+                        "What happened",
+                        "The experiment stopped with `" + error + "`. The console output of `run` "
+                                + "has the stack trace; the cluster's logs were in its temporary data directory.")
+                .timing(began, Duration.between(began, Instant.now()))
+                .build();
     }
 }
