@@ -9,6 +9,8 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.net.URI;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -40,6 +42,8 @@ final class FrontendInvalidator implements BookChangeListener, AutoCloseable {
     private final String internalToken;
     private final MeterRegistry meters;
     private final ExecutorService pushers = Executors.newVirtualThreadPerTaskExecutor();
+    /** Frontends whose last push failed: logged once when they fail and once when they are back. */
+    private final Set<URI> failing = ConcurrentHashMap.newKeySet();
 
     FrontendInvalidator(
             InvalidationProperties properties,
@@ -92,6 +96,7 @@ final class FrontendInvalidator implements BookChangeListener, AutoCloseable {
                         .body(change)
                         .retrieve()
                         .toBodilessEntity();
+                if (failing.remove(frontend)) log.info("Frontend {} takes invalidations again", frontend);
                 return;
             } catch (RestClientException e) {
                 last = e;
@@ -103,12 +108,15 @@ final class FrontendInvalidator implements BookChangeListener, AutoCloseable {
                 .tag("target", frontend.toString())
                 .register(meters)
                 .increment();
-        log.warn(
-                "Frontend {} did not take the invalidation of book {} version {}: {}",
-                frontend,
-                change.bookId(),
-                change.version(),
-                last == null ? "deadline passed" : last.getMessage());
+        if (failing.add(frontend)) {
+            log.warn(
+                    "Frontend {} did not take the invalidation of book {} version {} (further failures are only"
+                            + " counted in agora.invalidation.failures until it recovers): {}",
+                    frontend,
+                    change.bookId(),
+                    change.version(),
+                    last == null ? "deadline passed" : last.getMessage());
+        }
     }
 
     @Override

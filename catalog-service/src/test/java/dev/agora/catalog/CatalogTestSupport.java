@@ -1,0 +1,151 @@
+package dev.agora.catalog;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * One catalog (real HTTP, real PostgreSQL) shared by every test class of the module, with two frontends
+ * to push invalidations to: a recording fake and an address where nothing listens.
+ */
+@SpringBootTest(
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {
+            "server.address=127.0.0.1",
+            // A loaded build machine must not turn a slow push into a missing one; production keeps 250ms.
+            "agora.invalidation.deadline=3s",
+            "agora.invalidation.read-timeout=2s"
+        })
+abstract class CatalogTestSupport {
+
+    static final String INTERNAL_TOKEN = "dev-internal-token";
+    static final String ADMIN_TOKEN = "dev-admin-token";
+
+    static final FakeFrontend FRONTEND = FakeFrontend.start();
+    static final String DEAD_FRONTEND = "http://127.0.0.1:" + unusedPort();
+
+    private static final AtomicLong ORDER_IDS = new AtomicLong(1_000);
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    static final JsonMapper JSON = JsonMapper.builder().build();
+
+    @LocalServerPort
+    int port;
+
+    @DynamicPropertySource
+    static void frontends(DynamicPropertyRegistry registry) {
+        String prefix = "spring.cloud.discovery.client.simple.instances.frontend-service";
+        registry.add(prefix + "[0].uri", FRONTEND::url);
+        registry.add(prefix + "[1].uri", () -> DEAD_FRONTEND);
+    }
+
+    record Response(int status, String contentType, JsonNode json, String body) {
+        boolean isProblem() {
+            return "application/problem+json".equals(contentType);
+        }
+
+        String problemType() {
+            return json.path("type").asString();
+        }
+    }
+
+    static long nextOrderId() {
+        return ORDER_IDS.incrementAndGet();
+    }
+
+    Response get(String path, String... headers) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri(path));
+        for (int i = 0; i < headers.length; i += 2) request.header(headers[i], headers[i + 1]);
+        return send(request.GET());
+    }
+
+    Response post(String path, String body, String... headers) {
+        return send(json(path, headers).POST(HttpRequest.BodyPublishers.ofString(body)));
+    }
+
+    Response put(String path, String body, String... headers) {
+        return send(json(path, headers).PUT(HttpRequest.BodyPublishers.ofString(body)));
+    }
+
+    Response reserve(long orderId, long bookId, int quantity) {
+        return post(
+                "/internal/reservations",
+                """
+                {"orderId":%d,"bookId":%d,"quantity":%d}""".formatted(orderId, bookId, quantity),
+                "X-Internal-Token",
+                INTERNAL_TOKEN);
+    }
+
+    /** Registers a fresh title so a test owns its stock. */
+    JsonNode newBook(String topic, long stock) {
+        Response created = post(
+                "/admin/books",
+                """
+                {"title":"Test title","topic":"%s","price":12.50,"stock":%d}"""
+                        .formatted(topic, stock),
+                "X-Admin-Token",
+                ADMIN_TOKEN);
+        if (created.status() != 201) throw new IllegalStateException("Could not register a book: " + created);
+        return created.json();
+    }
+
+    JsonNode book(long id) {
+        Response response = get("/books/" + id);
+        if (response.status() != 200) throw new IllegalStateException("No book " + id + ": " + response);
+        return response.json();
+    }
+
+    static BigDecimal decimal(JsonNode node) {
+        return node.decimalValue();
+    }
+
+    private HttpRequest.Builder json(String path, String... headers) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json");
+        for (int i = 0; i < headers.length; i += 2) request.header(headers[i], headers[i + 1]);
+        return request;
+    }
+
+    private URI uri(String path) {
+        return URI.create("http://127.0.0.1:" + port + path);
+    }
+
+    private static Response send(HttpRequest.Builder request) {
+        try {
+            HttpResponse<String> response =
+                    HTTP.send(request.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+            String body = response.body();
+            JsonNode json = body.isEmpty() ? JSON.missingNode() : JSON.readTree(body);
+            return new Response(
+                    response.statusCode(),
+                    response.headers().firstValue("Content-Type").orElse(""),
+                    json,
+                    body);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static int unusedPort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,114 @@
+package dev.agora.catalog;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Every committed change of a book reaches every frontend before the write is answered, carrying the new
+ * version; a frontend that cannot be reached costs a counted failure, never the write.
+ */
+class InvalidationTest extends CatalogTestSupport {
+
+    @Autowired
+    MeterRegistry meters;
+
+    @Test
+    void aNewTitleIsPushedAsSearchAffectingBeforeTheRegistrationReturns() {
+        JsonNode book = newBook("pushed", 3);
+
+        List<FakeFrontend.Received> pushed =
+                FRONTEND.receivedFor(book.path("id").asLong());
+
+        assertThat(pushed).hasSize(1);
+        assertThat(pushed.getFirst().token()).isEqualTo(INTERNAL_TOKEN);
+        JsonNode body = pushed.getFirst().body();
+        assertThat(body.path("version").asLong()).isEqualTo(1);
+        assertThat(body.path("topic").asString()).isEqualTo("pushed");
+        assertThat(body.path("searchAffected").asBoolean()).isTrue();
+    }
+
+    @Test
+    void aPriceChangeIsPushedWithTheNewVersionBeforeTheWriteReturns() {
+        long id = newBook("pushed", 3).path("id").asLong();
+
+        Response changed = put("/admin/books/" + id + "/price", "{\"price\":3.25}", "X-Admin-Token", ADMIN_TOKEN);
+
+        assertThat(changed.status()).isEqualTo(200);
+        assertThat(versionsPushedFor(id)).containsExactly(1L, 2L);
+        assertThat(FRONTEND.receivedFor(id)
+                        .getLast()
+                        .body()
+                        .path("searchAffected")
+                        .asBoolean())
+                .isFalse();
+    }
+
+    @Test
+    void aRestockIsPushedWithTheNewVersionBeforeTheWriteReturns() {
+        long id = newBook("pushed", 3).path("id").asLong();
+
+        Response restocked = post("/admin/books/" + id + "/restock", "{\"quantity\":4}", "X-Admin-Token", ADMIN_TOKEN);
+
+        assertThat(versionsPushedFor(id))
+                .containsExactly(1L, restocked.json().path("version").asLong());
+    }
+
+    @Test
+    void aReservationThatTookStockIsPushedBeforeItReturnsAndARepeatPushesNothing() {
+        long id = newBook("pushed", 3).path("id").asLong();
+        long orderId = nextOrderId();
+
+        reserve(orderId, id, 2);
+        List<Long> afterFirst = versionsPushedFor(id);
+        reserve(orderId, id, 2);
+
+        assertThat(afterFirst).containsExactly(1L, book(id).path("version").asLong());
+        assertThat(versionsPushedFor(id)).isEqualTo(afterFirst);
+    }
+
+    @Test
+    void outOfStockChangesNothingAndPushesNothing() {
+        long id = newBook("pushed", 1).path("id").asLong();
+
+        reserve(nextOrderId(), id, 2);
+
+        assertThat(versionsPushedFor(id)).containsExactly(1L);
+    }
+
+    @Test
+    void anUnreachableFrontendDoesNotFailTheWriteAndIsCounted() {
+        double failuresBefore = deadFrontendFailures();
+        long id = newBook("unreachable", 3).path("id").asLong();
+
+        Response restocked = post("/admin/books/" + id + "/restock", "{\"quantity\":4}", "X-Admin-Token", ADMIN_TOKEN);
+        Response reserved = reserve(nextOrderId(), id, 1);
+
+        assertThat(restocked.status()).isEqualTo(200);
+        assertThat(reserved.json().path("outcome").asString()).isEqualTo("RESERVED");
+        assertThat(book(id).path("stock").asLong()).isEqualTo(6);
+        // Registration, restock and reservation each failed to reach the dead frontend once.
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(deadFrontendFailures()).isEqualTo(failuresBefore + 3));
+    }
+
+    private List<Long> versionsPushedFor(long bookId) {
+        return FRONTEND.receivedFor(bookId).stream()
+                .map(r -> r.body().path("version").asLong())
+                .toList();
+    }
+
+    private double deadFrontendFailures() {
+        Counter counter = meters.find("agora.invalidation.failures")
+                .tag("target", DEAD_FRONTEND)
+                .counter();
+        return counter == null ? 0 : counter.count();
+    }
+}

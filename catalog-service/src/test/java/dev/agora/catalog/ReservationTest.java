@@ -1,0 +1,222 @@
+package dev.agora.catalog;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+class ReservationTest extends CatalogTestSupport {
+
+    @Autowired
+    JdbcClient jdbc;
+
+    @Test
+    void reservingTakesCopiesAndReportsPriceTotalAndStockLeft() {
+        long bookId = newBook("reserving", 10).path("id").asLong();
+        long orderId = nextOrderId();
+
+        Response response = reserve(orderId, bookId, 3);
+
+        assertThat(response.status()).isEqualTo(200);
+        assertThat(response.json().path("orderId").asLong()).isEqualTo(orderId);
+        assertThat(response.json().path("outcome").asString()).isEqualTo("RESERVED");
+        assertThat(decimal(response.json().path("unitPrice"))).isEqualByComparingTo("12.50");
+        assertThat(decimal(response.json().path("total"))).isEqualByComparingTo("37.50");
+        assertThat(response.json().path("stockAfter").asLong()).isEqualTo(7);
+        assertThat(book(bookId).path("stock").asLong()).isEqualTo(7);
+        assertThat(book(bookId).path("version").asLong()).isEqualTo(2);
+    }
+
+    @Test
+    void tooFewCopiesIsAnOrdinaryOutOfStockOutcomeThatTakesNothing() {
+        long bookId = newBook("reserving", 2).path("id").asLong();
+
+        Response response = reserve(nextOrderId(), bookId, 3);
+
+        assertThat(response.status()).isEqualTo(200);
+        assertThat(response.json().path("outcome").asString()).isEqualTo("OUT_OF_STOCK");
+        assertThat(response.json().path("total").isNull()).isTrue();
+        assertThat(book(bookId).path("stock").asLong()).isEqualTo(2);
+        assertThat(book(bookId).path("version").asLong()).isEqualTo(1);
+    }
+
+    @Test
+    void concurrentReservationsNeverOversell() throws Exception {
+        int copies = 20;
+        int buyers = 64;
+        long bookId = newBook("contended", copies).path("id").asLong();
+
+        List<Response> responses = concurrently(buyers, i -> reserve(nextOrderId(), bookId, 1));
+
+        assertThat(responses).allSatisfy(r -> assertThat(r.status()).isEqualTo(200));
+        assertThat(responses.stream().filter(r -> outcome(r).equals("RESERVED")))
+                .hasSize(copies);
+        assertThat(responses.stream().filter(r -> outcome(r).equals("OUT_OF_STOCK")))
+                .hasSize(buyers - copies);
+        assertThat(book(bookId).path("stock").asLong()).isZero();
+        assertThat(book(bookId).path("version").asLong()).isEqualTo(1 + copies);
+        assertThat(responses.stream()
+                        .filter(r -> outcome(r).equals("RESERVED"))
+                        .map(r -> r.json().path("stockAfter").asLong()))
+                .containsExactlyInAnyOrderElementsOf(
+                        IntStream.range(0, copies).mapToObj(Long::valueOf).toList());
+        assertThat(reservedRows(bookId)).isEqualTo(copies);
+    }
+
+    @Test
+    void aRepeatedOrderIdReturnsTheFirstOutcomeAndTakesNothingMore() {
+        long bookId = newBook("repeating", 5).path("id").asLong();
+        long orderId = nextOrderId();
+
+        Response first = reserve(orderId, bookId, 2);
+        Response second = reserve(orderId, bookId, 2);
+        Response third = reserve(orderId, bookId, 2);
+
+        assertThat(second.json()).isEqualTo(first.json());
+        assertThat(third.json()).isEqualTo(first.json());
+        assertThat(book(bookId).path("stock").asLong()).isEqualTo(3);
+        assertThat(get("/internal/reservations/" + orderId).status()).isEqualTo(401);
+    }
+
+    @Test
+    void aRepeatAfterOutOfStockStaysOutOfStockEvenWhenStockArrived() {
+        long bookId = newBook("repeating", 1).path("id").asLong();
+        long orderId = nextOrderId();
+
+        Response first = reserve(orderId, bookId, 2);
+        post("/admin/books/" + bookId + "/restock", "{\"quantity\":10}", "X-Admin-Token", ADMIN_TOKEN);
+        Response repeat = reserve(orderId, bookId, 2);
+
+        assertThat(outcome(first)).isEqualTo("OUT_OF_STOCK");
+        assertThat(repeat.json()).isEqualTo(first.json());
+        assertThat(book(bookId).path("stock").asLong()).isEqualTo(11);
+    }
+
+    @Test
+    void concurrentRepeatsOfOneOrderIdReserveOnce() throws Exception {
+        long bookId = newBook("repeating", 50).path("id").asLong();
+        long orderId = nextOrderId();
+
+        List<Response> responses = concurrently(32, i -> reserve(orderId, bookId, 3));
+
+        assertThat(responses).allSatisfy(r -> {
+            assertThat(r.status()).isEqualTo(200);
+            assertThat(r.json()).isEqualTo(responses.getFirst().json());
+        });
+        assertThat(outcome(responses.getFirst())).isEqualTo("RESERVED");
+        assertThat(book(bookId).path("stock").asLong()).isEqualTo(47);
+        assertThat(reservedRows(bookId)).isEqualTo(1);
+    }
+
+    @Test
+    void theOutcomeOfAnOrderCanBeReadBack() {
+        long bookId = newBook("reading-back", 5).path("id").asLong();
+        long orderId = nextOrderId();
+        Response made = reserve(orderId, bookId, 1);
+
+        Response read = get("/internal/reservations/" + orderId, "X-Internal-Token", INTERNAL_TOKEN);
+        Response none = get("/internal/reservations/" + nextOrderId(), "X-Internal-Token", INTERNAL_TOKEN);
+
+        assertThat(read.status()).isEqualTo(200);
+        assertThat(read.json()).isEqualTo(made.json());
+        assertThat(none.status()).isEqualTo(404);
+        assertThat(none.isProblem()).isTrue();
+    }
+
+    @Test
+    void anUnknownBookIs404AndRecordsNothing() {
+        long orderId = nextOrderId();
+
+        Response response = reserve(orderId, 987654, 1);
+
+        assertThat(response.status()).isEqualTo(404);
+        assertThat(response.problemType()).isEqualTo("https://agora.dev/problems/not-found");
+        assertThat(get("/internal/reservations/" + orderId, "X-Internal-Token", INTERNAL_TOKEN)
+                        .status())
+                .isEqualTo(404);
+    }
+
+    @Test
+    void anOrderIdReusedForAnotherRequestIs409AndChangesNothing() {
+        long bookId = newBook("reusing", 5).path("id").asLong();
+        long orderId = nextOrderId();
+        reserve(orderId, bookId, 1);
+
+        Response otherQuantity = reserve(orderId, bookId, 2);
+        Response otherBook = reserve(orderId, 1, 1);
+
+        assertThat(otherQuantity.status()).isEqualTo(409);
+        assertThat(otherBook.status()).isEqualTo(409);
+        assertThat(otherQuantity.problemType()).isEqualTo("https://agora.dev/problems/conflict");
+        assertThat(book(bookId).path("stock").asLong()).isEqualTo(4);
+    }
+
+    @Test
+    void badReservationsAre400ProblemsAndChangeNothing() {
+        long bookId = newBook("bad-reservations", 5).path("id").asLong();
+        List<String> bodies = List.of(
+                "{\"orderId\":%d,\"bookId\":%d,\"quantity\":0}",
+                "{\"orderId\":%d,\"bookId\":%d,\"quantity\":-1}",
+                "{\"orderId\":%d,\"bookId\":%d,\"quantity\":1001}",
+                "{\"orderId\":%d,\"bookId\":%d,\"quantity\":4294967297}",
+                "{\"orderId\":%d,\"bookId\":%d}",
+                "{\"orderId\":-%d,\"bookId\":%d,\"quantity\":1}",
+                "{\"orderId\":%d,\"bookId\":%d,\"quantity\":1");
+        for (String body : bodies) {
+            Response response = post(
+                    "/internal/reservations",
+                    body.formatted(nextOrderId(), bookId),
+                    "X-Internal-Token",
+                    INTERNAL_TOKEN);
+
+            assertThat(response.status()).as(body).isEqualTo(400);
+            assertThat(response.isProblem()).as(body).isTrue();
+        }
+        assertThat(book(bookId).path("stock").asLong()).isEqualTo(5);
+        assertThat(reservedRows(bookId)).isZero();
+    }
+
+    private long reservedRows(long bookId) {
+        return jdbc.sql("SELECT count(*) FROM reservations WHERE book_id = ? AND outcome = 'RESERVED'")
+                .param(bookId)
+                .query(Long.class)
+                .single();
+    }
+
+    private static String outcome(Response response) {
+        return response.json().path("outcome").asString();
+    }
+
+    interface Call {
+        Response run(int index) throws Exception;
+    }
+
+    /** Runs the calls on real threads released together, and returns their responses in call order. */
+    static List<Response> concurrently(int calls, Call call) throws Exception {
+        CountDownLatch start = new CountDownLatch(1);
+        try (ExecutorService threads = Executors.newFixedThreadPool(calls)) {
+            List<Future<Response>> futures = new ArrayList<>();
+            for (int i = 0; i < calls; i++) {
+                int index = i;
+                futures.add(threads.submit((Callable<Response>) () -> {
+                    start.await();
+                    return call.run(index);
+                }));
+            }
+            start.countDown();
+            List<Response> responses = new ArrayList<>();
+            for (Future<Response> future : futures) responses.add(future.get(60, TimeUnit.SECONDS));
+            return responses;
+        }
+    }
+}
