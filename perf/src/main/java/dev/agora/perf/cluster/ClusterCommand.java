@@ -78,6 +78,8 @@ public final class ClusterCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, InterruptedException {
+        // The embedded PostgreSQL echoes every server log line; its own log file keeps them.
+        System.setProperty("org.slf4j.simpleLogger.log.io.zonky.test.db.postgres", "warn");
         ClusterSpec spec = spec();
         PrintStream out = System.out;
         out.printf(

@@ -1,0 +1,217 @@
+package dev.agora.perf.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The launched cluster end to end, as a client sees it: the bookstore through the frontends, the exchange through
+ * the frontend's proxy and over its TCP protocol, the control endpoint, and state surviving a restart of the
+ * whole cluster.
+ */
+@ClusterTest
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ClusterEndToEndTest {
+
+    private final Http http = new Http(Duration.ofSeconds(10));
+    private Path dataDirectory;
+    private ClusterSpec spec;
+    private Cluster cluster;
+    private Bookstore bookstore;
+
+    private final String restAccount = Long.toString(ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE));
+    private final String tcpAccount = Long.toString(ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE));
+
+    @BeforeAll
+    void startCluster() throws IOException {
+        dataDirectory = Files.createTempDirectory("agora-e2e-");
+        spec = ClusterSpec.defaults()
+                .withDataDirectory(dataDirectory)
+                .withFresh(true)
+                .withPortOffset(20_000)
+                .withPostgresPort(0);
+        cluster = Cluster.start(spec);
+        bookstore = new Bookstore(cluster, http);
+    }
+
+    @AfterAll
+    void stopCluster() {
+        if (cluster != null) cluster.close();
+        Cluster.deleteRecursively(dataDirectory);
+    }
+
+    @Test
+    @Order(1)
+    void theClusterRunsEveryInstanceOnItsPortWithItsOwnLog() {
+        assertThat(cluster.instances())
+                .extracting(Instance::name)
+                .containsExactly(
+                        "catalog-1", "catalog-2", "exchange-1", "order-1", "order-2", "frontend-1", "frontend-2");
+        assertThat(cluster.urls("frontend")).containsExactly("http://127.0.0.1:28080", "http://127.0.0.1:28081");
+        assertThat(cluster.urls("catalog")).containsExactly("http://127.0.0.1:28180", "http://127.0.0.1:28181");
+        assertThat(cluster.urls("order")).containsExactly("http://127.0.0.1:28280", "http://127.0.0.1:28281");
+        assertThat(cluster.urls("exchange")).containsExactly("http://127.0.0.1:28380");
+        assertThat(cluster.exchangeTcpPort()).isEqualTo(32_345);
+        for (Instance instance : cluster.instances()) {
+            assertThat(instance.pid()).as(instance.name()).isPositive();
+            assertThat(instance.log()).isEqualTo(dataDirectory.resolve("logs").resolve(instance.name() + ".log"));
+            assertThat(instance.log()).isNotEmptyFile();
+        }
+        assertThat(cluster.startupTimes().instances()).hasSize(7);
+    }
+
+    @Test
+    @Order(2)
+    void searchLookupBuyAndReadTheOrderThroughTheFrontends() throws Exception {
+        String topic = URLEncoder.encode("distributed systems", StandardCharsets.UTF_8);
+        Http.Reply search = http.get(bookstore.frontend(1) + "/api/books?topic=" + topic);
+        assertThat(search.status()).as("search: %s", search).isEqualTo(200);
+        assertThat(search.json().valueStream().map(book -> book.path("id").asLong()))
+                .containsExactlyInAnyOrder(1L, 2L);
+
+        Http.Reply before = bookstore.lookup(bookstore.frontend(2), 2);
+        assertThat(before.status()).as("lookup: %s", before).isEqualTo(200);
+        assertThat(before.json().path("title").asString()).isEqualTo("RPCs for Dummies.");
+        BigDecimal price = before.json().path("price").decimalValue();
+        long stock = before.json().path("stock").asLong();
+
+        String key = UUID.randomUUID().toString();
+        Http.Reply bought = bookstore.buy(bookstore.frontend(1), 2, 1, key);
+        assertThat(bought.status()).as("buy: %s", bought).isEqualTo(201);
+        JsonNode order = bought.json();
+        assertThat(order.path("status").asString()).isEqualTo("CONFIRMED");
+        assertThat(order.path("bookId").asLong()).isEqualTo(2);
+        assertThat(order.path("total").decimalValue()).isEqualByComparingTo(price);
+        long orderId = order.path("orderId").asLong();
+
+        Http.Reply again = bookstore.buy(bookstore.frontend(2), 2, 1, key);
+        assertThat(again.status()).as("retried buy: %s", again).isEqualTo(201);
+        assertThat(again.json().path("orderId").asLong())
+                .as("same order for the same key")
+                .isEqualTo(orderId);
+
+        Http.Reply read = http.get(bookstore.frontend(2) + "/api/orders/" + orderId);
+        assertThat(read.status()).as("order read: %s", read).isEqualTo(200);
+        assertThat(read.json().path("status").asString()).isEqualTo("CONFIRMED");
+
+        Http.Reply after = bookstore.lookup(bookstore.frontend(2), 2);
+        assertThat(after.json().path("stock").asLong())
+                .as("read your writes through the other frontend's cache; stock taken once")
+                .isEqualTo(stock - 1);
+    }
+
+    @Test
+    @Order(3)
+    void badInputGetsProblemJsonThroughTheFrontend() throws Exception {
+        Http.Reply malformed =
+                http.post(bookstore.frontend(1) + "/api/orders", "{\"bookId\":", "Idempotency-Key", "k1");
+        assertThat(malformed.status()).as("malformed: %s", malformed).isEqualTo(400);
+        assertThat(malformed.isProblem()).isTrue();
+        Http.Reply zero =
+                bookstore.buy(bookstore.frontend(1), 1, 0, UUID.randomUUID().toString());
+        assertThat(zero.status()).as("quantity 0: %s", zero).isEqualTo(400);
+        assertThat(zero.isProblem()).isTrue();
+        Http.Reply unknown = bookstore.lookup(bookstore.frontend(1), 987_654_321);
+        assertThat(unknown.status()).as("unknown book: %s", unknown).isEqualTo(404);
+        assertThat(unknown.isProblem()).isTrue();
+    }
+
+    @Test
+    @Order(4)
+    void theExchangeAnswersThroughTheFrontendAndOverTcp() throws Exception {
+        Http.Reply created = http.post(
+                bookstore.frontend(1) + "/api/exchange/accounts",
+                Map.of("id", restAccount, "balance", new BigDecimal("1000.50")));
+        assertThat(created.status())
+                .as("create account via frontend: %s", created)
+                .isEqualTo(201);
+        Http.Reply account = http.get(bookstore.frontend(2) + "/api/exchange/accounts/" + restAccount);
+        assertThat(account.status())
+                .as("read account via frontend: %s", account)
+                .isEqualTo(200);
+        assertThat(account.json().path("balance").decimalValue()).isEqualByComparingTo("1000.50");
+
+        String reply = XmlClient.send(
+                cluster.exchangeTcpPort(), "<create><account id=\"" + tcpAccount + "\" balance=\"250\"/></create>");
+        assertThat(reply).contains("<results>").contains("<created id=\"" + tcpAccount + "\"/>");
+        Http.Reply viaRest = http.get(bookstore.frontend(1) + "/api/exchange/accounts/" + tcpAccount);
+        assertThat(viaRest.status())
+                .as("TCP-created account via REST: %s", viaRest)
+                .isEqualTo(200);
+    }
+
+    @Test
+    @Order(5)
+    void theControlEndpointListsAndControlsInstances() throws Exception {
+        try (ControlServer control = ControlServer.start(cluster, 0)) {
+            ControlClient client = new ControlClient(control.port());
+            assertThat(client.instances()).extracting(Instance::name).hasSize(7).contains("frontend-2", "exchange-1");
+            assertThat(client.instances())
+                    .allSatisfy(instance -> assertThat(instance.pid()).isPositive());
+            assertThatThrownBy(() -> client.kill("catalog-9"))
+                    .isInstanceOf(ControlClient.ControlException.class)
+                    .satisfies(e -> assertThat(((ControlClient.ControlException) e).status())
+                            .isEqualTo(404));
+            Http.Reply wrongMethod = http.get("http://127.0.0.1:" + control.port() + "/instances/catalog-1/kill");
+            assertThat(wrongMethod.status()).isEqualTo(405);
+            assertThat(wrongMethod.isProblem()).isTrue();
+
+            long oldPid = pidOf("frontend-2");
+            Duration ready = client.restart("frontend-2");
+            assertThat(ready).isPositive();
+            assertThat(pidOf("frontend-2")).isPositive().isNotEqualTo(oldPid);
+            assertThat(bookstore.lookup(bookstore.frontend(2), 1).status()).isEqualTo(200);
+        }
+    }
+
+    @Test
+    @Order(6)
+    void stateSurvivesARestartOfTheWholeCluster() throws Exception {
+        Http.Reply bought = bookstore.buy(bookstore.frontend(1), 3);
+        assertThat(bought.status()).as("buy: %s", bought).isEqualTo(201);
+        long orderId = bought.json().path("orderId").asLong();
+        String account = Long.toString(ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE));
+        assertThat(XmlClient.send(
+                        cluster.exchangeTcpPort(), "<create><account id=\"" + account + "\" balance=\"5\"/></create>"))
+                .contains("<created id=\"" + account + "\"/>");
+
+        cluster.close();
+        cluster = Cluster.start(spec.withFresh(false));
+        bookstore = new Bookstore(cluster, http);
+
+        Http.Reply order = http.get(bookstore.frontend(2) + "/api/orders/" + orderId);
+        assertThat(order.status()).as("order after restart: %s", order).isEqualTo(200);
+        assertThat(order.json().path("status").asString()).isEqualTo("CONFIRMED");
+        Http.Reply reply = http.get(bookstore.frontend(1) + "/api/exchange/accounts/" + account);
+        assertThat(reply.status())
+                .as("account %s after restart: %s", account, reply)
+                .isEqualTo(200);
+    }
+
+    private long pidOf(String instance) {
+        return cluster.instances().stream()
+                .filter(candidate -> candidate.name().equals(instance))
+                .findFirst()
+                .orElseThrow()
+                .pid();
+    }
+}
