@@ -3,7 +3,7 @@ package dev.agora.exchange.sequencer;
 import dev.agora.exchange.matching.MatchingEngine;
 import dev.agora.exchange.store.ChangeSet;
 import dev.agora.exchange.store.ExchangeStore;
-import java.sql.SQLException;
+import dev.agora.exchange.store.StoreUnavailableException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -168,7 +168,7 @@ public final class Sequencer implements AutoCloseable {
                 role = Role.ACTIVE;
                 onActive.run();
                 return true;
-            } catch (SQLException e) {
+            } catch (StoreUnavailableException e) {
                 log.warn("Database unavailable ({}); retrying in {} ms", e.getMessage(), backoff);
                 store.release();
                 Thread.sleep(backoff);

@@ -56,8 +56,7 @@ public final class ExchangeStore implements AutoCloseable {
      *
      * @return false when {@code keepTrying} said stop before the lock was taken
      */
-    public boolean acquireLeadership(BooleanSupplier keepTrying, Duration pollInterval)
-            throws SQLException, InterruptedException {
+    public boolean acquireLeadership(BooleanSupplier keepTrying, Duration pollInterval) throws InterruptedException {
         release();
         boolean announced = false;
         Connection candidate = null;
@@ -81,6 +80,8 @@ public final class ExchangeStore implements AutoCloseable {
                 Thread.sleep(pollInterval.toMillis());
             }
             return false;
+        } catch (SQLException e) {
+            throw new StoreUnavailableException("Could not take the exchange lock", e);
         } finally {
             if (candidate != null) closeQuietly(candidate);
         }
@@ -96,7 +97,7 @@ public final class ExchangeStore implements AutoCloseable {
     }
 
     /** Rebuilds the whole engine state from the tables. */
-    public MatchingEngine load(LongSupplier epochSeconds) throws SQLException {
+    public MatchingEngine load(LongSupplier epochSeconds) {
         MatchingEngine engine = new MatchingEngine(epochSeconds);
         long started = System.nanoTime();
         int orders = 0;
@@ -141,15 +142,15 @@ public final class ExchangeStore implements AutoCloseable {
             }
             connection.commit();
         } catch (SQLException e) {
-            connection.rollback();
-            throw e;
+            rollbackQuietly(e);
+            throw new StoreUnavailableException("Could not load the exchange state", e);
         }
         log.info("Exchange state loaded: {} orders in {} ms", orders, (System.nanoTime() - started) / 1_000_000);
         return engine;
     }
 
     /** Writes every row of the change set in one transaction and commits it durably. */
-    public void commit(ChangeSet changes) throws SQLException {
+    public void commit(ChangeSet changes) {
         try {
             if (!changes.accounts.isEmpty()) {
                 try (PreparedStatement statement = connection.prepareStatement(UPSERT_ACCOUNT)) {
@@ -206,12 +207,8 @@ public final class ExchangeStore implements AutoCloseable {
             }
             connection.commit();
         } catch (SQLException e) {
-            try {
-                connection.rollback();
-            } catch (SQLException rollbackFailed) {
-                e.addSuppressed(rollbackFailed);
-            }
-            throw e;
+            rollbackQuietly(e);
+            throw new StoreUnavailableException("Could not commit a batch", e);
         }
     }
 
@@ -225,6 +222,14 @@ public final class ExchangeStore implements AutoCloseable {
     @Override
     public void close() {
         release();
+    }
+
+    private void rollbackQuietly(SQLException cause) {
+        try {
+            connection.rollback();
+        } catch (SQLException rollbackFailed) {
+            cause.addSuppressed(rollbackFailed);
+        }
     }
 
     private static void closeQuietly(Connection connection) {
