@@ -1,0 +1,246 @@
+package dev.agora.frontend.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.agora.frontend.cluster.BookstoreCluster;
+import dev.agora.frontend.cluster.Http;
+import dev.agora.frontend.cluster.Metrics;
+import java.math.BigDecimal;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/** The public bookstore contract end to end, through the frontends to real catalog and order processes. */
+class PublicApiTest {
+
+    private static BookstoreCluster cluster;
+    private static Http http;
+    private static String a;
+    private static String b;
+
+    @BeforeAll
+    static void start() {
+        cluster = BookstoreCluster.get();
+        http = new Http();
+        a = cluster.frontend(0);
+        b = cluster.frontend(1);
+    }
+
+    @AfterAll
+    static void closeClient() throws Exception {
+        http.close();
+    }
+
+    @Test
+    void searchListsIdAndTitleOfTheTopicsBooks() {
+        Http.Response search = http.get(a + "/api/books?topic=distributed%20systems");
+
+        assertThat(search.status()).isEqualTo(200);
+        List<Long> ids =
+                search.json().valueStream().map(n -> n.get("id").asLong()).toList();
+        assertThat(ids).contains(1L, 2L, 5L).doesNotContain(3L, 4L);
+        assertThat(search.json().get(0).propertyNames()).containsExactlyInAnyOrder("id", "title");
+        assertThat(http.get(a + "/search/distributed%20systems").json()).isEqualTo(search.json());
+        assertThat(http.get(a + "/api/books?topic=no%20such%20topic").json().isEmpty())
+                .isTrue();
+    }
+
+    @Test
+    void lookupShowsTheBookAndTimesItsTiers() {
+        Http.Response lookup = http.get(a + "/api/books/2");
+
+        assertThat(lookup.status()).isEqualTo(200);
+        JsonNode book = lookup.json();
+        assertThat(book.propertyNames()).containsExactlyInAnyOrder("id", "title", "topic", "price", "stock");
+        assertThat(book.get("title").asString()).isEqualTo("RPCs for Dummies.");
+        assertThat(book.get("topic").asString()).isEqualTo("distributed systems");
+        assertThat(book.get("price").decimalValue()).isEqualByComparingTo("15.50");
+        assertThat(lookup.header("Server-Timing"))
+                .containsPattern("cache;desc=(hit|miss)")
+                .contains("total;dur=");
+
+        Http.Response again = http.get(a + "/lookup/2");
+        assertThat(again.json()).isEqualTo(book);
+        assertThat(again.header("Server-Timing")).contains("cache;desc=hit");
+
+        Http.Response uncached = http.get(cluster.frontend(2) + "/api/books/2");
+        assertThat(uncached.header("Server-Timing")).contains("catalog;dur=").contains("cache;desc=off");
+    }
+
+    @Test
+    void anUnknownBookIsA404Problem() {
+        Http.Response lookup = http.get(a + "/api/books/987654");
+
+        assertThat(lookup.status()).isEqualTo(404);
+        assertThat(lookup.header("Content-Type")).startsWith("application/problem+json");
+        assertThat(lookup.json().get("type").asString()).isEqualTo("https://agora.dev/problems/not-found");
+
+        Http.Response buy = http.post(a + "/api/orders", "{\"bookId\":987654,\"quantity\":1}");
+        assertThat(buy.status()).isEqualTo(404);
+        assertThat(buy.header("Content-Type")).startsWith("application/problem+json");
+    }
+
+    @Test
+    void aBuyCreatesAnOrderThatCanBeReadBackAndIsIdempotentByKey() {
+        long stockBefore = cluster.stockAndVersion(4)[0];
+        String key = UUID.randomUUID().toString();
+
+        Http.Response buy =
+                http.post(a + "/api/orders", "{\"bookId\":4,\"quantity\":2}", Map.of("Idempotency-Key", key));
+
+        assertThat(buy.status()).as(buy.body()).isEqualTo(201);
+        JsonNode order = buy.json();
+        assertThat(order.get("bookId").asLong()).isEqualTo(4);
+        assertThat(order.get("quantity").asInt()).isEqualTo(2);
+        assertThat(order.get("status").asString()).isEqualTo("CONFIRMED");
+        assertThat(order.get("total").decimalValue()).isEqualByComparingTo(new BigDecimal("25.98"));
+        assertThat(buy.header("Location"))
+                .isEqualTo("/api/orders/" + order.get("orderId").asLong());
+        assertThat(buy.header("Server-Timing")).contains("order;dur=");
+
+        Http.Response repeat =
+                http.post(b + "/api/orders", "{\"bookId\":4,\"quantity\":2}", Map.of("Idempotency-Key", key));
+        assertThat(repeat.json().get("orderId")).isEqualTo(order.get("orderId"));
+        assertThat(cluster.stockAndVersion(4)[0]).isEqualTo(stockBefore - 2);
+
+        Http.Response read = http.get(b + "/api/orders/" + order.get("orderId").asLong());
+        assertThat(read.status()).isEqualTo(200);
+        assertThat(read.json().get("status").asString()).isEqualTo("CONFIRMED");
+
+        Http.Response page = http.get(a + "/api/orders?page=0&size=5");
+        assertThat(page.status()).isEqualTo(200);
+        assertThat(page.json().get("content").isArray()).isTrue();
+    }
+
+    @Test
+    void theFrontendMakesAnIdempotencyKeyWhenTheClientSendsNone() {
+        Http.Response buy = http.post(a + "/buy/5?quantity=1", null);
+
+        assertThat(buy.status()).as(buy.body()).isEqualTo(201);
+        assertThat(buy.header("Idempotency-Key")).hasSizeGreaterThan(10);
+        assertThat(buy.json().get("quantity").asInt()).isEqualTo(1);
+    }
+
+    @Test
+    void buyingMoreThanTheStockIsA409Problem() {
+        long id = registerBook("Scarce", "frontend tests", "9.99", 1);
+
+        Http.Response buy = http.post(a + "/api/orders", "{\"bookId\":" + id + ",\"quantity\":2}");
+
+        assertThat(buy.status()).as(buy.body()).isEqualTo(409);
+        assertThat(buy.header("Content-Type")).startsWith("application/problem+json");
+        assertThat(buy.json().get("type").asString()).isEqualTo("https://agora.dev/problems/out-of-stock");
+        assertThat(cluster.stockAndVersion(id)[0]).isEqualTo(1);
+    }
+
+    @Test
+    void badInputIsA400ProblemAndReachesNoOtherTier() {
+        long catalogBefore = catalogRequests();
+        long ordersBefore = orderRequests();
+        List<Http.Response> answers = List.of(
+                http.get(a + "/api/books/0"),
+                http.get(a + "/api/books/-3"),
+                http.get(a + "/api/books/abc"),
+                http.get(a + "/api/books/99999999999999999999999"),
+                http.get(a + "/lookup/0"),
+                http.get(a + "/api/books"),
+                http.get(a + "/api/books?topic="),
+                http.get(a + "/api/books?topic=" + "x".repeat(101)),
+                http.post(a + "/api/orders", "{\"bookId\":1,\"quantity\":0}"),
+                http.post(a + "/api/orders", "{\"bookId\":1,\"quantity\":-1}"),
+                http.post(a + "/api/orders", "{\"bookId\":1,\"quantity\":1001}"),
+                http.post(a + "/api/orders", "{\"bookId\":1,\"quantity\":1.5}"),
+                http.post(a + "/api/orders", "{\"bookId\":1,\"quantity\":99999999999}"),
+                http.post(a + "/api/orders", "{\"bookId\":0,\"quantity\":1}"),
+                http.post(a + "/api/orders", "{\"quantity\":1}"),
+                http.post(a + "/api/orders", "{\"bookId\":1,"),
+                http.post(a + "/api/orders", "not json"),
+                http.post(
+                        a + "/api/orders", "{\"bookId\":1,\"quantity\":1}", Map.of("Idempotency-Key", "k".repeat(101))),
+                http.post(a + "/buy/1?quantity=0", null),
+                http.post(a + "/buy/-1", null),
+                http.get(a + "/api/orders/0"),
+                http.get(a + "/api/orders?size=0"),
+                http.get(a + "/api/orders?page=-1"));
+
+        for (Http.Response answer : answers) {
+            assertThat(answer.status()).as(answer.body()).isEqualTo(400);
+            assertThat(answer.header("Content-Type")).startsWith("application/problem+json");
+            assertThat(answer.json().get("type").asString()).startsWith("https://agora.dev/problems/");
+            assertThat(answer.body()).doesNotContain("Exception", "at dev.", "at org.");
+        }
+        assertThat(catalogRequests()).isEqualTo(catalogBefore);
+        assertThat(orderRequests()).isEqualTo(ordersBefore);
+    }
+
+    @Test
+    void invalidationsNeedTheInternalTokenAndAnUnknownBookIsHarmless() {
+        String url = a + "/internal/cache/invalidations";
+        String body = "{\"bookId\":987654,\"version\":3,\"topic\":\"none\",\"searchAffected\":false}";
+
+        assertThat(http.post(url, body).status()).isEqualTo(401);
+        assertThat(http.post(url, body, Map.of("X-Internal-Token", "wrong")).status())
+                .isEqualTo(403);
+        assertThat(http.post(url, body, Map.of("X-Internal-Token", BookstoreCluster.INTERNAL_TOKEN))
+                        .status())
+                .isEqualTo(204);
+        assertThat(http.post(
+                                url,
+                                "{\"bookId\":-1,\"version\":3}",
+                                Map.of("X-Internal-Token", BookstoreCluster.INTERNAL_TOKEN))
+                        .status())
+                .isEqualTo(400);
+        assertThat(http.get(a + "/api/books/1").status()).isEqualTo(200);
+    }
+
+    @Test
+    void adminCallsPassThroughWithTheCallersTokenAndEveryFrontendSeesTheChange() {
+        http.get(b + "/api/books/3"); // B caches the old price
+        Http.Response noToken = http.put(a + "/api/admin/books/3/price", "{\"price\":31.25}", Map.of());
+        assertThat(noToken.status()).isEqualTo(401);
+
+        Http.Response changed = http.put(
+                a + "/api/admin/books/3/price",
+                "{\"price\":31.25}",
+                Map.of("X-Admin-Token", BookstoreCluster.ADMIN_TOKEN));
+
+        assertThat(changed.status()).as(changed.body()).isEqualTo(200);
+        assertThat(http.get(b + "/api/books/3").json().get("price").decimalValue())
+                .isEqualByComparingTo("31.25");
+    }
+
+    @Test
+    void anExchangeThatIsDownIsAQuick503Problem() {
+        Http.Response answer = http.get(a + "/api/exchange/symbols");
+
+        assertThat(answer.status()).isEqualTo(503);
+        assertThat(answer.header("Content-Type")).startsWith("application/problem+json");
+        assertThat(answer.json().get("type").asString()).isEqualTo("https://agora.dev/problems/service-unavailable");
+    }
+
+    static long registerBook(String title, String topic, String price, long stock) {
+        Http.Response created = http.post(
+                cluster.frontend(0) + "/api/admin/books",
+                "{\"title\":\"" + title + "\",\"topic\":\"" + topic + "\",\"price\":" + price + ",\"stock\":" + stock
+                        + "}",
+                Map.of("X-Admin-Token", BookstoreCluster.ADMIN_TOKEN));
+        assertThat(created.status()).as(created.body()).isEqualTo(201);
+        return created.json().get("id").asLong();
+    }
+
+    private static long catalogRequests() {
+        return cluster.catalogs.stream()
+                .mapToLong(c -> Metrics.businessRequests(http, c))
+                .sum();
+    }
+
+    private static long orderRequests() {
+        return cluster.orders.stream()
+                .mapToLong(o -> Metrics.businessRequests(http, o))
+                .sum();
+    }
+}

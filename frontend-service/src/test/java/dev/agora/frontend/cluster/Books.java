@@ -1,0 +1,37 @@
+package dev.agora.frontend.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Map;
+
+/** Test books made through the frontend's admin passthrough, so each test owns its stock. */
+public final class Books {
+
+    private Books() {}
+
+    public static long register(Http http, BookstoreCluster cluster, String title, long stock) {
+        Http.Response created = http.post(
+                cluster.frontend(0) + "/api/admin/books",
+                "{\"title\":\"" + title + "\",\"topic\":\"frontend tests\",\"price\":10.00,\"stock\":" + stock + "}",
+                Map.of("X-Admin-Token", BookstoreCluster.ADMIN_TOKEN));
+        assertThat(created.status()).as(created.body()).isEqualTo(201);
+        return created.json().get("id").asLong();
+    }
+
+    public static Http.Response restock(Http http, String frontend, long bookId, long quantity) {
+        return http.post(
+                frontend + "/api/admin/books/" + bookId + "/restock",
+                "{\"quantity\":" + quantity + "}",
+                Map.of("X-Admin-Token", BookstoreCluster.ADMIN_TOKEN));
+    }
+
+    public static Http.Response buy(Http http, String frontend, long bookId, int quantity) {
+        return http.post(frontend + "/api/orders", "{\"bookId\":" + bookId + ",\"quantity\":" + quantity + "}");
+    }
+
+    public static long stockSeenBy(Http http, String frontend, long bookId) {
+        Http.Response lookup = http.get(frontend + "/api/books/" + bookId);
+        assertThat(lookup.status()).as(lookup.body()).isEqualTo(200);
+        return lookup.json().get("stock").asLong();
+    }
+}

@@ -1,0 +1,223 @@
+package dev.agora.frontend.cluster;
+
+import dev.agora.common.postgres.PostgresServer;
+import dev.agora.common.postgres.SharedPostgres;
+import dev.agora.common.process.ServiceJars;
+import dev.agora.common.process.ServiceProcess;
+import dev.agora.frontend.FrontendApplication;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * The real bookstore behind the frontends under test: two catalog replicas and an order replica as OS
+ * processes from their exec jars (so they can be killed and frozen), one PostgreSQL, and three frontends
+ * as Spring contexts in the test JVM: A and B cache (and get the catalogs' invalidation pushes), C does
+ * not (every lookup reaches a catalog, for failover and uncached latency). Started once per test JVM.
+ */
+public final class BookstoreCluster implements AutoCloseable {
+
+    public static final String ADMIN_TOKEN = "dev-admin-token";
+    public static final String INTERNAL_TOKEN = "dev-internal-token";
+    private static final Duration READY = Duration.ofSeconds(180);
+    /** One order replica keeps the suite's start-up short on two cores; failover is proven on the catalog. */
+    private static final int ORDER_REPLICAS = 1;
+
+    private static BookstoreCluster shared;
+
+    public final List<ServiceProcess> catalogs = new ArrayList<>();
+    public final List<ServiceProcess> orders = new ArrayList<>();
+    private final List<ConfigurableApplicationContext> frontends = new ArrayList<>();
+    private final List<Integer> frontendPorts = new ArrayList<>();
+    private final String catalogJdbcUrl;
+    private final PostgresServer postgres;
+
+    public static synchronized BookstoreCluster get() {
+        if (shared == null) {
+            shared = new BookstoreCluster();
+            Runtime.getRuntime().addShutdownHook(new Thread(shared::close, "bookstore-cluster-stop"));
+        }
+        return shared;
+    }
+
+    private BookstoreCluster() {
+        postgres = SharedPostgres.get();
+        String run = Long.toString(System.currentTimeMillis() % 1_000_000, 36);
+        catalogJdbcUrl = postgres.jdbcUrl("fe_catalog_" + run);
+        String ordersJdbcUrl = postgres.jdbcUrl("fe_orders_" + run);
+        for (int i = 0; i < 3; i++) frontendPorts.add(freePort());
+        String frontendUrls = frontendPorts.subList(0, 2).stream()
+                .map(port -> "http://127.0.0.1:" + port)
+                .collect(Collectors.joining(","));
+        Path logs = Path.of("target", "cluster-logs");
+        try {
+            for (int i = 0; i < 2; i++) {
+                catalogs.add(ServiceProcess.builder("catalog-" + i, ServiceJars.locate("catalog-service"), freePort())
+                        .env(database(catalogJdbcUrl))
+                        .env("FRONTEND_INSTANCES", frontendUrls)
+                        .env("AGORA_INSTANCES_FRONTEND_SERVICE", frontendUrls)
+                        .logFile(logs.resolve("catalog-" + i + ".log"))
+                        .build());
+            }
+            String catalogUrls = urls(catalogs);
+            for (int i = 0; i < ORDER_REPLICAS; i++) {
+                orders.add(ServiceProcess.builder("order-" + i, ServiceJars.locate("order-service"), freePort())
+                        .env(database(ordersJdbcUrl))
+                        .env("CATALOG_INSTANCES", catalogUrls)
+                        .env("AGORA_INSTANCES_CATALOG_SERVICE", catalogUrls)
+                        .logFile(logs.resolve("order-" + i + ".log"))
+                        .build());
+            }
+            // The first replica of each service migrates its database alone; the others start meanwhile.
+            catalogs.get(0).start();
+            orders.get(0).start();
+            catalogs.get(0).awaitReady(READY);
+            orders.get(0).awaitReady(READY);
+            catalogs.get(1).start();
+            for (ServiceProcess order : orders.subList(1, orders.size())) order.start();
+            String orderUrls = urls(orders);
+            for (int i = 0; i < 3; i++) {
+                frontends.add(startFrontend(frontendPorts.get(i), catalogUrls, orderUrls, i < 2));
+            }
+            catalogs.get(1).awaitReady(READY);
+            for (ServiceProcess order : orders) order.awaitReady(READY);
+            warmUp();
+        } catch (RuntimeException e) {
+            close();
+            throw e;
+        }
+    }
+
+    /**
+     * The first requests to a fresh JVM (class loading, JIT, first queries) can take longer than the
+     * frontends' read timeout on a busy two-core machine; tests are about steady behaviour, so every
+     * replica answers a few calls directly first, and every frontend once.
+     */
+    private void warmUp() {
+        try (Http http = new Http()) {
+            for (ServiceProcess catalog : catalogs) {
+                for (int i = 0; i < 30; i++) {
+                    http.get(catalog.baseUrl() + "/books/" + (i % 7 + 1));
+                    http.get(catalog.baseUrl() + "/books?topic=graduate%20school");
+                }
+            }
+            for (ServiceProcess order : orders) {
+                for (int i = 0; i < 10; i++) http.get(order.baseUrl() + "/orders/1");
+            }
+            for (int f = 0; f < frontendPorts.size(); f++) {
+                long deadline = System.nanoTime() + 60_000_000_000L;
+                while (http.get(frontend(f) + "/api/books/1").status() != 200 && System.nanoTime() < deadline) {
+                    Thread.sleep(200);
+                }
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException("Warm-up failed", e);
+        }
+    }
+
+    private static ConfigurableApplicationContext startFrontend(
+            int port, String catalogUrls, String orderUrls, boolean cache) {
+        // Command-line arguments, so they beat application.yml (default properties would not).
+        return new SpringApplicationBuilder(FrontendApplication.class)
+                .run(
+                        "--server.port=" + port,
+                        "--server.address=127.0.0.1",
+                        "--agora.instances.catalog-service=" + catalogUrls,
+                        "--agora.instances.order-service=" + orderUrls,
+                        "--agora.instances.exchange-service=http://127.0.0.1:" + freePort(),
+                        "--agora.cache.enabled=" + cache,
+                        "--spring.jmx.enabled=false");
+    }
+
+    /** Frontend A (0) and B (1) cache; C (2) does not. */
+    public String frontend(int index) {
+        return "http://127.0.0.1:" + frontendPorts.get(index);
+    }
+
+    public ConfigurableApplicationContext frontendContext(int index) {
+        return frontends.get(index);
+    }
+
+    /** A connection to the catalog's database, the source of truth for stock. */
+    public Connection catalogDatabase() {
+        try {
+            return DriverManager.getConnection(catalogJdbcUrl, postgres.username(), postgres.password());
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Stock and version of a book as committed in the catalog's database. */
+    public long[] stockAndVersion(long bookId) {
+        try (Connection db = catalogDatabase();
+                var query = db.prepareStatement("SELECT stock, version FROM books WHERE id = ?")) {
+            query.setLong(1, bookId);
+            try (var rows = query.executeQuery()) {
+                if (!rows.next()) throw new IllegalStateException("No book " + bookId);
+                return new long[] {rows.getLong(1), rows.getLong(2)};
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public static Duration readyTimeout() {
+        return READY;
+    }
+
+    private Map<String, String> database(String jdbcUrl) {
+        return Map.of(
+                "DATABASE_URL", jdbcUrl,
+                "DATABASE_USERNAME", postgres.username(),
+                "DATABASE_PASSWORD", postgres.password());
+    }
+
+    private static String urls(List<ServiceProcess> processes) {
+        return processes.stream().map(ServiceProcess::baseUrl).collect(Collectors.joining(","));
+    }
+
+    static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        for (ConfigurableApplicationContext frontend : frontends) {
+            try {
+                frontend.close();
+            } catch (RuntimeException ignored) {
+                // Keep stopping the rest.
+            }
+        }
+        frontends.clear();
+        for (ServiceProcess process : concat(orders, catalogs)) {
+            try {
+                process.thaw();
+                process.kill();
+            } catch (RuntimeException ignored) {
+                // Keep stopping the rest.
+            }
+        }
+    }
+
+    private static List<ServiceProcess> concat(List<ServiceProcess> a, List<ServiceProcess> b) {
+        List<ServiceProcess> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
+    }
+}
