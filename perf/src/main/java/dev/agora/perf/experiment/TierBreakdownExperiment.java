@@ -188,10 +188,9 @@ final class TierBreakdownExperiment implements Experiment {
             seeds.add(Double.parseDouble(row.get(1)));
             ours.add(Double.parseDouble(row.get(2)));
         }
-        report.chart(Chart.bar("tier-breakdown.png", "Time per hop", "hop", "ms (log)")
+        report.chart(Chart.bar("tier-breakdown.png", "Time per hop", "hop", "ms")
                 .bars("seed 004", hops, seeds)
                 .bars("Agora", hops, ours)
-                .logY()
                 .build());
         Map<String, Object> raw = new LinkedHashMap<>(Runs.raw(result));
         Map<String, Object> timings = new LinkedHashMap<>();

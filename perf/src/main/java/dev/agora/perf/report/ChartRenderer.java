@@ -67,10 +67,10 @@ public final class ChartRenderer {
                 .yAxisTitle(chart.yAxis())
                 .build();
         bars.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
-        bars.getStyler().setYAxisLogarithmic(chart.logY());
+        // Bars grow from zero, which a logarithmic axis cannot show: bar charts stay linear.
         for (Chart.Series series : chart.series()) {
             if (series.categories().isEmpty()) continue;
-            bars.addSeries(series.name(), series.categories(), positive(series, chart.logY()));
+            bars.addSeries(series.name(), series.categories(), series.y());
         }
         return bars;
     }

@@ -4,7 +4,10 @@ import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
 
-/** Formats measured figures to three significant digits, without exponent and without trailing zeros. */
+/**
+ * Formats measured figures to three significant digits (whole numbers from 1000 up), without exponent and
+ * without trailing zeros.
+ */
 public final class Numbers {
 
     private Numbers() {}
@@ -12,10 +15,12 @@ public final class Numbers {
     public static String format(double value) {
         if (Double.isNaN(value) || Double.isInfinite(value)) return "n/a";
         if (value == 0) return "0";
-        BigDecimal rounded = new BigDecimal(value).round(new MathContext(3, RoundingMode.HALF_EVEN));
-        if (rounded.abs().compareTo(BigDecimal.valueOf(1000)) >= 0) {
-            rounded = rounded.setScale(0, RoundingMode.HALF_EVEN);
+        BigDecimal exact = new BigDecimal(value);
+        if (exact.abs().compareTo(BigDecimal.valueOf(1000)) >= 0) {
+            return exact.setScale(0, RoundingMode.HALF_EVEN).toPlainString();
         }
-        return rounded.stripTrailingZeros().toPlainString();
+        return exact.round(new MathContext(3, RoundingMode.HALF_EVEN))
+                .stripTrailingZeros()
+                .toPlainString();
     }
 }

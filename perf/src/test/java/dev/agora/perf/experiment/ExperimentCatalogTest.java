@@ -1,0 +1,118 @@
+package dev.agora.perf.experiment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.agora.perf.cluster.ClusterSpec;
+import dev.agora.perf.report.Report;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ExperimentCatalogTest {
+
+    @Test
+    void everyRowOfExperimentsMdIsThereInOrder() {
+        assertThat(Experiments.all().stream().map(Experiment::name))
+                .containsExactly(
+                        "tiers",
+                        "frontends",
+                        "exchange-scalability",
+                        "bookstore-sequential",
+                        "cache",
+                        "bookstore-concurrent",
+                        "tier-breakdown",
+                        "failover",
+                        "register-search-download",
+                        "transfer-sizes",
+                        "centralized-vs-distributed");
+        assertThat(Experiments.named("cache")).isPresent();
+        assertThat(Experiments.named("nope")).isEmpty();
+        assertThat(Experiments.all()).allSatisfy(e -> {
+            assertThat(e.seed()).matches("\\d{3}(, \\d{3})*");
+            assertThat(e.workload()).isNotBlank();
+            assertThat(e.seedFigure()).isNotBlank();
+        });
+    }
+
+    @Test
+    void seed003RowsReportPlainlyThatTheyAreNotRun() throws Exception {
+        ExperimentContext context =
+                new ExperimentContext(true, Path.of("unused"), null, new PrintStream(new ByteArrayOutputStream()));
+
+        Report report = Experiments.named("transfer-sizes").orElseThrow().run(context);
+
+        assertThat(report.status()).isEqualTo(Report.Status.NOT_APPLICABLE);
+        assertThat(report.headline()).startsWith("Not run: needs book content downloads");
+        assertThat(report.headline()).contains("0.2 MB/s (1 KB) .. 12 MB/s (1 GB)");
+        assertThat(report.comparisons()).isEmpty();
+        assertThat(report.latencies()).isEmpty();
+    }
+
+    @Test
+    void shapesWithoutCacheTurnOffCacheAndInvalidationAndCompareByValue() {
+        ClusterShape plain = ClusterShape.bookstore();
+        ClusterShape uncached = plain.withoutCache();
+
+        assertThat(plain.cacheEnabled()).isTrue();
+        assertThat(uncached.cacheEnabled()).isFalse();
+        assertThat(uncached.environment().get("frontend")).containsEntry("AGORA_CACHE_ENABLED", "false");
+        assertThat(uncached.environment().get("catalog")).containsEntry("AGORA_INVALIDATION_ENABLED", "false");
+        assertThat(ClusterShape.bookstore().withoutCache()).isEqualTo(uncached);
+        assertThat(uncached).isNotEqualTo(plain);
+        assertThat(plain.withReplicas(1, 1, 1)).isNotEqualTo(plain);
+    }
+
+    @Test
+    void everyClusterGetsItsOwnPortsClearOfTheDevelopersCluster() {
+        ClusterPool pool = new ClusterPool(true, Path.of("/tmp/x"), null, line -> {}, target -> {});
+        ClusterShape shape = ClusterShape.bookstore().withReplicas(16, 2, 2).withoutCache();
+        for (int index = 0; index < 12; index++) {
+            ClusterSpec spec = pool.spec(shape, index);
+            int offset = spec.portOffset();
+            List<Integer> ports = List.of(
+                    8080 + offset,
+                    8080 + 15 + offset,
+                    8180 + offset,
+                    8281 + offset,
+                    8380 + offset,
+                    spec.controlPort(),
+                    spec.exchangeTcpPort());
+            assertThat(ports).allSatisfy(port -> {
+                assertThat(port).isLessThan(65536);
+                assertThat(port < 8080 || port > 8381).isTrue();
+                assertThat(port).isNotEqualTo(12345);
+            });
+            if (index > 0) {
+                assertThat(offset - pool.spec(shape, index - 1).portOffset())
+                        .isGreaterThanOrEqualTo(ClusterPool.PORT_OFFSET_STEP);
+            }
+            assertThat(spec.frontends()).isEqualTo(16);
+            assertThat(spec.fresh()).isTrue();
+            assertThat(spec.environmentByService().get("frontend")).containsEntry("AGORA_CACHE_ENABLED", "false");
+            assertThat(spec.jvmOptions()).isEqualTo(ClusterSpec.FAST_START_JVM_OPTIONS);
+        }
+        assertThat(new ClusterPool(false, Path.of("/tmp/x"), null, line -> {}, target -> {})
+                        .spec(shape, 0)
+                        .jvmOptions())
+                .isEqualTo(ClusterSpec.THROUGHPUT_JVM_OPTIONS);
+    }
+
+    @Test
+    void servedRequestsCountEverythingButActuator() {
+        String prometheus =
+                """
+                # HELP http_server_requests_seconds
+                http_server_requests_seconds_count{method="GET",status="200",uri="/books/{id}"} 12.0
+                http_server_requests_seconds_count{method="GET",status="200",uri="/actuator/health/readiness"} 40.0
+                http_server_requests_seconds_count{method="POST",status="200",uri="/internal/reservations"} 3
+                http_server_requests_seconds_sum{method="GET",status="200",uri="/books/{id}"} 0.3
+                """;
+
+        assertThat(ServedRequests.parse(prometheus)).hasValue(15);
+        assertThat(ServedRequests.parse("jvm_threads_live 12")).isEmpty();
+        assertThat(ServedRequests.parse("http_server_requests_seconds_count{uri=\"/actuator/prometheus\"} 2"))
+                .hasValue(0);
+    }
+}
