@@ -1,0 +1,28 @@
+package dev.agora.order.order;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import java.math.BigDecimal;
+import java.time.Instant;
+
+/** An order as the API shows it; {@code total} only when confirmed, {@code rejection} only when rejected. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+record OrderView(
+        long orderId,
+        long bookId,
+        int quantity,
+        OrderStatus status,
+        BigDecimal total,
+        Rejection rejection,
+        Instant createdAt) {
+
+    static OrderView of(Order order) {
+        return new OrderView(
+                order.id(),
+                order.bookId(),
+                order.quantity(),
+                order.status(),
+                order.total(),
+                order.rejection(),
+                order.createdAt());
+    }
+}

@@ -1,0 +1,118 @@
+package dev.agora.order.order;
+
+import java.math.BigDecimal;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.util.List;
+import java.util.Optional;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/**
+ * The order log. Every write is a single auto-committed statement, so the buy path holds a database
+ * connection only for the length of one statement, never across the call to the catalog.
+ */
+@Repository
+public class Orders {
+
+    private static final String COLUMNS =
+            "id, idempotency_key, book_id, quantity, status, total, rejection, created_at";
+
+    private final JdbcClient jdbc;
+
+    Orders(JdbcClient jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    /**
+     * Records a PENDING order unless the key is taken. A racing insert of the same key waits for the first
+     * to commit and then inserts nothing, so a key never has two orders.
+     */
+    Optional<Order> insertPending(String idempotencyKey, long bookId, int quantity) {
+        return jdbc.sql(
+                        """
+                        INSERT INTO orders (idempotency_key, book_id, quantity, status)
+                        VALUES (:key, :bookId, :quantity, 'PENDING')
+                        ON CONFLICT (idempotency_key) DO NOTHING
+                        RETURNING\s"""
+                                + COLUMNS)
+                .param("key", idempotencyKey)
+                .param("bookId", bookId)
+                .param("quantity", quantity)
+                .query(Orders::order)
+                .optional();
+    }
+
+    private static Order order(ResultSet row, int index) throws SQLException {
+        String rejection = row.getString("rejection");
+        return new Order(
+                row.getLong("id"),
+                row.getString("idempotency_key"),
+                row.getLong("book_id"),
+                row.getInt("quantity"),
+                OrderStatus.valueOf(row.getString("status")),
+                row.getBigDecimal("total"),
+                rejection == null ? null : Rejection.valueOf(rejection),
+                row.getObject("created_at", OffsetDateTime.class).toInstant());
+    }
+
+    Optional<Order> findByKey(String idempotencyKey) {
+        return jdbc.sql("SELECT " + COLUMNS + " FROM orders WHERE idempotency_key = :key")
+                .param("key", idempotencyKey)
+                .query(Orders::order)
+                .optional();
+    }
+
+    public Optional<Order> find(long id) {
+        return jdbc.sql("SELECT " + COLUMNS + " FROM orders WHERE id = :id")
+                .param("id", id)
+                .query(Orders::order)
+                .optional();
+    }
+
+    /**
+     * Moves a PENDING order to its final state. Only the first finisher changes the row; everyone gets the
+     * final row back (all finishers ask the same idempotent reservation, so they agree on the outcome).
+     */
+    Order finish(long id, OrderStatus status, BigDecimal total, Rejection rejection) {
+        return jdbc.sql(
+                        """
+                        UPDATE orders SET status = :status, total = :total, rejection = :rejection, updated_at = now()
+                        WHERE id = :id AND status = 'PENDING'
+                        RETURNING\s"""
+                                + COLUMNS)
+                .param("status", status.name())
+                .param("total", total)
+                .param("rejection", rejection == null ? null : rejection.name())
+                .param("id", id)
+                .query(Orders::order)
+                .optional()
+                .or(() -> find(id))
+                .orElseThrow();
+    }
+
+    /** Newest first. */
+    public List<Order> page(int page, int size) {
+        return jdbc.sql("SELECT " + COLUMNS + " FROM orders ORDER BY id DESC LIMIT :size OFFSET :offset")
+                .param("size", size)
+                .param("offset", (long) page * size)
+                .query(Orders::order)
+                .list();
+    }
+
+    public long count() {
+        return jdbc.sql("SELECT count(*) FROM orders").query(Long.class).single();
+    }
+
+    /** Orders still PENDING that nobody has touched for {@code age}: their request most likely died. */
+    public List<Order> pendingFor(Duration age, int limit) {
+        return jdbc.sql("SELECT " + COLUMNS + " FROM orders WHERE status = 'PENDING'"
+                        + " AND updated_at <= now() - make_interval(secs => :seconds) ORDER BY id LIMIT :limit")
+                .param("seconds", age.toMillis() / 1000.0)
+                .param("limit", limit)
+                .query(Orders::order)
+                .list();
+    }
+}

@@ -1,0 +1,23 @@
+package dev.agora.order.order;
+
+import java.math.BigDecimal;
+
+/** The catalog's stock, as the order saga needs it. Reserving is idempotent by order id. */
+public interface Stock {
+
+    Answer reserve(long orderId, long bookId, int quantity);
+
+    sealed interface Answer {}
+
+    record Reserved(BigDecimal total) implements Answer {}
+
+    record OutOfStock() implements Answer {}
+
+    record UnknownBook() implements Answer {}
+
+    /** The catalog holds another reservation under this order id. */
+    record Conflicting() implements Answer {}
+
+    /** No catalog replica gave an answer; whether stock was taken is unknown until a later attempt. */
+    record Unavailable(String why) implements Answer {}
+}

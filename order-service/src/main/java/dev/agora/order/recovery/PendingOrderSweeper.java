@@ -1,0 +1,47 @@
+package dev.agora.order.recovery;
+
+import dev.agora.order.order.Order;
+import dev.agora.order.order.Orders;
+import dev.agora.order.order.PlacingOrder;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.stereotype.Component;
+
+/**
+ * Drives orders left PENDING to a final state: all of them once after start-up (whatever request was
+ * driving them died with the previous process, or belongs to another replica, which is harmless), then
+ * every interval those pending longer than the minimum age. Driving again is safe at any time: the
+ * catalog reserves at most once per order id and only the first outcome is recorded.
+ */
+@Component
+@EnableConfigurationProperties(RecoveryProperties.class)
+class PendingOrderSweeper {
+
+    private static final Logger log = LoggerFactory.getLogger(PendingOrderSweeper.class);
+
+    private final Orders orders;
+    private final PlacingOrder placing;
+    private final RecoveryProperties properties;
+    private final AtomicBoolean recoveredAfterStart = new AtomicBoolean();
+
+    PendingOrderSweeper(Orders orders, PlacingOrder placing, RecoveryProperties properties) {
+        this.orders = orders;
+        this.placing = placing;
+        this.properties = properties;
+    }
+
+    @Scheduled(initialDelay = 0, fixedDelayString = "${agora.orders.recovery.interval:2s}")
+    void sweep() {
+        Duration age = recoveredAfterStart.getAndSet(true) ? properties.minAge() : Duration.ZERO;
+        List<Order> pending = orders.pendingFor(age, properties.batch());
+        if (pending.isEmpty()) return;
+        long finished =
+                pending.stream().map(placing::drive).filter(o -> !o.isPending()).count();
+        log.info("Recovery drove {} pending orders, {} reached a final state", pending.size(), finished);
+    }
+}

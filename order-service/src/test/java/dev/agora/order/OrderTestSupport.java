@@ -1,0 +1,211 @@
+package dev.agora.order;
+
+import dev.agora.common.process.ServiceProcess;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * One order service (in this JVM, real HTTP, real PostgreSQL) over two real catalog processes, shared by all
+ * test classes of the module.
+ */
+@SpringBootTest(
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {
+            "server.address=127.0.0.1",
+            "agora.orders.recovery.interval=300ms",
+            "agora.orders.recovery.min-age=1s"
+        })
+abstract class OrderTestSupport {
+
+    static final String ADMIN_TOKEN = "dev-admin-token";
+    static final String INTERNAL_TOKEN = "dev-internal-token";
+
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    static final JsonMapper JSON = JsonMapper.builder().build();
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    JdbcClient orderDatabase;
+
+    @DynamicPropertySource
+    static void catalogReplicas(DynamicPropertyRegistry registry) {
+        List<ServiceProcess> replicas = CatalogReplicas.get();
+        for (int i = 0; i < replicas.size(); i++) {
+            String url = replicas.get(i).baseUrl();
+            registry.add("spring.cloud.discovery.client.simple.instances.catalog-service[" + i + "].uri", () -> url);
+        }
+    }
+
+    record Response(int status, String contentType, JsonNode json) {
+        boolean isProblem() {
+            return "application/problem+json".equals(contentType);
+        }
+
+        String problemType() {
+            return json.path("type").asString();
+        }
+
+        long orderId() {
+            return json.path("orderId").asLong();
+        }
+    }
+
+    static String newKey() {
+        return UUID.randomUUID().toString();
+    }
+
+    Response buy(String idempotencyKey, long bookId, int quantity) {
+        return buy(idempotencyKey, """
+                {"bookId":%d,"quantity":%d}""".formatted(bookId, quantity));
+    }
+
+    Response buy(String idempotencyKey, String body) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(orderService("/orders")))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        if (idempotencyKey != null) request.header("Idempotency-Key", idempotencyKey);
+        return send(request);
+    }
+
+    Response getOrder(long orderId) {
+        return send(HttpRequest.newBuilder(URI.create(orderService("/orders/" + orderId))));
+    }
+
+    Response get(String path) {
+        return send(HttpRequest.newBuilder(URI.create(orderService(path))));
+    }
+
+    /** Registers a title at the catalog so the test owns its stock. */
+    static long newBook(long stock) {
+        Response created = send(HttpRequest.newBuilder(URI.create(catalog("/admin/books")))
+                .header("Content-Type", "application/json")
+                .header("X-Admin-Token", ADMIN_TOKEN)
+                .POST(HttpRequest.BodyPublishers.ofString(
+                        """
+                        {"title":"Order test title","topic":"order tests","price":12.50,"stock":%d}"""
+                                .formatted(stock))));
+        if (created.status() != 201) throw new IllegalStateException("Could not register a book: " + created);
+        return created.json().path("id").asLong();
+    }
+
+    static void restock(long bookId, long quantity) {
+        Response restocked = send(HttpRequest.newBuilder(URI.create(catalog("/admin/books/" + bookId + "/restock")))
+                .header("Content-Type", "application/json")
+                .header("X-Admin-Token", ADMIN_TOKEN)
+                .POST(HttpRequest.BodyPublishers.ofString("{\"quantity\":" + quantity + "}")));
+        if (restocked.status() != 200) throw new IllegalStateException("Could not restock: " + restocked);
+    }
+
+    static long stock(long bookId) {
+        return send(HttpRequest.newBuilder(URI.create(catalog("/books/" + bookId))))
+                .json()
+                .path("stock")
+                .asLong();
+    }
+
+    static Response reserveDirectly(long orderId, long bookId, int quantity) {
+        return send(HttpRequest.newBuilder(URI.create(catalog("/internal/reservations")))
+                .header("Content-Type", "application/json")
+                .header("X-Internal-Token", INTERNAL_TOKEN)
+                .POST(HttpRequest.BodyPublishers.ofString(
+                        """
+                        {"orderId":%d,"bookId":%d,"quantity":%d}"""
+                                .formatted(orderId, bookId, quantity))));
+    }
+
+    long ordersFor(long bookId, String status) {
+        return orderDatabase
+                .sql("SELECT count(*) FROM orders WHERE book_id = ? AND status = ?")
+                .params(bookId, status)
+                .query(Long.class)
+                .single();
+    }
+
+    long ordersWithKey(String key) {
+        return orderDatabase
+                .sql("SELECT count(*) FROM orders WHERE idempotency_key = ?")
+                .param(key)
+                .query(Long.class)
+                .single();
+    }
+
+    long allOrders() {
+        return orderDatabase
+                .sql("SELECT count(*) FROM orders")
+                .query(Long.class)
+                .single();
+    }
+
+    interface Call {
+        Response run(int index) throws Exception;
+    }
+
+    /** Runs the calls on real threads released together; responses in call order. */
+    static List<Response> concurrently(int calls, Call call) throws Exception {
+        CountDownLatch start = new CountDownLatch(1);
+        try (ExecutorService threads = Executors.newFixedThreadPool(calls)) {
+            List<Future<Response>> futures = new ArrayList<>();
+            for (int i = 0; i < calls; i++) {
+                int index = i;
+                futures.add(threads.submit((Callable<Response>) () -> {
+                    start.await();
+                    return call.run(index);
+                }));
+            }
+            start.countDown();
+            List<Response> responses = new ArrayList<>();
+            for (Future<Response> future : futures) responses.add(future.get(120, TimeUnit.SECONDS));
+            return responses;
+        }
+    }
+
+    private String orderService(String path) {
+        return "http://127.0.0.1:" + port + path;
+    }
+
+    static String catalog(String path) {
+        return CatalogReplicas.get().getFirst().baseUrl() + path;
+    }
+
+    static Response send(HttpRequest.Builder request) {
+        try {
+            HttpResponse<String> response =
+                    HTTP.send(request.timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString());
+            String body = response.body();
+            return new Response(
+                    response.statusCode(),
+                    response.headers().firstValue("Content-Type").orElse(""),
+                    body.isEmpty() ? JSON.missingNode() : JSON.readTree(body));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}
