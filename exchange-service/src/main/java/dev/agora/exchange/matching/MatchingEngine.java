@@ -17,7 +17,7 @@ public final class MatchingEngine {
 
     private final Map<String, Account> accounts = new HashMap<>();
     private final Map<String, OrderBook> books = new HashMap<>();
-    private final Map<Long, Order> orders = new HashMap<>();
+    private final OrderIndex orders = new OrderIndex();
     private final LongSupplier epochSeconds;
     private StateChanges changes = StateChanges.NONE;
     private long nextOrderId = 1;
@@ -73,10 +73,10 @@ public final class MatchingEngine {
             account.removeShares(symbol, shares);
             changes.positionChanged(account, symbol);
         }
-        Order order = new Order(nextOrderId++, accountId, symbol, buy, shares, limit);
-        orders.put(order.id(), order);
+        Order order = new Order(nextOrderId++, account, symbol, buy, shares, limit);
+        orders.add(order);
         OrderBook book = books.computeIfAbsent(symbol, s -> new OrderBook());
-        match(order, book, account);
+        match(order, book);
         if (order.isOpen()) book.rest(order);
         changes.orderChanged(order);
         return new Result.OrderOpened(order.id());
@@ -125,10 +125,10 @@ public final class MatchingEngine {
     }
 
     public Iterable<Order> orders() {
-        return orders.values();
+        return orders;
     }
 
-    private void match(Order incoming, OrderBook book, Account incomingAccount) {
+    private void match(Order incoming, OrderBook book) {
         long now = -1;
         PriceLevel level;
         while (incoming.isOpen() && (level = book.bestOpposite(incoming.isBuy())) != null && crosses(incoming, level)) {
@@ -139,11 +139,10 @@ public final class MatchingEngine {
             BigDecimal price = resting.limit();
             Order buy = incoming.isBuy() ? incoming : resting;
             Order sell = incoming.isBuy() ? resting : incoming;
-            Account buyer = incoming.isBuy() ? incomingAccount : accounts.get(resting.accountId());
-            Account seller = incoming.isBuy() ? accounts.get(resting.accountId()) : incomingAccount;
-            settle(buy, buyer, sell, seller, shares, price);
-            incoming.fill(shares, price, now);
-            resting.fill(shares, price, now);
+            settle(buy, buy.owner(), sell, sell.owner(), shares, price);
+            Fill fill = new Fill(shares, price, now);
+            incoming.fill(fill);
+            resting.fill(fill);
             if (!resting.isOpen()) book.remove(resting);
             changes.orderChanged(resting);
             changes.executed(
@@ -188,9 +187,9 @@ public final class MatchingEngine {
             BigDecimal open,
             BigDecimal canceledShares,
             long canceledAt) {
-        Order order = new Order(id, accountId, symbol, amount.signum() > 0, amount.abs(), limit);
+        Order order = new Order(id, accounts.get(accountId), symbol, amount.signum() > 0, amount.abs(), limit);
         order.restore(open, canceledShares, canceledAt);
-        orders.put(id, order);
+        orders.add(order);
         if (order.isOpen()) books.computeIfAbsent(symbol, s -> new OrderBook()).rest(order);
         nextOrderId = Math.max(nextOrderId, id + 1);
     }

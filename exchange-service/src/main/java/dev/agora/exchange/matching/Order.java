@@ -11,7 +11,7 @@ import java.util.List;
 public final class Order {
 
     private final long id;
-    private final String accountId;
+    private final Account owner;
     private final String symbol;
     private final boolean buy;
     private final BigDecimal shares;
@@ -25,9 +25,9 @@ public final class Order {
     Order previous;
     Order next;
 
-    Order(long id, String accountId, String symbol, boolean buy, BigDecimal shares, BigDecimal limit) {
+    Order(long id, Account owner, String symbol, boolean buy, BigDecimal shares, BigDecimal limit) {
         this.id = id;
-        this.accountId = accountId;
+        this.owner = owner;
         this.symbol = symbol;
         this.buy = buy;
         this.shares = shares;
@@ -40,7 +40,11 @@ public final class Order {
     }
 
     public String accountId() {
-        return accountId;
+        return owner.id();
+    }
+
+    Account owner() {
+        return owner;
     }
 
     public String symbol() {
@@ -89,7 +93,7 @@ public final class Order {
         }
         return new OrderSnapshot(
                 id,
-                accountId,
+                owner.id(),
                 symbol,
                 amount(),
                 limit,
@@ -102,10 +106,10 @@ public final class Order {
         return buy ? unsigned : unsigned.negate();
     }
 
-    void fill(BigDecimal executed, BigDecimal price, long time) {
-        open = open.subtract(executed);
+    void fill(Fill fill) {
+        open = open.subtract(fill.shares());
         if (fills.isEmpty()) fills = new ArrayList<>(2);
-        fills.add(new Fill(executed, price, time));
+        fills.add(fill);
     }
 
     void cancel(long time) {
