@@ -35,5 +35,5 @@ ENV PORT=8380 \
     AGORA_EXCHANGE_TCP_PORT=12345 \
     JDK_JAVA_OPTIONS="-XX:MaxRAMPercentage=60 -XX:+ExitOnOutOfMemoryError"
 EXPOSE 8380 12345
-HEALTHCHECK --interval=5s --timeout=5s --start-period=120s --retries=3 CMD ["healthcheck"]
+HEALTHCHECK --interval=5s --timeout=5s --start-period=300s --retries=3 CMD ["healthcheck"]
 ENTRYPOINT ["java", "org.springframework.boot.loader.launch.JarLauncher"]

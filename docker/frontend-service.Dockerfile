@@ -34,5 +34,5 @@ USER 10001:10001
 ENV PORT=8080 \
     JDK_JAVA_OPTIONS="-XX:MaxRAMPercentage=60 -XX:+ExitOnOutOfMemoryError"
 EXPOSE 8080
-HEALTHCHECK --interval=5s --timeout=5s --start-period=120s --retries=3 CMD ["healthcheck"]
+HEALTHCHECK --interval=5s --timeout=5s --start-period=300s --retries=3 CMD ["healthcheck"]
 ENTRYPOINT ["java", "org.springframework.boot.loader.launch.JarLauncher"]

