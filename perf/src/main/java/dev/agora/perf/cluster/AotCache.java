@@ -15,8 +15,8 @@ import org.slf4j.LoggerFactory;
 /**
  * A JDK 25 ahead-of-time cache per service (JEP 483/514/515): classes loaded, linked and profiled in a training
  * run are mapped from the cache at start-up instead of being read from the jar, which roughly halves the time to
- * ready. The cache is only valid for the exact class path it was trained on, so the jar is extracted once into a
- * directory of plain jars, and the result is reused while the jar, the JDK and the JVM options stay the same.
+ * ready. The cache is only valid for the exact class path it was trained on (the extracted jars of {@link
+ * JarSnapshots}), so it is reused while those jars, the JDK and the JVM options stay the same.
  */
 final class AotCache {
 
@@ -31,19 +31,26 @@ final class AotCache {
     }
 
     /**
-     * Extracts and trains when no valid cache exists.
+     * Trains when no valid cache exists.
      *
+     * @param application the extracted application jar, as the instances will run it
      * @param trainingEnvironment the environment of a real instance (database and replica lists), since training
      *     starts the application context once
      */
     static ServiceLaunch prepare(
-            String module, Path jar, Path directory, List<String> jvmOptions, Map<String, String> trainingEnvironment) {
-        Path extracted = directory.resolve("app");
-        Path application = extracted.resolve(jar.getFileName());
+            String module,
+            Path application,
+            Path directory,
+            List<String> jvmOptions,
+            Map<String, String> trainingEnvironment) {
+        // The AOT cache replaces the CDS archive: the JVM refuses -Xshare options next to it.
+        jvmOptions = jvmOptions.stream()
+                .filter(option -> !option.startsWith("-Xshare"))
+                .toList();
         Path cache = directory.resolve(module + ".aot");
         Path stamp = directory.resolve("stamp.txt");
         try {
-            String wanted = stampOf(jar, jvmOptions);
+            String wanted = stampOf(application, jvmOptions);
             boolean valid = Files.isRegularFile(cache)
                     && Files.isRegularFile(stamp)
                     && Files.readString(stamp).equals(wanted);
@@ -51,16 +58,6 @@ final class AotCache {
                 Cluster.deleteRecursively(directory);
                 Files.createDirectories(directory);
                 long started = System.nanoTime();
-                run(
-                        List.of(
-                                "-Djarmode=tools",
-                                "-jar",
-                                jar.toString(),
-                                "extract",
-                                "--destination",
-                                extracted.toString()),
-                        Map.of(),
-                        directory.resolve("extract.log"));
                 List<String> training = new ArrayList<>(jvmOptions);
                 training.addAll(List.of(
                         "-XX:AOTCacheOutput=" + cache,

@@ -120,7 +120,7 @@ final class ClusterStarter {
         }
         List<Tier> tiers = activeTiers();
         List<ServiceLaunch> launches = Cluster.inParallel(tiers, tier -> {
-            Path jar = JarSnapshots.snapshot(tier.module(), spec.dataDirectory());
+            Path jar = JarSnapshots.extracted(tier.module(), spec.dataDirectory());
             if (!aot) return new ServiceLaunch(jar, spec.jvmOptions());
             Map<String, String> training = new LinkedHashMap<>(environment(tier, 1, postgres, databaseUrls));
             training.put("PORT", "0");
