@@ -14,9 +14,10 @@ public final class Decimals {
 
     private Decimals() {}
 
-    /** The exact value of {@code text}, or null when it is not a plain, bounded decimal. */
-    public static BigDecimal parse(String text) {
-        if (text == null) return null;
+    /** The exact value of {@code text} (surrounding blanks ignored), or null when it is not a plain, bounded decimal. */
+    public static BigDecimal parse(String raw) {
+        if (raw == null) return null;
+        String text = raw.strip();
         int length = text.length();
         int i = 0;
         if (i < length && (text.charAt(i) == '-' || text.charAt(i) == '+')) i++;

@@ -92,6 +92,7 @@ class MatchingEngineTest {
         assertThat(Decimals.parse("0." + "1".repeat(13))).isNull();
         assertThat(Decimals.parse("")).isNull();
         assertThat(Decimals.parse("-")).isNull();
-        assertThat(Decimals.parse(" 1")).isNull();
+        assertThat(Decimals.parse(" 1 ")).isEqualTo(d("1"));
+        assertThat(Decimals.parse("1 2")).isNull();
     }
 }
