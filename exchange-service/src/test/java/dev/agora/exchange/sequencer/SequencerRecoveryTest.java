@@ -1,0 +1,101 @@
+package dev.agora.exchange.sequencer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.agora.common.postgres.PostgresServer;
+import dev.agora.common.postgres.SharedPostgres;
+import dev.agora.exchange.matching.Result;
+import dev.agora.exchange.store.ExchangeStore;
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.flywaydb.core.Flyway;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
+
+/**
+ * The sequencer against a real PostgreSQL whose connection is cut under it: the batch whose commit failed is
+ * answered with an error and leaves no trace, neither in the database nor in the engine, and the sequencer
+ * comes back by itself (new connection, lock retaken, state reloaded).
+ */
+class SequencerRecoveryTest {
+
+    private final PostgresServer postgres = SharedPostgres.get();
+    private final String url = postgres.jdbcUrl("exchange_sequencer");
+    private Sequencer sequencer;
+
+    @BeforeEach
+    void start() throws Exception {
+        try (Connection connection = admin();
+                Statement statement = connection.createStatement()) {
+            statement.execute("DROP SCHEMA public CASCADE");
+            statement.execute("CREATE SCHEMA public");
+        }
+        Flyway.configure()
+                .dataSource(url, postgres.username(), postgres.password())
+                .load()
+                .migrate();
+        DriverManagerDataSource dataSource = new DriverManagerDataSource(url, postgres.username(), postgres.password());
+        Properties properties = new Properties();
+        properties.setProperty("ApplicationName", "sequencer-under-test");
+        dataSource.setConnectionProperties(properties);
+        sequencer = new Sequencer(
+                new ExchangeStore(dataSource, 991), () -> 1_700_000_000L, 1_000, 100, Duration.ofMillis(50), () -> {});
+        sequencer.start();
+        awaitActive();
+    }
+
+    @AfterEach
+    void stop() {
+        sequencer.close();
+    }
+
+    @Test
+    void aFailedCommitLeavesNoTraceAndTheSequencerRecovers() throws Exception {
+        assertThat(createAccount("1")).isEqualTo(new Result.AccountCreated("1"));
+
+        // Cut the sequencer's database session: its next commit fails.
+        try (Connection connection = admin();
+                Statement statement = connection.createStatement()) {
+            statement.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    + "WHERE application_name = 'sequencer-under-test'");
+        }
+        assertThatThrownBy(() -> createAccount("2"))
+                .isInstanceOf(ExecutionException.class)
+                .hasCauseInstanceOf(ExchangeUnavailableException.class);
+
+        awaitActive();
+        // Account 2 was applied in memory before the commit failed, yet it is gone: the engine was rebuilt.
+        assertThat(createAccount("2")).isEqualTo(new Result.AccountCreated("2"));
+        assertThat(createAccount("1")).isEqualTo(Result.rejected(dev.agora.exchange.matching.Rejection.ACCOUNT_EXISTS));
+        try (Connection connection = admin();
+                Statement statement = connection.createStatement();
+                var rows = statement.executeQuery("SELECT count(*) FROM account")) {
+            rows.next();
+            assertThat(rows.getInt(1)).isEqualTo(2);
+        }
+    }
+
+    private Result createAccount(String id) throws Exception {
+        return sequencer
+                .submit(engine -> engine.createAccount(id, BigDecimal.TEN))
+                .get(10, TimeUnit.SECONDS);
+    }
+
+    private void awaitActive() throws InterruptedException {
+        for (int i = 0; i < 200 && sequencer.role() != Sequencer.Role.ACTIVE; i++) Thread.sleep(50);
+        assertThat(sequencer.role()).isEqualTo(Sequencer.Role.ACTIVE);
+    }
+
+    private Connection admin() throws Exception {
+        return DriverManager.getConnection(url, postgres.username(), postgres.password());
+    }
+}
