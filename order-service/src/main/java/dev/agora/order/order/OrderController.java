@@ -5,6 +5,7 @@ import dev.agora.common.problem.ProblemTypes;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Positive;
 import jakarta.validation.constraints.Size;
@@ -45,7 +46,7 @@ class OrderController {
      */
     @PostMapping
     ResponseEntity<OrderView> place(
-            @RequestHeader("Idempotency-Key") @Size(min = 1, max = 100) String idempotencyKey,
+            @RequestHeader("Idempotency-Key") @NotBlank @Size(max = 100) String idempotencyKey,
             @Valid @RequestBody PlaceOrder request) {
         return switch (placing.place(idempotencyKey, request.bookId(), request.quantity())) {
             case PlacingOrder.Placed(Order order) -> answer(order);
