@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.web.client.RestClient;
@@ -35,7 +36,7 @@ public final class FailoverClient {
         T call(Instance replica);
     }
 
-    private final RestClient baseClient;
+    private final Function<String, RestClient> baseClients;
     private final InstanceListSource source;
     private final FailoverSettings settings;
     private final MeterRegistry meters;
@@ -43,7 +44,20 @@ public final class FailoverClient {
 
     public FailoverClient(
             RestClient baseClient, InstanceListSource source, FailoverSettings settings, MeterRegistry meters) {
-        this.baseClient = baseClient;
+        this(serviceId -> baseClient, source, settings, meters);
+    }
+
+    /**
+     * @param baseClients the client (request factory, timeouts, interceptors) to call each service with; a
+     *     service whose calls legitimately take longer (it calls further tiers itself) can get a longer
+     *     read timeout than the others
+     */
+    public FailoverClient(
+            Function<String, RestClient> baseClients,
+            InstanceListSource source,
+            FailoverSettings settings,
+            MeterRegistry meters) {
+        this.baseClients = baseClients;
         this.source = source;
         this.settings = settings;
         this.meters = meters;
@@ -138,7 +152,8 @@ public final class FailoverClient {
     }
 
     private Instance newInstance(String serviceId, URI uri) {
-        RestClient client = baseClient.mutate().baseUrl(uri.toString()).build();
+        RestClient client =
+                baseClients.apply(serviceId).mutate().baseUrl(uri.toString()).build();
         Instance instance = new Instance(serviceId, uri, client);
         Gauge.builder("agora.client.instance.outstanding", instance, Instance::outstanding)
                 .tags("service", serviceId, "instance", uri.toString())

@@ -1,0 +1,263 @@
+package dev.agora.common.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.sun.net.httpserver.HttpServer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.http.client.SimpleClientHttpRequestFactory;
+import org.springframework.web.client.HttpClientErrorException;
+import org.springframework.web.client.RestClient;
+
+/**
+ * The failover loop against real HTTP replicas on loopback (small JDK servers whose behaviour each test
+ * sets: answer, fail with 5xx, hang past the read timeout, or not listen at all).
+ */
+class FailoverClientTest {
+
+    private static final String SERVICE = "books";
+
+    /** One replica: counts the calls it answered and behaves as told. */
+    static final class Replica {
+        enum Mode {
+            OK,
+            ERROR,
+            HANG,
+            NOT_FOUND
+        }
+
+        final HttpServer server;
+        final AtomicInteger served = new AtomicInteger();
+        volatile Mode mode = Mode.OK;
+        volatile int healthStatus = 200;
+
+        Replica() throws IOException {
+            server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 50);
+            server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
+            server.createContext("/actuator/health/readiness", exchange -> {
+                exchange.sendResponseHeaders(healthStatus, -1);
+                exchange.close();
+            });
+            server.createContext("/", exchange -> {
+                Mode now = mode;
+                if (now == Mode.HANG) sleep(4_000);
+                int status =
+                        switch (now) {
+                            case OK, HANG -> 200;
+                            case ERROR -> 500;
+                            case NOT_FOUND -> 404;
+                        };
+                byte[] body = ("port " + server.getAddress().getPort()).getBytes(StandardCharsets.UTF_8);
+                served.incrementAndGet();
+                exchange.sendResponseHeaders(status, body.length);
+                exchange.getResponseBody().write(body);
+                exchange.close();
+            });
+            server.start();
+        }
+
+        URI uri() {
+            return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+        }
+    }
+
+    private final List<Replica> replicas = new ArrayList<>();
+    private final List<URI> uris = new ArrayList<>();
+    private final FailoverSettings settings = new FailoverSettings(
+            // Generous: the test shares a busy two-core machine, and only the hanging replica may time out.
+            Duration.ofSeconds(1),
+            Duration.ofSeconds(2),
+            3,
+            BalancingPolicy.ROUND_ROBIN,
+            3,
+            Duration.ofSeconds(1),
+            Duration.ofSeconds(2),
+            "/actuator/health/readiness",
+            2,
+            50);
+    private FailoverClient client;
+
+    @AfterEach
+    void stop() {
+        replicas.forEach(r -> r.server.stop(0));
+    }
+
+    private void start(int count, FailoverSettings with) throws IOException {
+        for (int i = 0; i < count; i++) {
+            Replica replica = new Replica();
+            replicas.add(replica);
+            uris.add(replica.uri());
+        }
+        SimpleClientHttpRequestFactory factory = new SimpleClientHttpRequestFactory();
+        factory.setConnectTimeout(with.connectTimeout());
+        factory.setReadTimeout(with.readTimeout());
+        RestClient base = RestClient.builder().requestFactory(factory).build();
+        client = new FailoverClient(base, service -> List.copyOf(uris), with, new SimpleMeterRegistry());
+    }
+
+    private String get(CallSafety safety) {
+        return client.call(
+                SERVICE,
+                safety,
+                replica -> replica.client().get().uri("/books/1").retrieve().body(String.class));
+    }
+
+    @Test
+    void roundRobinSpreadsCallsOverTheReplicas() throws IOException {
+        start(2, settings);
+        for (int i = 0; i < 10; i++) get(CallSafety.IDEMPOTENT);
+        assertThat(replicas.get(0).served.get()).isEqualTo(5);
+        assertThat(replicas.get(1).served.get()).isEqualTo(5);
+    }
+
+    @Test
+    void aReplicaThatDoesNotListenCostsNoCallAndIsEjected() throws IOException {
+        start(1, settings);
+        uris.addFirst(URI.create("http://127.0.0.1:" + closedPort()));
+        for (int i = 0; i < 6; i++) assertThat(get(CallSafety.NOT_IDEMPOTENT)).startsWith("port");
+
+        assertThat(client.instances(SERVICE).getFirst().admitted()).isFalse();
+        assertThat(replicas.getFirst().served.get()).isEqualTo(6);
+    }
+
+    @Test
+    void aHangingReplicaIsLeftAfterOneReadTimeoutAndTheCallRepeatedElsewhere() throws IOException {
+        start(2, settings);
+        replicas.get(0).mode = Replica.Mode.HANG;
+        for (int i = 0; i < 6; i++) assertThat(get(CallSafety.IDEMPOTENT)).startsWith("port");
+
+        assertThat(client.instances(SERVICE).get(0).admitted()).isFalse();
+        assertThat(replicas.get(1).served.get()).isEqualTo(6);
+    }
+
+    @Test
+    void aCallThatMayHaveBeenDeliveredIsNotRepeatedUnlessIdempotent() throws IOException {
+        start(2, settings);
+        replicas.get(0).mode = Replica.Mode.HANG;
+        replicas.get(1).mode = Replica.Mode.HANG;
+
+        assertThatThrownBy(() -> get(CallSafety.NOT_IDEMPOTENT))
+                .isInstanceOf(ServiceUnavailableException.class)
+                .hasMessageContaining("outcome is unknown");
+    }
+
+    @Test
+    void serverErrorsAreRepeatedElsewhereAndEjectAfterARun() throws IOException {
+        start(2, settings);
+        replicas.get(0).mode = Replica.Mode.ERROR;
+        for (int i = 0; i < 10; i++) assertThat(get(CallSafety.IDEMPOTENT)).startsWith("port");
+
+        assertThat(client.instances(SERVICE).get(0).admitted()).isFalse();
+    }
+
+    @Test
+    void clientErrorsPassToTheCallerWithoutFailover() throws IOException {
+        start(2, settings);
+        replicas.forEach(r -> r.mode = Replica.Mode.NOT_FOUND);
+
+        assertThatThrownBy(() -> get(CallSafety.IDEMPOTENT)).isInstanceOf(HttpClientErrorException.NotFound.class);
+        assertThat(replicas.get(0).served.get() + replicas.get(1).served.get()).isEqualTo(1);
+        assertThat(client.instances(SERVICE)).allMatch(Instance::admitted);
+    }
+
+    @Test
+    void withNoReplicaLeftCallsEndAtOnceIn503() throws IOException {
+        start(0, settings);
+        uris.add(URI.create("http://127.0.0.1:" + closedPort()));
+        uris.add(URI.create("http://127.0.0.1:" + closedPort()));
+        assertThatThrownBy(() -> get(CallSafety.IDEMPOTENT)).isInstanceOf(ServiceUnavailableException.class);
+
+        long started = System.nanoTime();
+        assertThatThrownBy(() -> get(CallSafety.IDEMPOTENT)).isInstanceOf(ServiceUnavailableException.class);
+        assertThat(client.instances(SERVICE)).noneMatch(Instance::admitted);
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).as("no hang").isLessThan(Duration.ofSeconds(1));
+    }
+
+    @Test
+    void probesEjectARefusingReplicaAndReadmitOneThatIsReadyAgain() throws IOException {
+        start(2, settings);
+        Replica flaky = replicas.get(0);
+        flaky.mode = Replica.Mode.HANG;
+        get(CallSafety.IDEMPOTENT); // ejects it by read timeout
+        assertThat(client.instances(SERVICE).get(0).admitted()).isFalse();
+
+        flaky.mode = Replica.Mode.OK;
+        try (HealthProber prober = new HealthProber(client)) {
+            prober.probeRound();
+        }
+
+        assertThat(client.instances(SERVICE).get(0).admitted()).isTrue();
+        flaky.served.set(0);
+        for (int i = 0; i < 4; i++) get(CallSafety.IDEMPOTENT);
+        assertThat(flaky.served.get()).isEqualTo(2);
+    }
+
+    @Test
+    void notReadyReplicasAreEjectedAfterARunOfFailedProbes() throws IOException {
+        start(2, settings);
+        replicas.get(1).healthStatus = 503;
+        client.instances(SERVICE); // registers the service, so probes cover it before its first call
+        try (HealthProber prober = new HealthProber(client)) {
+            prober.probeRound();
+            assertThat(client.instances(SERVICE).get(1).admitted()).isTrue();
+            prober.probeRound();
+        }
+        assertThat(client.instances(SERVICE).get(1).admitted()).isFalse();
+        for (int i = 0; i < 4; i++) get(CallSafety.IDEMPOTENT);
+        assertThat(replicas.get(1).served.get()).isZero();
+    }
+
+    @Test
+    void aProbeThatStartedBeforeTheEjectionDoesNotReadmit() {
+        Instance instance = new Instance(SERVICE, URI.create("http://127.0.0.1:1"), null);
+        long probeStarted = System.nanoTime();
+        instance.eject(probeStarted + 1);
+
+        assertThat(instance.probePassed(probeStarted)).isFalse();
+        assertThat(instance.admitted()).isFalse();
+        assertThat(instance.probePassed(probeStarted + 2)).isTrue();
+        assertThat(instance.admitted()).isTrue();
+    }
+
+    @Test
+    void leastOutstandingPicksTheReplicaWithFewestCallsInFlight() {
+        Instance busy = new Instance(SERVICE, URI.create("http://127.0.0.1:1"), null);
+        Instance idle = new Instance(SERVICE, URI.create("http://127.0.0.1:2"), null);
+        busy.callStarted();
+        for (int turn = 0; turn < 4; turn++) {
+            assertThat(BalancingPolicy.LEAST_OUTSTANDING.pick(List.of(busy, idle), turn))
+                    .isSameAs(idle);
+        }
+        idle.callStarted();
+        assertThat(BalancingPolicy.LEAST_OUTSTANDING.pick(List.of(busy, idle), 0))
+                .isSameAs(busy);
+        assertThat(BalancingPolicy.LEAST_OUTSTANDING.pick(List.of(busy, idle), 1))
+                .isSameAs(idle);
+    }
+
+    private static int closedPort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
