@@ -49,14 +49,25 @@ final class ClusterPool implements AutoCloseable {
         if (reused != null) return reused;
         if (current != null && current.shape().equals(shape)) return current;
         closeCurrent();
+        Cluster cluster;
+        try {
+            cluster = start(shape);
+        } catch (RuntimeException first) {
+            // A busy machine can push a start past the launcher's timeout; one fresh attempt, then give up.
+            log.accept("cluster start failed (" + first.getMessage() + "); trying once more");
+            cluster = start(shape);
+        }
+        current = new LaunchedTarget(shape, cluster);
+        log.accept("cluster ready in " + current.startupTime().toMillis() + " ms");
+        warmUp.accept(current);
+        return current;
+    }
+
+    private Cluster start(ClusterShape shape) {
         int index = started++;
         ClusterSpec spec = spec(shape, index);
         log.accept("starting cluster " + index + ": " + shape.describe() + " (port offset " + spec.portOffset() + ")");
-        Cluster cluster = Cluster.start(spec);
-        current = new LaunchedTarget(shape, cluster);
-        log.accept("cluster " + index + " ready in " + current.startupTime().toMillis() + " ms");
-        warmUp.accept(current);
-        return current;
+        return Cluster.start(spec);
     }
 
     /** Stops the current cluster so the next request starts a fresh one (after faults were injected). */

@@ -1,6 +1,7 @@
 package dev.agora.perf.experiment;
 
 import dev.agora.perf.cluster.ControlClient;
+import dev.agora.perf.report.Machine;
 import dev.agora.perf.report.Report;
 import dev.agora.perf.report.ReportWriter;
 import dev.agora.perf.report.Summary;
@@ -56,6 +57,8 @@ public final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        // The embedded PostgreSQL narrates every start and stop at INFO; the run's own log says what matters.
+        System.setProperty("org.slf4j.simpleLogger.log.io.zonky", "warn");
         List<Experiment> selected = select();
         PrintStream console = System.out;
         Files.createDirectories(output);
@@ -72,9 +75,11 @@ public final class RunCommand implements Callable<Integer> {
                 context.log("experiment " + experiment.name() + " (seed " + experiment.seed() + "): "
                         + experiment.workload());
                 Instant began = Instant.now();
+                double loadBefore = Machine.loadAverage();
                 Report report;
                 try {
                     report = experiment.run(context);
+                    report = report.withNote(loadNote(loadBefore, Machine.loadAverage()));
                 } catch (Exception | AssertionError e) {
                     context.log("experiment " + experiment.name() + " failed: " + e);
                     e.printStackTrace(console);
@@ -92,6 +97,14 @@ public final class RunCommand implements Callable<Integer> {
         console.println("Reports in " + output.toAbsolutePath() + " (" + total.toSeconds() + " s):");
         for (Report report : reports) console.println("  " + report.name() + ": " + report.headline());
         return reports.stream().anyMatch(r -> r.status() == Report.Status.FAILED) ? 1 : 0;
+    }
+
+    /** Other work on the machine skews figures; the report says how busy the machine was. */
+    private static String loadNote(double before, double after) {
+        return "Machine load (1-minute load average) at start / end of this experiment: "
+                + dev.agora.perf.stats.Numbers.format(before) + " / " + dev.agora.perf.stats.Numbers.format(after)
+                + " on " + Runtime.getRuntime().availableProcessors() + " cores; the cluster and the load generator "
+                + "account for part of it, anything above that is other work sharing the machine.";
     }
 
     private List<Experiment> select() {

@@ -31,6 +31,7 @@ final class Runs {
         result.latencies().keySet().forEach(operation -> summaries.put(operation, result.summary(operation)));
         raw.put("summaries", summaries);
         raw.put("failures", result.failures());
+        if (!result.failureExamples().isEmpty()) raw.put("failureExamples", result.failureExamples());
         raw.put("wallSeconds", result.wallTime().toNanos() / 1e9);
         return raw;
     }
@@ -49,6 +50,8 @@ final class Runs {
     }
 
     static String fail(LoadResult result) {
-        return result.totalFailures() == 0 ? "no failures" : result.totalFailures() + " failures " + result.failures();
+        return result.totalFailures() == 0
+                ? "no failures"
+                : result.totalFailures() + " failures " + result.failures() + ", e.g. " + result.failureExamples();
     }
 }

@@ -16,7 +16,7 @@ final class JmhSettings {
         List<String> arguments = new ArrayList<>(
                 quick
                         ? List.of("-f", "1", "-wi", "2", "-w", "1s", "-i", "3", "-r", "1s")
-                        : List.of("-f", "2", "-wi", "3", "-w", "2s", "-i", "5", "-r", "2s"));
+                        : List.of("-f", "1", "-wi", "3", "-w", "2s", "-i", "5", "-r", "2s"));
         arguments.addAll(List.of("-rf", "json", "-rff", resultFile.toString()));
         return arguments;
     }

@@ -64,7 +64,7 @@ final class JmhSummary {
                 + "`java -jar perf/target/agora-perf.jar jmh" + (quick ? " --quick" : "") + "` on " + Instant.now()
                 + (quick
                         ? " (quick: 1 fork, 2 x 1 s warm-up, 3 x 1 s measurement; indicative only)"
-                        : " (2 forks, 3 x 2 s warm-up, 5 x 2 s measurement)")
+                        : " (1 fork, 3 x 2 s warm-up, 5 x 2 s measurement)")
                 + ".\n\n" + table.build().toMarkdown() + "\nHardware: "
                 + Machine.current().oneLine()
                 + ".\n\nRaw JMH results: [`jmh.json`](jmh.json)\n";

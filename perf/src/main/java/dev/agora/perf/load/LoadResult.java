@@ -11,13 +11,24 @@ import java.util.Map;
 
 /** Everything a closed-model load measured: latencies per operation, failures, raw samples, wall time. */
 public record LoadResult(
-        Map<String, LatencyHistogram> latencies, Map<String, Long> failures, List<Sample> samples, Duration wallTime) {
+        Map<String, LatencyHistogram> latencies,
+        Map<String, Long> failures,
+        Map<String, List<String>> failureExamples,
+        List<Sample> samples,
+        Duration wallTime) {
 
     static LoadResult merge(List<Recorder> recorders, Duration wallTime) {
         Map<String, LatencyHistogram> latencies = new LinkedHashMap<>();
         Map<String, Long> failures = new LinkedHashMap<>();
         List<Sample> samples = new ArrayList<>();
+        Map<String, List<String>> examples = new LinkedHashMap<>();
         for (Recorder recorder : recorders) {
+            recorder.failureExamples().forEach((operation, list) -> {
+                List<String> merged = examples.computeIfAbsent(operation, name -> new ArrayList<>());
+                for (String example : list) {
+                    if (merged.size() < Recorder.FAILURE_EXAMPLES_PER_OPERATION) merged.add(example);
+                }
+            });
             recorder.latencies().forEach((operation, histogram) -> latencies
                     .computeIfAbsent(operation, name -> new LatencyHistogram())
                     .add(histogram));
@@ -25,7 +36,7 @@ public record LoadResult(
             samples.addAll(recorder.samples());
         }
         samples.sort(Comparator.comparingLong(Sample::startNanos));
-        return new LoadResult(latencies, failures, samples, wallTime);
+        return new LoadResult(latencies, failures, examples, samples, wallTime);
     }
 
     public LatencyHistogram latency(String operation) {

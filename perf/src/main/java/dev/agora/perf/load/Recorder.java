@@ -18,6 +18,10 @@ public final class Recorder {
     private final Map<String, LatencyHistogram> latencies = new LinkedHashMap<>();
     private final Map<String, Long> failures = new LinkedHashMap<>();
     private final List<Sample> samples = new ArrayList<>();
+    private final Map<String, List<String>> failureExamples = new LinkedHashMap<>();
+
+    /** Enough examples of what went wrong to diagnose it, without keeping every failed body. */
+    static final int FAILURE_EXAMPLES_PER_OPERATION = 3;
 
     Recorder(int client, long originNanos) {
         this.client = client;
@@ -36,6 +40,10 @@ public final class Recorder {
         long latency = System.nanoTime() - start;
         boolean expected = reply.status() >= lowestExpected && reply.status() <= highestExpected;
         record(operation, start, latency, reply.status(), expected);
+        if (!expected) {
+            List<String> examples = failureExamples.computeIfAbsent(operation, name -> new ArrayList<>());
+            if (examples.size() < FAILURE_EXAMPLES_PER_OPERATION) examples.add(describe(reply));
+        }
         return reply;
     }
 
@@ -44,6 +52,16 @@ public final class Recorder {
         latencies.computeIfAbsent(operation, name -> new LatencyHistogram()).recordNanos(latencyNanos);
         if (!expected) failures.merge(operation, 1L, Long::sum);
         samples.add(new Sample(operation, client, startNanos - originNanos, latencyNanos, status));
+    }
+
+    private static String describe(HttpReply reply) {
+        if (reply.status() == 0) return "no answer: " + reply.failure();
+        String body = reply.body().length() > 200 ? reply.body().substring(0, 200) + "..." : reply.body();
+        return reply.status() + " " + body.replace('\n', ' ');
+    }
+
+    Map<String, List<String>> failureExamples() {
+        return failureExamples;
     }
 
     Map<String, LatencyHistogram> latencies() {

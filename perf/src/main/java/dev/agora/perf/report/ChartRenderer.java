@@ -66,7 +66,7 @@ public final class ChartRenderer {
                 .xAxisTitle(chart.xAxis())
                 .yAxisTitle(chart.yAxis())
                 .build();
-        bars.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
+        bars.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
         // Bars grow from zero, which a logarithmic axis cannot show: bar charts stay linear.
         for (Chart.Series series : chart.series()) {
             if (series.categories().isEmpty()) continue;

@@ -25,6 +25,15 @@ public record Machine(String cpuModel, int cores, String memory, String operatin
         return cpuModel + ", " + cores + " cores, " + memory + " RAM, " + operatingSystem + ", " + jdk;
     }
 
+    /** The 1-minute load average, from /proc/loadavg; NaN where there is none. */
+    public static double loadAverage() {
+        try {
+            return Double.parseDouble(Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
+        } catch (IOException | RuntimeException e) {
+            return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+        }
+    }
+
     private static String readCpuModel() {
         try {
             for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {

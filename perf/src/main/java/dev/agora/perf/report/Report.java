@@ -46,6 +46,29 @@ public record Report(
     /** A heading with text and optionally a table under it. */
     public record Section(String heading, String text, Table table) {}
 
+    /** This report with one more note (e.g. the machine's load while it ran). */
+    public Report withNote(String note) {
+        List<String> more = new java.util.ArrayList<>(notes);
+        more.add(note);
+        return new Report(
+                name,
+                title,
+                seed,
+                seedHardware,
+                status,
+                headline,
+                comparisons,
+                latencies,
+                sections,
+                charts,
+                List.copyOf(more),
+                machine,
+                startedAt,
+                duration,
+                quick,
+                raw);
+    }
+
     public static Builder builder(String name, String title) {
         return new Builder(name, title);
     }
