@@ -3,16 +3,24 @@ package dev.agora.frontend.upstream;
 import dev.agora.common.client.CallSafety;
 import dev.agora.common.client.FailoverClient;
 import dev.agora.frontend.timing.ServerTiming;
+import java.net.URI;
+import java.util.Map;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 import org.springframework.web.ErrorResponseException;
 import org.springframework.web.client.RestClientResponseException;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Calls to the tiers behind the frontend: failover across replicas, time recorded for
  * {@code Server-Timing}, and a tier's 4xx problem passed on to the client as it was.
  */
 public final class Upstream {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final TypeReference<Map<String, Object>> PROBLEM_FIELDS = new TypeReference<>() {};
 
     private final FailoverClient failover;
 
@@ -34,15 +42,30 @@ public final class Upstream {
     static ErrorResponseException passOn(RestClientResponseException answered) {
         HttpStatus status = HttpStatus.resolve(answered.getStatusCode().value());
         if (status == null) status = HttpStatus.BAD_GATEWAY;
-        ProblemDetail problem = null;
-        try {
-            problem = answered.getResponseBodyAs(ProblemDetail.class);
-        } catch (RuntimeException unreadable) {
-            // Not problem+json: the status alone still tells the client what happened.
+        ProblemDetail problem = ProblemDetail.forStatus(status);
+        for (Map.Entry<String, Object> field :
+                readProblem(answered.getResponseBodyAsByteArray()).entrySet()) {
+            Object value = field.getValue();
+            switch (field.getKey()) {
+                case "type" -> problem.setType(URI.create(String.valueOf(value)));
+                case "title" -> problem.setTitle(String.valueOf(value));
+                case "detail" -> problem.setDetail(String.valueOf(value));
+                case "status", "instance" -> {
+                    // The status is the answer's; the instance is set to the frontend's own path.
+                }
+                default -> problem.setProperty(field.getKey(), value);
+            }
         }
-        if (problem == null) problem = ProblemDetail.forStatus(status);
-        problem.setStatus(status.value());
-        problem.setInstance(null);
         return new ErrorResponseException(status, problem, null);
+    }
+
+    private static Map<String, Object> readProblem(byte[] body) {
+        if (body.length == 0) return Map.of();
+        try {
+            return JSON.readValue(body, PROBLEM_FIELDS);
+        } catch (JacksonException notJson) {
+            // Not problem+json: the status alone still tells the client what happened.
+            return Map.of();
+        }
     }
 }

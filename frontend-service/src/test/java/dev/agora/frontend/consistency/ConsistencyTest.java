@@ -39,6 +39,7 @@ class ConsistencyTest {
 
     @Test
     void concurrentBuyersOfScarceStockGetExactlyTheStock() throws Exception {
+        Books.assumeOrders(cluster);
         int stock = 25;
         int buyers = 75;
         long bookId = Books.register(http, cluster, "Contended", stock);
@@ -71,6 +72,7 @@ class ConsistencyTest {
 
     @Test
     void aBuyThroughOneFrontendIsSeenByTheOtherEveryTime() {
+        Books.assumeOrders(cluster);
         long bookId = Books.register(http, cluster, "Read your writes", 10_000);
         String a = cluster.frontend(0);
         String b = cluster.frontend(1);
@@ -104,6 +106,7 @@ class ConsistencyTest {
     @Test
     void racingLookupsAndWritesLeaveNoFrontendStale() throws Exception {
         long bookId = Books.register(http, cluster, "Hammered", 1_000_000);
+        boolean buys = cluster.ordersServeTheContract();
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
         AtomicInteger lookups = new AtomicInteger();
         AtomicInteger writes = new AtomicInteger();
@@ -121,7 +124,7 @@ class ConsistencyTest {
                 }));
             }
             for (int t = 0; t < 2; t++) {
-                boolean buyer = t == 0;
+                boolean buyer = t == 0 && buys;
                 work.add(threads.submit(() -> {
                     while (System.nanoTime() < until) {
                         Http.Response write = buyer
