@@ -19,14 +19,12 @@ final class ExchangeRuntime implements SmartLifecycle {
 
     ExchangeRuntime(ExchangeStore store, ExchangeProperties properties) {
         Clock clock = Clock.systemUTC();
-        XmlProtocolServer[] server = new XmlProtocolServer[1];
         this.sequencer = new Sequencer(
                 store,
                 () -> clock.instant().getEpochSecond(),
                 properties.queueCapacity(),
                 properties.maxBatch(),
-                properties.lockPollInterval(),
-                () -> server[0].start());
+                properties.lockPollInterval());
         this.xmlServer = new XmlProtocolServer(
                 new XmlProtocolServer.Settings(
                         properties.tcpHost(),
@@ -39,7 +37,7 @@ final class ExchangeRuntime implements SmartLifecycle {
                         properties.replyTimeout().toMillis(),
                         1024),
                 sequencer);
-        server[0] = xmlServer;
+        sequencer.whenActive(xmlServer::start);
     }
 
     Sequencer sequencer() {

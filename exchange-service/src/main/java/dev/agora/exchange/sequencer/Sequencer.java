@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
@@ -50,7 +51,7 @@ public final class Sequencer implements AutoCloseable {
     private final BlockingQueue<Submission<?>> queue;
     private final int maxBatch;
     private final Duration lockPollInterval;
-    private final Runnable onActive;
+    private final List<Runnable> activationListeners = new CopyOnWriteArrayList<>();
     private final AtomicLong commands = new AtomicLong();
     private final AtomicLong batches = new AtomicLong();
     private volatile Role role = Role.STARTING;
@@ -58,23 +59,25 @@ public final class Sequencer implements AutoCloseable {
     private MatchingEngine engine;
     private Thread thread;
 
-    /**
-     * @param onActive runs on the sequencer thread each time this instance becomes active (after the state
-     *     is loaded), e.g. to open the network listener
-     */
     public Sequencer(
             ExchangeStore store,
             LongSupplier epochSeconds,
             int queueCapacity,
             int maxBatch,
-            Duration lockPollInterval,
-            Runnable onActive) {
+            Duration lockPollInterval) {
         this.store = store;
         this.epochSeconds = epochSeconds;
         this.queue = new ArrayBlockingQueue<>(queueCapacity);
         this.maxBatch = maxBatch;
         this.lockPollInterval = lockPollInterval;
-        this.onActive = onActive;
+    }
+
+    /**
+     * Runs {@code listener} on the sequencer thread each time this instance becomes active (lock taken, state
+     * loaded), e.g. to open the network listener only then.
+     */
+    public void whenActive(Runnable listener) {
+        activationListeners.add(listener);
     }
 
     public synchronized void start() {
@@ -166,7 +169,7 @@ public final class Sequencer implements AutoCloseable {
                 engine = store.load(epochSeconds);
                 engine.reportChangesTo(changes);
                 role = Role.ACTIVE;
-                onActive.run();
+                activationListeners.forEach(Runnable::run);
                 return true;
             } catch (StoreUnavailableException e) {
                 log.warn("Database unavailable ({}); retrying in {} ms", e.getMessage(), backoff);

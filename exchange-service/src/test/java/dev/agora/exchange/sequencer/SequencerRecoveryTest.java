@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agora.common.postgres.PostgresServer;
 import dev.agora.common.postgres.SharedPostgres;
+import dev.agora.exchange.matching.Rejection;
 import dev.agora.exchange.matching.Result;
 import dev.agora.exchange.store.ExchangeStore;
 import java.math.BigDecimal;
@@ -48,7 +49,7 @@ class SequencerRecoveryTest {
         properties.setProperty("ApplicationName", "sequencer-under-test");
         dataSource.setConnectionProperties(properties);
         sequencer = new Sequencer(
-                new ExchangeStore(dataSource, 991), () -> 1_700_000_000L, 1_000, 100, Duration.ofMillis(50), () -> {});
+                new ExchangeStore(dataSource, 991), () -> 1_700_000_000L, 1_000, 100, Duration.ofMillis(50));
         sequencer.start();
         awaitActive();
     }
@@ -75,7 +76,7 @@ class SequencerRecoveryTest {
         awaitActive();
         // Account 2 was applied in memory before the commit failed, yet it is gone: the engine was rebuilt.
         assertThat(createAccount("2")).isEqualTo(new Result.AccountCreated("2"));
-        assertThat(createAccount("1")).isEqualTo(Result.rejected(dev.agora.exchange.matching.Rejection.ACCOUNT_EXISTS));
+        assertThat(createAccount("1")).isEqualTo(Result.rejected(Rejection.ACCOUNT_EXISTS));
         try (Connection connection = admin();
                 Statement statement = connection.createStatement();
                 var rows = statement.executeQuery("SELECT count(*) FROM account")) {

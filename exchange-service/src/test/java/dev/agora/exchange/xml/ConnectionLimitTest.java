@@ -17,7 +17,7 @@ class ConnectionLimitTest {
 
     private static XmlProtocolServer server(int maxConnections) {
         // Never started: the sequencer refuses every command, which is all these tests need behind the socket.
-        Sequencer idle = new Sequencer(new ExchangeStore(null, 0), () -> 0, 16, 16, Duration.ofMillis(100), () -> {});
+        Sequencer idle = new Sequencer(new ExchangeStore(null, 0), () -> 0, 16, 16, Duration.ofMillis(100));
         return new XmlProtocolServer(
                 new XmlProtocolServer.Settings("127.0.0.1", 0, 1024, 100, maxConnections, 5_000, 10_000, 1_000, 50),
                 idle);
