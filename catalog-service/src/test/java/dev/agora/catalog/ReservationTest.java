@@ -1,7 +1,11 @@
 package dev.agora.catalog;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -11,6 +15,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -19,6 +24,9 @@ class ReservationTest extends CatalogTestSupport {
 
     @Autowired
     JdbcClient jdbc;
+
+    @Autowired
+    DataSource dataSource;
 
     @Test
     void reservingTakesCopiesAndReportsPriceTotalAndStockLeft() {
@@ -184,6 +192,24 @@ class ReservationTest extends CatalogTestSupport {
         }
         assertThat(book(bookId).path("stock").asLong()).isEqualTo(5);
         assertThat(reservedRows(bookId)).isZero();
+    }
+
+    @Test
+    void aSessionStuckInsideATransactionIsEndedSoItsRowLockCannotStallReservations() throws Exception {
+        long bookId = newBook("stalled", 5).path("id").asLong();
+        try (Connection stuck = dataSource.getConnection()) {
+            // Like a replica frozen mid-reservation: it holds the book's row lock and then does nothing.
+            stuck.setAutoCommit(false);
+            try (Statement lock = stuck.createStatement()) {
+                lock.executeUpdate("UPDATE books SET stock = stock WHERE id = " + bookId);
+            }
+
+            Response reserved = reserve(nextOrderId(), bookId, 1);
+
+            assertThat(outcome(reserved)).isEqualTo("RESERVED");
+            assertThatThrownBy(stuck::commit).isInstanceOf(SQLException.class);
+        }
+        assertThat(book(bookId).path("stock").asLong()).isEqualTo(4);
     }
 
     private long reservedRows(long bookId) {
