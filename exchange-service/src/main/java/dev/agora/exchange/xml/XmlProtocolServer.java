@@ -131,7 +131,8 @@ public final class XmlProtocolServer implements AutoCloseable {
             out.write(reply);
             out.flush();
             socket.shutdownOutput();
-            if (!fullyRead) drain(socket, in);
+            if (fullyRead) discardAvailable(in);
+            else drain(socket, in);
         } catch (SocketException e) {
             log.debug("Client went away: {}", e.getMessage());
         } catch (IOException | RuntimeException e) {
@@ -171,6 +172,18 @@ public final class XmlProtocolServer implements AutoCloseable {
             while (total < DRAIN_LIMIT && (n = in.read(sink)) >= 0) total += n;
         } catch (IOException ignored) {
             // The client stopped sending or went away: either way we are done.
+        }
+    }
+
+    /**
+     * Drops bytes a client sent beyond its declared length (a trailing newline, say) that already arrived:
+     * closing a socket with unread input resets the connection, and the client could lose the reply.
+     */
+    private static void discardAvailable(InputStream in) throws IOException {
+        int discarded = 0;
+        int available;
+        while (discarded < DRAIN_LIMIT && (available = in.available()) > 0) {
+            discarded += (int) in.skip(available);
         }
     }
 

@@ -87,6 +87,14 @@ class XmlBadInputTest extends ExchangeServiceTest {
     }
 
     @Test
+    void bytesBeyondTheDeclaredLengthAreIgnored() {
+        String account = Ids.account();
+        String xml = createXml(account);
+        assertThat(this.xml.sendRaw(bytes(xml.length() + "\n" + xml + "\n<create/>\n")))
+                .isEqualTo("<results><created id=\"" + account + "\"/></results>");
+    }
+
+    @Test
     void invalidXml() {
         String account = Ids.account();
         for (String broken : new String[] {
