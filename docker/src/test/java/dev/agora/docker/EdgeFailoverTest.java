@@ -1,0 +1,274 @@
+package dev.agora.docker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The committed docker/haproxy/haproxy.cfg, run by a real haproxy process in front of two stand-in
+ * frontends on loopback ports (only the addresses are rewritten): it spreads load, keeps serving when a
+ * frontend dies, retries on the other frontend only requests that are safe to repeat, and keeps internal
+ * endpoints off the public port. docker/validate.sh installs haproxy in CI; without it the test is skipped.
+ */
+class EdgeFailoverTest {
+
+    private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
+
+    private final HttpClient client = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5))
+            .executor(Executors.newVirtualThreadPerTaskExecutor())
+            .build();
+    private final StandInFrontend frontendA = new StandInFrontend("A", true);
+    private final StandInFrontend frontendB = new StandInFrontend("B", false);
+    private Process haproxy;
+    private int edgePort;
+
+    /** A frontend replica stand-in; a "dying" one receives buys but fails before it answers them. */
+    private static final class StandInFrontend {
+        final String name;
+        final Set<String> buysReceived = ConcurrentHashMap.newKeySet();
+        final HttpServer server;
+
+        StandInFrontend(String name, boolean diesDuringBuys) {
+            this.name = name;
+            try {
+                server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
+            server.createContext("/", exchange -> {
+                if (exchange.getRequestMethod().equals("POST")) {
+                    exchange.getRequestBody().readAllBytes();
+                    buysReceived.add(exchange.getRequestHeaders().getFirst("X-Test-Request"));
+                    if (diesDuringBuys) {
+                        exchange.close(); // the connection drops without an answer
+                        return;
+                    }
+                    respond(exchange, 201);
+                    return;
+                }
+                respond(exchange, 200);
+            });
+            server.start();
+        }
+
+        private void respond(HttpExchange exchange, int status) throws IOException {
+            byte[] body = name.getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(status, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        }
+
+        int port() {
+            return server.getAddress().getPort();
+        }
+    }
+
+    private static boolean haproxyInstalled() {
+        try {
+            Process version = new ProcessBuilder("haproxy", "-v")
+                    .redirectErrorStream(true)
+                    .start();
+            version.getInputStream().readAllBytes();
+            return version.waitFor(10, TimeUnit.SECONDS) && version.exitValue() == 0;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+
+    @BeforeEach
+    void startEdge() throws Exception {
+        assumeTrue(haproxyInstalled(), "haproxy is not installed (docker/validate.sh installs it)");
+        edgePort = freePort();
+        String config = DockerDirectory.read("haproxy/haproxy.cfg")
+                .replace("server frontend-1 frontend-1:8080", "server frontend-1 127.0.0.1:" + frontendA.port())
+                .replace("server frontend-2 frontend-2:8080", "server frontend-2 127.0.0.1:" + frontendB.port())
+                .replace("bind :8080", "bind 127.0.0.1:" + edgePort)
+                .replace("bind :8404", "bind 127.0.0.1:" + freePort())
+                // Check timing is not under test here; on a loaded machine a 1 s check timeout could take a
+                // stand-in out of rotation and starve the scenarios of traffic.
+                .replace("timeout check 1s", "timeout check 10s");
+        assertThat(config)
+                .contains("127.0.0.1:" + frontendA.port(), "127.0.0.1:" + frontendB.port(), "timeout check 10s");
+        Path directory = Files.createDirectories(DockerDirectory.ROOT.resolve("target/edge-failover"));
+        Path configFile = Files.writeString(directory.resolve("haproxy.cfg"), config);
+        haproxy = new ProcessBuilder("haproxy", "-db", "-f", configFile.toString())
+                .redirectErrorStream(true)
+                .redirectOutput(directory.resolve("haproxy.log").toFile())
+                .start();
+        awaitBothFrontendsInRotation();
+    }
+
+    @AfterEach
+    void stopEverything() throws InterruptedException {
+        if (haproxy != null) {
+            haproxy.destroy();
+            if (!haproxy.waitFor(10, TimeUnit.SECONDS)) haproxy.destroyForcibly();
+        }
+        frontendA.server.stop(0);
+        frontendB.server.stop(0);
+        client.close();
+    }
+
+    private HttpResponse<String> get(String path) throws IOException, InterruptedException {
+        return client.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + edgePort + path))
+                        .timeout(REQUEST_TIMEOUT)
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpRequest buyRequest(String testRequest, String idempotencyKey) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + edgePort + "/api/orders"))
+                .timeout(REQUEST_TIMEOUT)
+                .header("Content-Type", "application/json")
+                .header("X-Test-Request", testRequest)
+                .POST(HttpRequest.BodyPublishers.ofString("{\"bookId\":1,\"quantity\":1}"));
+        if (idempotencyKey != null) request.header("Idempotency-Key", idempotencyKey);
+        return request.build();
+    }
+
+    /** A buy as the first request of a new client connection; the outcome is the status or "dropped". */
+    private String buyOnNewConnection(String testRequest, String idempotencyKey) throws InterruptedException {
+        try (HttpClient fresh =
+                HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()) {
+            return String.valueOf(
+                    fresh.send(buyRequest(testRequest, idempotencyKey), HttpResponse.BodyHandlers.ofString())
+                            .statusCode());
+        } catch (IOException e) {
+            return "dropped";
+        }
+    }
+
+    /** A buy on the client's kept-alive connection (after earlier requests); status or "dropped". */
+    private String buyOnKeptAliveConnection(String testRequest) throws InterruptedException {
+        try {
+            return String.valueOf(client.send(buyRequest(testRequest, null), HttpResponse.BodyHandlers.ofString())
+                    .statusCode());
+        } catch (IOException e) {
+            return "dropped";
+        }
+    }
+
+    private void awaitBothFrontendsInRotation() throws Exception {
+        Instant deadline = Instant.now().plusSeconds(30);
+        Set<String> seen = new HashSet<>();
+        while (seen.size() < 2) {
+            assertThat(Instant.now())
+                    .as("both frontends in rotation before the deadline")
+                    .isBefore(deadline);
+            try {
+                HttpResponse<String> response = get("/api/books/1");
+                if (response.statusCode() == 200) seen.add(response.body());
+            } catch (IOException notListeningYet) {
+                // haproxy is still starting
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    @Test
+    void spreadsRequestsOverTheFrontends() throws Exception {
+        Set<String> servedBy = new HashSet<>();
+        for (int i = 0; i < 20 && servedBy.size() < 2; i++)
+            servedBy.add(get("/api/books/1").body());
+
+        assertThat(servedBy).containsExactlyInAnyOrder("A", "B");
+    }
+
+    @Test
+    void keepsAnsweringWhenAFrontendDies() throws Exception {
+        frontendA.server.stop(0); // like a killed process: its port now refuses connections
+
+        for (int i = 0; i < 20; i++) {
+            HttpResponse<String> response = get("/api/books/1");
+            assertThat(response.statusCode()).as("request %d", i).isEqualTo(200);
+            assertThat(response.body()).isEqualTo("B");
+        }
+    }
+
+    @Test
+    void neverDeliversABuyWithoutIdempotencyKeyToTwoFrontends() throws Exception {
+        List<String> onNewConnections = new java.util.ArrayList<>();
+        for (int i = 0; i < 30 && frontendA.buysReceived.size() < 3; i++)
+            onNewConnections.add(buyOnNewConnection("new-" + i, null));
+        int reachedDyingOnNewConnections = frontendA.buysReceived.size();
+        List<String> onKeptAliveConnection = new java.util.ArrayList<>();
+        for (int i = 0; i < 30 && frontendA.buysReceived.size() < reachedDyingOnNewConnections + 3; i++)
+            onKeptAliveConnection.add(buyOnKeptAliveConnection("kept-alive-" + i));
+
+        assertThat(reachedDyingOnNewConnections)
+                .as("buys on new connections reaching the dying frontend")
+                .isEqualTo(3);
+        assertThat(frontendA.buysReceived)
+                .as("buys reaching the dying frontend")
+                .hasSize(6);
+        Set<String> reachedBoth = new HashSet<>(frontendA.buysReceived);
+        reachedBoth.retainAll(frontendB.buysReceived);
+        assertThat(reachedBoth).as("buys delivered to two frontends").isEmpty();
+        // First request of a connection: the edge answers 502. On a kept-alive connection it closes the
+        // connection without an answer instead, as the frontend itself would have; the client decides.
+        assertThat(onNewConnections).containsOnly("201", "502");
+        assertThat(onNewConnections).filteredOn("502"::equals).hasSize(3);
+        assertThat(onKeptAliveConnection).isSubsetOf("201", "502", "dropped");
+    }
+
+    @Test
+    void retriesABuyWithIdempotencyKeyOnTheOtherFrontend() throws Exception {
+        for (int i = 0; i < 30 && frontendA.buysReceived.size() < 3; i++) {
+            assertThat(buyOnNewConnection("keyed-" + i, "key-" + i))
+                    .as("buy %d", i)
+                    .isEqualTo("201");
+        }
+        assertThat(frontendA.buysReceived)
+                .as("buys that reached the dying frontend first")
+                .hasSize(3);
+        assertThat(frontendB.buysReceived).containsAll(frontendA.buysReceived);
+    }
+
+    @Test
+    void answersInternalAndActuatorPathsItselfWithProblemJson() throws Exception {
+        for (String path : List.of("/internal/cache/invalidations", "/actuator/prometheus", "/internal")) {
+            HttpResponse<String> response = get(path);
+            assertThat(response.statusCode()).as(path).isEqualTo(404);
+            assertThat(response.headers().firstValue("Content-Type")).contains("application/problem+json");
+            assertThat(response.body()).contains("\"type\":\"https://agora.dev/problems/not-found\"");
+        }
+    }
+}
