@@ -34,7 +34,7 @@ import org.slf4j.LoggerFactory;
 public final class Cluster implements InstanceControl, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(Cluster.class);
-    private static final Duration READY_TIMEOUT = Duration.ofMinutes(3);
+    private static final Duration READY_TIMEOUT = Duration.ofMinutes(5);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(20);
 
     private final ClusterSpec spec;
@@ -165,7 +165,7 @@ public final class Cluster implements InstanceControl, AutoCloseable {
         Member member = member(instanceName);
         member.process().kill();
         frozen.remove(instanceName);
-        Duration startToReady = ClusterStarter.startAndAwait(member, READY_TIMEOUT);
+        Duration startToReady = ClusterStarter.startAndAwait(member, READY_TIMEOUT, CpuPriority.RESTART_NICENESS);
         log.info(
                 "{} restarted, ready after {} ms (pid {})",
                 instanceName,

@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
 final class ClusterStarter {
 
     private static final Logger log = LoggerFactory.getLogger(ClusterStarter.class);
-    private static final Duration READY_TIMEOUT = Duration.ofMinutes(3);
+    private static final Duration READY_TIMEOUT = Duration.ofMinutes(5);
     private static final String MARKER = "agora-cluster.txt";
 
     /**
@@ -78,7 +78,7 @@ final class ClusterStarter {
                 List<Cluster.Member> inWave = members.stream()
                         .filter(member -> wave.contains(member.tier()))
                         .toList();
-                List<Duration> times = Cluster.inParallel(inWave, member -> startAndAwait(member, READY_TIMEOUT));
+                List<Duration> times = Cluster.inParallel(inWave, member -> startAndAwait(member, READY_TIMEOUT, 0));
                 for (int i = 0; i < inWave.size(); i++)
                     readiness.put(inWave.get(i).name(), times.get(i));
             }
@@ -96,14 +96,23 @@ final class ClusterStarter {
         }
     }
 
-    /** Starts the member's process, waits for readiness and returns the time in between. */
-    static Duration startAndAwait(Cluster.Member member, Duration timeout) {
+    /**
+     * Starts the member's process, waits for readiness and returns the time in between.
+     *
+     * @param niceness CPU priority while starting (0 = normal), restored to normal once ready
+     */
+    static Duration startAndAwait(Cluster.Member member, Duration timeout, int niceness) {
         appendToLog(
                 member.process().logFile(),
                 "=== agora cluster: starting " + member.name() + " at " + Instant.now() + " ===\n");
         long started = System.nanoTime();
         member.process().start();
-        member.process().awaitReady(timeout);
+        if (niceness != 0) CpuPriority.set(member.process().pid(), niceness);
+        try {
+            member.process().awaitReady(timeout);
+        } finally {
+            if (niceness != 0) CpuPriority.set(member.process().pid(), 0);
+        }
         return Duration.ofNanos(System.nanoTime() - started);
     }
 

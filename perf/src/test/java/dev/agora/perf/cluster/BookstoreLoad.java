@@ -13,7 +13,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A bounded closed-loop load of lookups and buys through every frontend, recording every request that did not get
- * a contract answer. Buys carry a fresh idempotency key each and are never retried by the client: the system has
+ * a contract answer. Each thread pauses between requests, so the load stays below what two cores can serve while a
+ * replica restarts beside it: the test is about failover, not saturation. Buys carry a fresh idempotency key each and are never retried by the client: the system has
  * to hide failover itself.
  */
 final class BookstoreLoad implements AutoCloseable {
@@ -36,6 +37,7 @@ final class BookstoreLoad implements AutoCloseable {
 
     /**
      * @param buyShare fraction of operations that are buys (of a random book from {@code buyIds})
+     * @param pause think time of each thread between two requests
      */
     BookstoreLoad(
             Bookstore bookstore,
@@ -43,18 +45,19 @@ final class BookstoreLoad implements AutoCloseable {
             List<Long> lookupIds,
             List<Long> buyIds,
             int threadCount,
-            double buyShare) {
+            double buyShare,
+            Duration pause) {
         this.bookstore = bookstore;
         this.frontends = List.copyOf(frontends);
         this.lookupIds = List.copyOf(lookupIds);
         this.buyIds = List.copyOf(buyIds);
         this.threads = java.util.stream.IntStream.range(0, threadCount)
                 .mapToObj(index ->
-                        Thread.ofPlatform().name("load-" + index).daemon().start(() -> loop(index, buyShare)))
+                        Thread.ofPlatform().name("load-" + index).daemon().start(() -> loop(index, buyShare, pause)))
                 .toList();
     }
 
-    private void loop(int index, double buyShare) {
+    private void loop(int index, double buyShare, Duration pause) {
         String frontend = frontends.get(index % frontends.size());
         ThreadLocalRandom random = ThreadLocalRandom.current();
         while (running) {
@@ -80,6 +83,7 @@ final class BookstoreLoad implements AutoCloseable {
                         fail("lookup " + bookId + " via " + frontend + ": " + reply);
                     }
                 }
+                Thread.sleep(pause);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;

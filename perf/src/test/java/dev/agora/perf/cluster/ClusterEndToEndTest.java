@@ -47,8 +47,8 @@ class ClusterEndToEndTest {
         spec = ClusterSpec.defaults()
                 .withDataDirectory(dataDirectory)
                 .withFresh(true)
-                .withPortOffset(20_000)
                 .withPostgresPort(0);
+        spec = PortOffsets.withFreeOffset(spec, 17_000);
         cluster = Cluster.start(spec);
         bookstore = new Bookstore(cluster, http);
     }
@@ -56,7 +56,10 @@ class ClusterEndToEndTest {
     @AfterAll
     void stopCluster() {
         if (cluster != null) cluster.close();
-        Cluster.deleteRecursively(dataDirectory);
+        if (dataDirectory != null) {
+            ClusterLogs.keep(dataDirectory, getClass().getSimpleName());
+            Cluster.deleteRecursively(dataDirectory);
+        }
     }
 
     @Test
@@ -66,11 +69,12 @@ class ClusterEndToEndTest {
                 .extracting(Instance::name)
                 .containsExactly(
                         "catalog-1", "catalog-2", "exchange-1", "order-1", "order-2", "frontend-1", "frontend-2");
-        assertThat(cluster.urls("frontend")).containsExactly("http://127.0.0.1:28080", "http://127.0.0.1:28081");
-        assertThat(cluster.urls("catalog")).containsExactly("http://127.0.0.1:28180", "http://127.0.0.1:28181");
-        assertThat(cluster.urls("order")).containsExactly("http://127.0.0.1:28280", "http://127.0.0.1:28281");
-        assertThat(cluster.urls("exchange")).containsExactly("http://127.0.0.1:28380");
-        assertThat(cluster.exchangeTcpPort()).isEqualTo(32_345);
+        int offset = spec.portOffset();
+        assertThat(cluster.urls("frontend")).containsExactly(local(8080 + offset), local(8081 + offset));
+        assertThat(cluster.urls("catalog")).containsExactly(local(8180 + offset), local(8181 + offset));
+        assertThat(cluster.urls("order")).containsExactly(local(8280 + offset), local(8281 + offset));
+        assertThat(cluster.urls("exchange")).containsExactly(local(8380 + offset));
+        assertThat(cluster.exchangeTcpPort()).isEqualTo(12_345 + offset);
         for (Instance instance : cluster.instances()) {
             assertThat(instance.pid()).as(instance.name()).isPositive();
             assertThat(instance.log()).isEqualTo(dataDirectory.resolve("logs").resolve(instance.name() + ".log"));
@@ -205,6 +209,10 @@ class ClusterEndToEndTest {
         assertThat(reply.status())
                 .as("account %s after restart: %s", account, reply)
                 .isEqualTo(200);
+    }
+
+    private static String local(int port) {
+        return "http://127.0.0.1:" + port;
     }
 
     private long pidOf(String instance) {

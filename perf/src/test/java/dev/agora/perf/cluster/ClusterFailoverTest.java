@@ -32,6 +32,7 @@ class ClusterFailoverTest {
 
     private static final int LOAD_THREADS = 8;
     private static final double BUY_SHARE = 0.3;
+    private static final Duration THINK_TIME = Duration.ofMillis(20);
     private static final long PLENTY = 1_000_000;
     private static final long SCARCE = 40;
 
@@ -49,8 +50,8 @@ class ClusterFailoverTest {
                 .withDataDirectory(dataDirectory)
                 .withFresh(true)
                 .withExchange(false)
-                .withPortOffset(19_000)
                 .withPostgresPort(0);
+        spec = PortOffsets.withFreeOffset(spec, 18_000);
         cluster = Cluster.start(spec);
         // Faults go through the control endpoint, as an experiment in another process would send them.
         control = ControlServer.start(cluster, spec.controlPort());
@@ -62,7 +63,10 @@ class ClusterFailoverTest {
     void stopCluster() {
         if (control != null) control.close();
         if (cluster != null) cluster.close();
-        Cluster.deleteRecursively(dataDirectory);
+        if (dataDirectory != null) {
+            ClusterLogs.keep(dataDirectory, getClass().getSimpleName());
+            Cluster.deleteRecursively(dataDirectory);
+        }
     }
 
     @Test
@@ -169,7 +173,8 @@ class ClusterFailoverTest {
                 List.of(1L, 2L, 3L, 4L, 5L, 6L, 7L, books.plenty(), books.scarce()),
                 List.of(books.plenty(), books.plenty(), books.plenty(), books.scarce()),
                 LOAD_THREADS,
-                BUY_SHARE);
+                BUY_SHARE,
+                THINK_TIME);
     }
 
     private void restartInParallel(String... instances) {
