@@ -38,6 +38,12 @@ public final class RunCommand implements Callable<Integer> {
     Path output;
 
     @Option(
+            names = "--data-dir",
+            description = "Where clusters keep state (database wiped per cluster; extracted jars and AOT caches "
+                    + "kept); default: $TMPDIR/agora-perf-clusters/<quick|full>. One run at a time per folder.")
+    Path dataDirectory;
+
+    @Option(
             names = "--reuse-cluster",
             description = "Run against the cluster already started by `agora-perf cluster` (its control endpoint "
                     + "on 8390 + --port-offset) instead of starting clusters of each experiment's shape.")
@@ -62,7 +68,9 @@ public final class RunCommand implements Callable<Integer> {
         List<Experiment> selected = select();
         PrintStream console = System.out;
         Files.createDirectories(output);
-        Path dataRoot = Files.createTempDirectory("agora-perf-");
+        Path dataRoot = dataDirectory != null
+                ? dataDirectory
+                : Path.of(System.getProperty("java.io.tmpdir"), "agora-perf-clusters", quick ? "quick" : "full");
         Target reused = reuseCluster || !targetUrls.isEmpty()
                 ? new ReusedTarget(reuseCluster ? ControlClient.forPortOffset(portOffset) : null, targetUrls)
                 : null;

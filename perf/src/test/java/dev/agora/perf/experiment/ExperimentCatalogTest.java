@@ -89,7 +89,8 @@ class ExperimentCatalogTest {
                         .isGreaterThanOrEqualTo(ClusterPool.PORT_OFFSET_STEP);
             }
             assertThat(spec.frontends()).isEqualTo(16);
-            assertThat(spec.fresh()).isTrue();
+            assertThat(spec.aotCache()).isTrue();
+            assertThat(spec.dataDirectory()).isEqualTo(Path.of("/tmp/x"));
             assertThat(spec.environmentByService().get("frontend")).containsEntry("AGORA_CACHE_ENABLED", "false");
             assertThat(spec.jvmOptions()).isEqualTo(ClusterSpec.FAST_START_JVM_OPTIONS);
         }
