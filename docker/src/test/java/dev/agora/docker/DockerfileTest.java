@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -13,7 +15,7 @@ import org.junit.jupiter.params.provider.FieldSource;
 /** The service images: multi-stage wrapper builds without embedded PostgreSQL, non-root JRE runtimes. */
 class DockerfileTest {
 
-    static final java.util.List<String> SERVICE_IDS = DockerDirectory.SERVICE_IDS;
+    static final List<String> SERVICE_IDS = DockerDirectory.SERVICE_IDS;
 
     private static int composePort(String serviceId) {
         return DockerDirectory.compose().replicasOf(serviceId).getFirst().port().orElseThrow();
@@ -64,7 +66,7 @@ class DockerfileTest {
         return DockerDirectory.read("catalog-service.Dockerfile");
     }
 
-    private static java.util.List<String> violationsOf(String text) {
+    private static List<String> violationsOf(String text) {
         return DockerfileRules.violations(Dockerfile.parse("broken.Dockerfile", text), "catalog-service", 8180);
     }
 
@@ -120,7 +122,7 @@ class DockerfileTest {
         String withoutHealthcheck = catalogDockerfile()
                 .lines()
                 .filter(line -> !line.startsWith("HEALTHCHECK"))
-                .collect(java.util.stream.Collectors.joining("\n"));
+                .collect(Collectors.joining("\n"));
         assertThat(violationsOf(withoutHealthcheck)).containsExactly("broken.Dockerfile has no HEALTHCHECK");
     }
 

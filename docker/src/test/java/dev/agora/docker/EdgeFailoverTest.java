@@ -19,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -225,11 +226,11 @@ class EdgeFailoverTest {
 
     @Test
     void neverDeliversABuyWithoutIdempotencyKeyToTwoFrontends() throws Exception {
-        List<String> onNewConnections = new java.util.ArrayList<>();
+        List<String> onNewConnections = new ArrayList<>();
         for (int i = 0; i < 30 && frontendA.buysReceived.size() < 3; i++)
             onNewConnections.add(buyOnNewConnection("new-" + i, null));
         int reachedDyingOnNewConnections = frontendA.buysReceived.size();
-        List<String> onKeptAliveConnection = new java.util.ArrayList<>();
+        List<String> onKeptAliveConnection = new ArrayList<>();
         for (int i = 0; i < 30 && frontendA.buysReceived.size() < reachedDyingOnNewConnections + 3; i++)
             onKeptAliveConnection.add(buyOnKeptAliveConnection("kept-alive-" + i));
 

@@ -3,6 +3,7 @@ package dev.agora.docker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -32,7 +33,7 @@ class InterpolationTest {
 
     @Test
     void resolvedTreesShareNoNodes() {
-        Map<String, Object> shared = new java.util.HashMap<>(Map.of("a", "${SET}"));
+        Map<String, Object> shared = new HashMap<>(Map.of("a", "${SET}"));
         Object tree = Map.of("one", shared, "two", shared, "list", List.of("$SET"));
 
         var copy = ComposeFile.asMap(Interpolation.resolveTree(tree, VARIABLES));

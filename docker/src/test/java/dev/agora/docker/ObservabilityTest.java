@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -37,7 +38,7 @@ class ObservabilityTest {
     void prometheusScrapesEveryInstanceComposeRuns() {
         assertThat(ObservabilityRules.scrapeTargetViolations(compose, prometheus()))
                 .isEmpty();
-        assertThat(ObservabilityRules.scrapeTargets(prometheus())).containsEntry("edge", java.util.Set.of("edge:8404"));
+        assertThat(ObservabilityRules.scrapeTargets(prometheus())).containsEntry("edge", Set.of("edge:8404"));
     }
 
     @Test
