@@ -4,11 +4,11 @@ import dev.agora.exchange.matching.Account;
 import dev.agora.exchange.matching.Execution;
 import dev.agora.exchange.matching.MatchingEngine;
 import dev.agora.exchange.matching.Order;
+import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Types;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
@@ -30,20 +30,39 @@ public final class ExchangeStore implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ExchangeStore.class);
     private static final int FETCH_SIZE = 10_000;
 
-    private static final String UPSERT_ACCOUNT = "INSERT INTO account (id, balance) VALUES (?, ?) "
-            + "ON CONFLICT (id) DO UPDATE SET balance = EXCLUDED.balance";
-    private static final String UPSERT_POSITION = "INSERT INTO position (account_id, symbol, shares) VALUES (?, ?, ?) "
-            + "ON CONFLICT (account_id, symbol) DO UPDATE SET shares = EXCLUDED.shares";
-    private static final String UPSERT_ORDER = "INSERT INTO exchange_order "
-            + "(id, account_id, symbol, amount, limit_price, open_shares, canceled_shares, canceled_at) "
-            + "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET open_shares = EXCLUDED.open_shares, "
-            + "canceled_shares = EXCLUDED.canceled_shares, canceled_at = EXCLUDED.canceled_at";
-    private static final String INSERT_EXECUTION = "INSERT INTO execution "
-            + "(id, buy_order_id, sell_order_id, symbol, shares, price, executed_at) VALUES (?, ?, ?, ?, ?, ?, ?)";
+    /**
+     * Everything a batch changed, as ONE statement: a single round trip that is also the whole transaction
+     * (the connection is in auto-commit), so a batch costs one network exchange and one WAL flush. The
+     * foreign keys are checked at the end of the statement, when the parents written in the same statement
+     * exist.
+     */
+    private static final String WRITE_BATCH =
+            """
+            WITH accounts AS (
+                INSERT INTO account (id, balance)
+                SELECT * FROM unnest(?::text[], ?::numeric[])
+                ON CONFLICT (id) DO UPDATE SET balance = EXCLUDED.balance
+            ), positions AS (
+                INSERT INTO position (account_id, symbol, shares)
+                SELECT * FROM unnest(?::text[], ?::text[], ?::numeric[])
+                ON CONFLICT (account_id, symbol) DO UPDATE SET shares = EXCLUDED.shares
+            ), orders AS (
+                INSERT INTO exchange_order
+                    (id, account_id, symbol, amount, limit_price, open_shares, canceled_shares, canceled_at)
+                SELECT * FROM unnest(?::bigint[], ?::text[], ?::text[], ?::numeric[], ?::numeric[], ?::numeric[],
+                                     ?::numeric[], ?::bigint[])
+                ON CONFLICT (id) DO UPDATE SET open_shares = EXCLUDED.open_shares,
+                    canceled_shares = EXCLUDED.canceled_shares, canceled_at = EXCLUDED.canceled_at
+            )
+            INSERT INTO execution (id, buy_order_id, sell_order_id, symbol, shares, price, executed_at)
+            SELECT * FROM unnest(?::bigint[], ?::bigint[], ?::bigint[], ?::text[], ?::numeric[], ?::numeric[],
+                                 ?::bigint[])
+            """;
 
     private final DataSource dataSource;
     private final long lockKey;
     private Connection connection;
+    private PreparedStatement writeBatch;
 
     public ExchangeStore(DataSource dataSource, long lockKey) {
         this.dataSource = dataSource;
@@ -67,7 +86,6 @@ public final class ExchangeStore implements AutoCloseable {
                     candidate.setAutoCommit(true);
                 }
                 if (tryLock(candidate)) {
-                    candidate.setAutoCommit(false);
                     connection = candidate;
                     candidate = null;
                     log.info("Exchange lock {} taken: this instance is active", lockKey);
@@ -102,6 +120,8 @@ public final class ExchangeStore implements AutoCloseable {
         long started = System.nanoTime();
         int orders = 0;
         try {
+            // A cursor (fetch size) needs a transaction; batches are written in auto-commit afterwards.
+            connection.setAutoCommit(false);
             try (PreparedStatement statement = read("SELECT id, balance FROM account");
                     ResultSet rows = statement.executeQuery()) {
                 while (rows.next()) engine.restoreAccount(rows.getString(1), rows.getBigDecimal(2));
@@ -141,6 +161,7 @@ public final class ExchangeStore implements AutoCloseable {
                 }
             }
             connection.commit();
+            connection.setAutoCommit(true);
         } catch (SQLException e) {
             rollbackQuietly(e);
             throw new StoreUnavailableException("Could not load the exchange state", e);
@@ -152,64 +173,96 @@ public final class ExchangeStore implements AutoCloseable {
     /** Writes every row of the change set in one transaction and commits it durably. */
     public void commit(ChangeSet changes) {
         try {
-            if (!changes.accounts.isEmpty()) {
-                try (PreparedStatement statement = connection.prepareStatement(UPSERT_ACCOUNT)) {
-                    for (Account account : changes.accounts) {
-                        statement.setString(1, account.id());
-                        statement.setBigDecimal(2, account.balance());
-                        statement.addBatch();
-                    }
-                    statement.executeBatch();
-                }
+            if (writeBatch == null) writeBatch = connection.prepareStatement(WRITE_BATCH);
+            int p = 1;
+            int accounts = changes.accounts.size();
+            String[] accountIds = new String[accounts];
+            BigDecimal[] balances = new BigDecimal[accounts];
+            int i = 0;
+            for (Account account : changes.accounts) {
+                accountIds[i] = account.id();
+                balances[i++] = account.balance();
             }
-            if (!changes.positions.isEmpty()) {
-                try (PreparedStatement statement = connection.prepareStatement(UPSERT_POSITION)) {
-                    for (ChangeSet.PositionKey position : changes.positions) {
-                        statement.setString(1, position.account().id());
-                        statement.setString(2, position.symbol());
-                        statement.setBigDecimal(3, position.account().shares(position.symbol()));
-                        statement.addBatch();
-                    }
-                    statement.executeBatch();
-                }
+            p = bind(p, "text", accountIds);
+            p = bind(p, "numeric", balances);
+
+            int positions = changes.positions.size();
+            String[] positionAccounts = new String[positions];
+            String[] positionSymbols = new String[positions];
+            BigDecimal[] shares = new BigDecimal[positions];
+            i = 0;
+            for (ChangeSet.PositionKey position : changes.positions) {
+                positionAccounts[i] = position.account().id();
+                positionSymbols[i] = position.symbol();
+                shares[i++] = position.account().shares(position.symbol());
             }
-            if (!changes.orders.isEmpty()) {
-                try (PreparedStatement statement = connection.prepareStatement(UPSERT_ORDER)) {
-                    for (Order order : changes.orders) {
-                        statement.setLong(1, order.id());
-                        statement.setString(2, order.accountId());
-                        statement.setString(3, order.symbol());
-                        statement.setBigDecimal(4, order.amount());
-                        statement.setBigDecimal(5, order.limit());
-                        statement.setBigDecimal(6, order.open());
-                        statement.setBigDecimal(7, order.canceledShares());
-                        if (order.canceledShares() == null) statement.setNull(8, Types.BIGINT);
-                        else statement.setLong(8, order.canceledAt());
-                        statement.addBatch();
-                    }
-                    statement.executeBatch();
-                }
+            p = bind(p, "text", positionAccounts);
+            p = bind(p, "text", positionSymbols);
+            p = bind(p, "numeric", shares);
+
+            int orders = changes.orders.size();
+            Long[] orderIds = new Long[orders];
+            String[] owners = new String[orders];
+            String[] symbols = new String[orders];
+            BigDecimal[] amounts = new BigDecimal[orders];
+            BigDecimal[] limits = new BigDecimal[orders];
+            BigDecimal[] open = new BigDecimal[orders];
+            BigDecimal[] canceled = new BigDecimal[orders];
+            Long[] canceledAt = new Long[orders];
+            i = 0;
+            for (Order order : changes.orders) {
+                orderIds[i] = order.id();
+                owners[i] = order.accountId();
+                symbols[i] = order.symbol();
+                amounts[i] = order.amount();
+                limits[i] = order.limit();
+                open[i] = order.open();
+                canceled[i] = order.canceledShares();
+                canceledAt[i++] = order.canceledShares() == null ? null : order.canceledAt();
             }
-            if (!changes.executions.isEmpty()) {
-                try (PreparedStatement statement = connection.prepareStatement(INSERT_EXECUTION)) {
-                    for (Execution execution : changes.executions) {
-                        statement.setLong(1, execution.id());
-                        statement.setLong(2, execution.buyOrderId());
-                        statement.setLong(3, execution.sellOrderId());
-                        statement.setString(4, execution.symbol());
-                        statement.setBigDecimal(5, execution.shares());
-                        statement.setBigDecimal(6, execution.price());
-                        statement.setLong(7, execution.time());
-                        statement.addBatch();
-                    }
-                    statement.executeBatch();
-                }
+            p = bind(p, "int8", orderIds);
+            p = bind(p, "text", owners);
+            p = bind(p, "text", symbols);
+            p = bind(p, "numeric", amounts);
+            p = bind(p, "numeric", limits);
+            p = bind(p, "numeric", open);
+            p = bind(p, "numeric", canceled);
+            p = bind(p, "int8", canceledAt);
+
+            int executions = changes.executions.size();
+            Long[] executionIds = new Long[executions];
+            Long[] buys = new Long[executions];
+            Long[] sells = new Long[executions];
+            String[] executionSymbols = new String[executions];
+            BigDecimal[] executedShares = new BigDecimal[executions];
+            BigDecimal[] prices = new BigDecimal[executions];
+            Long[] times = new Long[executions];
+            i = 0;
+            for (Execution execution : changes.executions) {
+                executionIds[i] = execution.id();
+                buys[i] = execution.buyOrderId();
+                sells[i] = execution.sellOrderId();
+                executionSymbols[i] = execution.symbol();
+                executedShares[i] = execution.shares();
+                prices[i] = execution.price();
+                times[i++] = execution.time();
             }
-            connection.commit();
+            p = bind(p, "int8", executionIds);
+            p = bind(p, "int8", buys);
+            p = bind(p, "int8", sells);
+            p = bind(p, "text", executionSymbols);
+            p = bind(p, "numeric", executedShares);
+            p = bind(p, "numeric", prices);
+            bind(p, "int8", times);
+            writeBatch.executeUpdate();
         } catch (SQLException e) {
-            rollbackQuietly(e);
             throw new StoreUnavailableException("Could not commit a batch", e);
         }
+    }
+
+    private int bind(int index, String type, Object[] values) throws SQLException {
+        writeBatch.setArray(index, connection.createArrayOf(type, values));
+        return index + 1;
     }
 
     /** Gives the lock up by closing its session. */
@@ -217,6 +270,7 @@ public final class ExchangeStore implements AutoCloseable {
         if (connection == null) return;
         closeQuietly(connection);
         connection = null;
+        writeBatch = null;
     }
 
     @Override
