@@ -2,6 +2,7 @@ package dev.agora.frontend.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agora.common.process.ServiceProcess;
 import java.util.Map;
 
 /** Test books made through the frontend's admin passthrough, so each test owns its stock. */
@@ -15,18 +16,29 @@ public final class Books {
                 cluster.ordersServeTheContract(), "order-service does not serve the order contract yet");
     }
 
+    /** Registers a book directly on a catalog replica (the admin passthrough has its own test). */
     public static long register(Http http, BookstoreCluster cluster, String title, long stock) {
         Http.Response created = http.post(
-                cluster.frontend(0) + "/api/admin/books",
+                cluster.catalogs.getFirst().baseUrl() + "/admin/books",
                 "{\"title\":\"" + title + "\",\"topic\":\"frontend tests\",\"price\":10.00,\"stock\":" + stock + "}",
                 Map.of("X-Admin-Token", BookstoreCluster.ADMIN_TOKEN));
         assertThat(created.status()).as(created.body()).isEqualTo(201);
         return created.json().get("id").asLong();
     }
 
-    public static Http.Response restock(Http http, String frontend, long bookId, long quantity) {
+    /** An admin restock through a frontend's passthrough. */
+    public static Http.Response restockThrough(Http http, String frontend, long bookId, long quantity) {
+        return restock(http, frontend + "/api/admin/books/", bookId, quantity);
+    }
+
+    /** An admin restock sent straight to a catalog replica. */
+    public static Http.Response restockOn(Http http, ServiceProcess catalog, long bookId, long quantity) {
+        return restock(http, catalog.baseUrl() + "/admin/books/", bookId, quantity);
+    }
+
+    private static Http.Response restock(Http http, String prefix, long bookId, long quantity) {
         return http.post(
-                frontend + "/api/admin/books/" + bookId + "/restock",
+                prefix + bookId + "/restock",
                 "{\"quantity\":" + quantity + "}",
                 Map.of("X-Admin-Token", BookstoreCluster.ADMIN_TOKEN));
     }

@@ -38,7 +38,7 @@ public final class BookstoreCluster implements AutoCloseable {
     /** One order replica keeps the suite's start-up short on two cores; failover is proven on the catalog. */
     private static final int ORDER_REPLICAS = 1;
 
-    private static final String READ_TIMEOUT = "2s";
+    private static final String READ_TIMEOUT = "5s";
     private static BookstoreCluster shared;
 
     public final List<ServiceProcess> catalogs = new ArrayList<>();
@@ -156,9 +156,14 @@ public final class BookstoreCluster implements AutoCloseable {
                         "--agora.instances.order-service=" + orderUrls,
                         "--agora.instances.exchange-service=http://127.0.0.1:" + freePort(),
                         "--agora.cache.enabled=" + cache,
-                        // The suite shares two cores with parallel builds; a 1 s read timeout would take
-                        // the load's tail for dead replicas. Failover behaves the same, only slower.
+                        // The suite shares two cores with parallel builds (load averages of 20-40 seen);
+                        // the 1 s default would take the load's tail for dead replicas. Failover behaves
+                        // the same, a frozen replica only costs its requests longer.
                         "--agora.client.read-timeout=" + READ_TIMEOUT,
+                        "--agora.upstream.order-read-timeout=10s",
+                        // Threads of an overloaded box can be starved for a second; no test freezes a
+                        // frontend, so stall detection must not empty caches under the tests' feet.
+                        "--agora.cache.pause-threshold=10s",
                         "--spring.jmx.enabled=false");
     }
 

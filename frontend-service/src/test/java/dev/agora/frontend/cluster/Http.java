@@ -44,7 +44,7 @@ public final class Http implements AutoCloseable {
                     .setMaxConnTotal(400)
                     .build())
             .setDefaultRequestConfig(RequestConfig.custom()
-                    .setResponseTimeout(Timeout.ofSeconds(10))
+                    .setResponseTimeout(Timeout.ofSeconds(30))
                     .build())
             .disableAutomaticRetries()
             .build();
