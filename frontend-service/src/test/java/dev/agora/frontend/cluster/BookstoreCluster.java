@@ -38,7 +38,9 @@ public final class BookstoreCluster implements AutoCloseable {
     /** One order replica keeps the suite's start-up short on two cores; failover is proven on the catalog. */
     private static final int ORDER_REPLICAS = 1;
 
-    private static final String READ_TIMEOUT = "5s";
+    /** Override with {@code -Dagora.test.read-timeout=1s} to measure failover with the production default. */
+    private static final String READ_TIMEOUT = System.getProperty("agora.test.read-timeout", "5s");
+
     private static BookstoreCluster shared;
 
     public final List<ServiceProcess> catalogs = new ArrayList<>();

@@ -1,0 +1,63 @@
+package dev.agora.frontend;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+import org.springframework.web.bind.annotation.RestController;
+
+class ArchitectureTest {
+
+    private static final JavaClasses FRONTEND = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("dev.agora.frontend");
+
+    @Test
+    void controllersArePackagePrivate() {
+        classes()
+                .that()
+                .areAnnotatedWith(RestController.class)
+                .should()
+                .notBePublic()
+                .check(FRONTEND);
+    }
+
+    /** The cached lookup path is plain Java: benchmarked without Spring, testable without HTTP. */
+    @Test
+    void theCacheAndTheLookupUseCaseKnowNothingOfSpringOrHttp() {
+        noClasses()
+                .that()
+                .haveSimpleNameStartingWith("BookCache")
+                .or()
+                .haveSimpleNameStartingWith("FindingBooks")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("org.springframework..", "jakarta.servlet..", "dev.agora.frontend.upstream..")
+                .check(FRONTEND);
+    }
+
+    @Test
+    void booksDoNotDependOnOrdersOrProxies() {
+        noClasses()
+                .that()
+                .resideInAPackage("..frontend.book..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("..frontend.order..", "..frontend.proxy..")
+                .check(FRONTEND);
+    }
+
+    @Test
+    void tiersAreCalledOnlyThroughUpstream() {
+        noClasses()
+                .that()
+                .resideOutsideOfPackage("..frontend.upstream..")
+                .should()
+                .dependOnClassesThat()
+                .haveFullyQualifiedName("dev.agora.common.client.FailoverClient")
+                .check(FRONTEND);
+    }
+}
