@@ -54,6 +54,7 @@ public final class Sequencer implements AutoCloseable {
     private final List<Runnable> activationListeners = new CopyOnWriteArrayList<>();
     private final AtomicLong commands = new AtomicLong();
     private final AtomicLong batches = new AtomicLong();
+    private volatile BatchObserver observer = (commands, applyNanos, commitNanos) -> {};
     private volatile Role role = Role.STARTING;
     private volatile boolean running = true;
     private MatchingEngine engine;
@@ -100,6 +101,15 @@ public final class Sequencer implements AutoCloseable {
         return reply;
     }
 
+    public void observeBatches(BatchObserver observer) {
+        this.observer = observer;
+    }
+
+    /** Commands waiting for the sequencer. */
+    public int queued() {
+        return queue.size();
+    }
+
     public Role role() {
         return role;
     }
@@ -139,12 +149,15 @@ public final class Sequencer implements AutoCloseable {
     private void processBatch(List<Submission<?>> batch, List<Runnable> completions, ChangeSet changes)
             throws InterruptedException {
         changes.clear();
+        long started = System.nanoTime();
+        long applied;
         try {
             for (Submission<?> submission : batch) {
                 // A caller that gave up waiting gets no effect: better than an effect nobody saw.
                 if (submission.reply().isDone()) continue;
                 submission.apply(engine, completions);
             }
+            applied = System.nanoTime();
             if (!changes.isEmpty()) store.commit(changes);
         } catch (Exception e) {
             log.error("Batch of {} commands failed; rebuilding the exchange state from the database", batch.size(), e);
@@ -154,9 +167,11 @@ public final class Sequencer implements AutoCloseable {
             becomeActive(changes);
             return;
         }
+        long committed = System.nanoTime();
         commands.addAndGet(completions.size());
         batches.incrementAndGet();
         for (Runnable completion : completions) completion.run();
+        observer.batchCommitted(completions.size(), applied - started, changes.isEmpty() ? 0 : committed - applied);
     }
 
     /** Takes the lock (waiting as a standby while another instance has it) and loads the state. */

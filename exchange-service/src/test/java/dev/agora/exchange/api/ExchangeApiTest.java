@@ -86,6 +86,23 @@ class ExchangeApiTest extends ExchangeServiceTest {
     }
 
     @Test
+    void groupCommitIsObservable() throws Exception {
+        account("1");
+        HttpResponse<String> metrics = HTTP.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + "/actuator/prometheus"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(metrics.body())
+                .contains("exchange_batch_commands_count")
+                .contains("exchange_batch_commit_seconds")
+                .contains("exchange_queue_depth");
+        Reply health = call("GET", "/actuator/health", null);
+        JsonNode exchange = health.body().get("components").get("exchange");
+        assertThat(exchange.get("status").asString()).isEqualTo("UP");
+        assertThat(exchange.get("details").get("tcpPort").asInt()).isEqualTo(xmlServer.port());
+    }
+
+    @Test
     void errorsAreProblemsWithStableTypes() throws Exception {
         String id = account("10");
         Reply duplicate = call("POST", "/api/exchange/accounts", "{\"id\":\"" + id + "\",\"balance\":1}");
