@@ -94,6 +94,9 @@ class ExchangeProcessIT {
 
         long acknowledged = traders.stream().mapToLong(t -> t.opened.size()).sum();
         assertThat(acknowledged).as("orders acknowledged before the kill").isGreaterThan(50);
+        assertThat(traders.stream().mapToLong(t -> t.createdDuringLoad.size()).sum())
+                .as("accounts acknowledged before the kill")
+                .isPositive();
 
         exchange.startAndAwaitReady(READY);
         try (Connection db = connect()) {
@@ -200,6 +203,10 @@ class ExchangeProcessIT {
         private final Map<Long, String> opened = new ConcurrentHashMap<>();
         private final List<Long> canceled = new ArrayList<>();
         private final Map<Long, Integer> executionsSeen = new ConcurrentHashMap<>();
+        /** Accounts created (and acknowledged) during the load; they never trade, so their balance is fixed. */
+        private final List<String> createdDuringLoad = new ArrayList<>();
+
+        private int created;
 
         Trader(int number, XmlClient xml) {
             this.number = number;
@@ -246,6 +253,7 @@ class ExchangeProcessIT {
             String account = accounts.get(random.nextInt(accounts.size()));
             String request;
             int kind = random.nextInt(10);
+            if (random.nextInt(20) == 0) return createAccountDuringLoad();
             List<Long> mine = opened.entrySet().stream()
                     .filter(e -> e.getValue().equals(account))
                     .map(Map.Entry::getKey)
@@ -285,7 +293,29 @@ class ExchangeProcessIT {
             return true;
         }
 
+        private boolean createAccountDuringLoad() {
+            String id = (number + 1) + "77" + created++;
+            String reply;
+            try {
+                reply = xml.send("<create><account id=\"" + id + "\" balance=\"" + id + "\"/></create>");
+            } catch (UncheckedIOException serverGone) {
+                return false;
+            }
+            if (!reply.equals("<results><created id=\"" + id + "\"/></results>")) return false;
+            createdDuringLoad.add(id);
+            return true;
+        }
+
         void verify(Connection db) throws SQLException {
+            for (String id : createdDuringLoad) {
+                try (var statement = db.prepareStatement("SELECT balance FROM account WHERE id = ?")) {
+                    statement.setString(1, id);
+                    try (ResultSet row = statement.executeQuery()) {
+                        assertThat(row.next()).as("acknowledged account " + id).isTrue();
+                        assertThat(row.getBigDecimal(1)).isEqualByComparingTo(id);
+                    }
+                }
+            }
             for (Map.Entry<Long, String> order : opened.entrySet()) {
                 try (var statement = db.prepareStatement("SELECT account_id FROM exchange_order WHERE id = ?")) {
                     statement.setLong(1, order.getKey());
