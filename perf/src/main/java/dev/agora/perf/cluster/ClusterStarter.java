@@ -24,6 +24,7 @@ final class ClusterStarter {
 
     private static final Logger log = LoggerFactory.getLogger(ClusterStarter.class);
     private static final Duration READY_TIMEOUT = Duration.ofMinutes(5);
+    private static final Duration SERVING_TIMEOUT = Duration.ofSeconds(90);
     private static final String MARKER = "agora-cluster.txt";
 
     /**
@@ -82,11 +83,18 @@ final class ClusterStarter {
                 for (int i = 0; i < inWave.size(); i++)
                     readiness.put(inWave.get(i).name(), times.get(i));
             }
+            long instancesReady = System.nanoTime();
+            List<String> frontends = members.stream()
+                    .filter(member -> member.tier() == Tier.FRONTEND)
+                    .map(member -> member.process().baseUrl())
+                    .toList();
+            new ServingCheck().await(frontends, spec, SERVING_TIMEOUT);
             StartupTimes times = new StartupTimes(
                     Duration.ofNanos(System.nanoTime() - started),
                     Duration.ofNanos(postgresReady - started),
                     Duration.ofNanos(prepared - postgresReady),
-                    readiness);
+                    readiness,
+                    Duration.ofNanos(System.nanoTime() - instancesReady));
             log.info("Cluster ready in {} ms", times.total().toMillis());
             return Cluster.assemble(spec, postgres, members, times, shutdown, hook);
         } catch (RuntimeException e) {

@@ -12,14 +12,15 @@ final class ClusterTable {
         printInstances(cluster, out);
         StartupTimes times = cluster.startupTimes();
         out.printf(
-                "Cluster ready in %s (PostgreSQL %s, jars%s %s; slowest instance %s)%n",
+                "Cluster ready in %s (PostgreSQL %s, jars%s %s, slowest instance %s, frontends reaching every tier %s)%n",
                 seconds(times.total()),
                 seconds(times.postgres()),
                 cluster.spec().aotCache() ? " + AOT" : "",
                 seconds(times.preparation()),
                 seconds(times.instances().values().stream()
                         .max(Duration::compareTo)
-                        .orElse(Duration.ZERO)));
+                        .orElse(Duration.ZERO)),
+                seconds(times.serving()));
         if (cluster.spec().exchange()) {
             out.printf("Exchange XML protocol: 127.0.0.1:%d%n", cluster.exchangeTcpPort());
         }
