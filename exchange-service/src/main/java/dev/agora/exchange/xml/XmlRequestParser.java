@@ -172,12 +172,14 @@ final class XmlRequestParser {
         return reader.getAttributeValue(null, name);
     }
 
+    /** The parser's own explanation, without its position prefix ("ParseError at ... Message: why"). */
     private static String lastLine(String message) {
         if (message == null) return "unreadable";
         String line = message.lines()
                 .reduce((first, second) -> second)
                 .orElse(message)
                 .strip();
+        if (line.startsWith("Message: ")) line = line.substring("Message: ".length());
         return line.length() > 200 ? line.substring(0, 200) : line;
     }
 }
