@@ -16,9 +16,9 @@ import java.util.stream.Stream;
  * Hands experiments a running cluster of the shape they ask for. Consecutive phases with the same shape
  * share one cluster; a new shape stops the old cluster first (two cores cannot carry two) and starts the
  * new one on its own port offset with a fresh database, so no experiment sees another's ports or data.
- * Services start from JDK 25 AOT caches kept in the data root across clusters and runs (trained once per
- * build), which more than halves start-up CPU on a small machine. With a reused target every request gets
- * that one cluster.
+ * The data root keeps the extracted service jars (and, when asked for, JDK 25 AOT caches trained once per
+ * build) across clusters and runs, so only the first cluster pays for them. With a reused target every
+ * request gets that one cluster.
  */
 final class ClusterPool implements AutoCloseable {
 
@@ -27,17 +27,24 @@ final class ClusterPool implements AutoCloseable {
 
     static final int PORT_OFFSET_STEP = 300;
 
-    private final boolean quick;
+    private final boolean throughputJvm;
     private final Path dataRoot;
-    private boolean aot = true;
+    private boolean aot;
     private final Target reused;
     private final Consumer<String> log;
     private final Consumer<Target> warmUp;
     private LaunchedTarget current;
     private int started;
 
-    ClusterPool(boolean quick, Path dataRoot, Target reused, Consumer<String> log, Consumer<Target> warmUp) {
-        this.quick = quick;
+    ClusterPool(
+            boolean throughputJvm,
+            boolean aot,
+            Path dataRoot,
+            Target reused,
+            Consumer<String> log,
+            Consumer<Target> warmUp) {
+        this.throughputJvm = throughputJvm;
+        this.aot = aot;
         this.dataRoot = dataRoot;
         this.reused = reused;
         this.log = log;
@@ -58,7 +65,8 @@ final class ClusterPool implements AutoCloseable {
         } catch (RuntimeException first) {
             // A busy machine can push a start (or AOT training) past the launcher's timeout: one more attempt,
             // without the AOT cache, then give up.
-            log.accept("cluster start failed (" + first.getMessage() + "); trying once more without AOT cache");
+            log.accept("cluster start failed (" + first.getMessage() + "); trying once more"
+                    + (aot ? " without AOT cache" : ""));
             aot = false;
             cluster = start(shape);
         }
@@ -95,7 +103,8 @@ final class ClusterPool implements AutoCloseable {
                 .withExchange(shape.exchange())
                 .withPortOffset(FIRST_PORT_OFFSET + PORT_OFFSET_STEP * index)
                 .withPostgresPort(0)
-                .withJvmOptions(quick ? ClusterSpec.FAST_START_JVM_OPTIONS : ClusterSpec.THROUGHPUT_JVM_OPTIONS);
+                .withJvmOptions(
+                        throughputJvm ? ClusterSpec.THROUGHPUT_JVM_OPTIONS : ClusterSpec.FAST_START_JVM_OPTIONS);
         for (Map.Entry<String, Map<String, String>> service :
                 shape.environment().entrySet()) {
             for (Map.Entry<String, String> variable : service.getValue().entrySet()) {

@@ -197,6 +197,10 @@ final class FailoverExperiment implements Experiment {
             entry.put("fault", phase.fault().name());
             entry.put("requests", r.requests().size());
             entry.put("failures", r.failures());
+            entry.put("failureExamples", r.failureExamples());
+            if (!r.failureExamples().isEmpty()) {
+                report.note(phase.label() + ": " + r.failures() + " requests failed, e.g. " + r.failureExamples());
+            }
             entry.put("baselineP50Ms", base.percentileMillis(50));
             entry.put("baselineP999Ms", base.percentileMillis(99.9));
             entry.put("inFlightAtFault", inFlight.size());

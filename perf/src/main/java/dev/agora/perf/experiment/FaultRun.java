@@ -33,7 +33,8 @@ final class FaultRun {
             long recoveryStartNanos,
             long readyNanos,
             long firstServedNanos,
-            Duration startToReady) {
+            Duration startToReady,
+            List<String> failureExamples) {
 
         LatencyHistogram baseline() {
             LatencyHistogram histogram = new LatencyHistogram();
@@ -82,6 +83,7 @@ final class FaultRun {
             throws InterruptedException {
         AtomicBoolean stop = new AtomicBoolean();
         List<List<Request>> perClient = new ArrayList<>();
+        List<String> failureExamples = java.util.Collections.synchronizedList(new ArrayList<>());
         List<Thread> threads = new ArrayList<>();
         for (int c = 0; c < clients; c++) {
             List<Request> mine = new ArrayList<>();
@@ -92,6 +94,11 @@ final class FaultRun {
                     long start = System.nanoTime();
                     HttpReply reply = call.apply(client, i);
                     mine.add(new Request(start, System.nanoTime() - start, reply.status()));
+                    if (!reply.isSuccess() && failureExamples.size() < 3) {
+                        String body = reply.body().length() > 300 ? reply.body().substring(0, 300) : reply.body();
+                        failureExamples.add(
+                                reply.status() == 0 ? "no answer: " + reply.failure() : reply.status() + " " + body);
+                    }
                 }
             }));
         }
@@ -126,7 +133,8 @@ final class FaultRun {
         List<Request> all = new ArrayList<>();
         perClient.forEach(all::addAll);
         all.sort((a, b) -> Long.compare(a.startNanos(), b.startNanos()));
-        return new Result(all, faultNanos, recoveryStart, ready[0], firstServed[0], startToReady);
+        return new Result(
+                all, faultNanos, recoveryStart, ready[0], firstServed[0], startToReady, List.copyOf(failureExamples));
     }
 
     /** Polls readiness, then the served-request count, every 10 ms, for at most a minute. */

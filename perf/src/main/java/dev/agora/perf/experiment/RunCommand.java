@@ -38,9 +38,22 @@ public final class RunCommand implements Callable<Integer> {
     Path output;
 
     @Option(
+            names = "--throughput-jvm",
+            description = "Run the services with full tiered compilation and G1 instead of the launcher's fast-start "
+                    + "options (C1 only, Serial GC): better peak speed, slower and costlier start-ups.")
+    boolean throughputJvm;
+
+    @Option(
+            names = "--aot",
+            description = "Start services from JDK 25 AOT caches, trained once per build and kept in the data "
+                    + "directory: far cheaper start-ups once trained, but training costs one start per service.")
+    boolean aot;
+
+    @Option(
             names = "--data-dir",
             description = "Where clusters keep state (database wiped per cluster; extracted jars and AOT caches "
-                    + "kept); default: $TMPDIR/agora-perf-clusters/<quick|full>. One run at a time per folder.")
+                    + "kept); default: $TMPDIR/agora-perf-clusters/<fast-start|throughput>. One run at a time per "
+                    + "folder.")
     Path dataDirectory;
 
     @Option(
@@ -70,14 +83,22 @@ public final class RunCommand implements Callable<Integer> {
         Files.createDirectories(output);
         Path dataRoot = dataDirectory != null
                 ? dataDirectory
-                : Path.of(System.getProperty("java.io.tmpdir"), "agora-perf-clusters", quick ? "quick" : "full");
+                : Path.of(
+                        System.getProperty("java.io.tmpdir"),
+                        "agora-perf-clusters",
+                        throughputJvm ? "throughput" : "fast-start");
         Target reused = reuseCluster || !targetUrls.isEmpty()
                 ? new ReusedTarget(reuseCluster ? ControlClient.forPortOffset(portOffset) : null, targetUrls)
                 : null;
         List<Report> reports = new ArrayList<>();
         Instant started = Instant.now();
         try (ClusterPool clusters = new ClusterPool(
-                quick, dataRoot, reused, console::println, target -> Warmup.bookstore(target, quick ? 50 : 300))) {
+                throughputJvm,
+                aot,
+                dataRoot,
+                reused,
+                console::println,
+                target -> Warmup.bookstore(target, quick ? 50 : 300))) {
             ExperimentContext context = new ExperimentContext(quick, output, clusters, console);
             for (Experiment experiment : selected) {
                 context.log("experiment " + experiment.name() + " (seed " + experiment.seed() + "): "
@@ -96,6 +117,8 @@ public final class RunCommand implements Callable<Integer> {
                 }
                 ReportWriter.write(report, output);
                 reports.add(report);
+                // the index is kept current, so an interrupted run still leaves one for what it finished
+                Summary.write(reports, output, quick, Duration.between(started, Instant.now()));
                 context.log(experiment.name() + ": " + report.headline());
             }
         }

@@ -67,7 +67,10 @@ final class JmhSummary {
                         : " (1 fork, 3 x 2 s warm-up, 5 x 2 s measurement)")
                 + ".\n\n" + table.build().toMarkdown() + "\nHardware: "
                 + Machine.current().oneLine()
-                + ".\n\nRaw JMH results: [`jmh.json`](jmh.json)\n";
+                + ". Load average (1 minute) when the run ended: " + Numbers.format(Machine.loadAverage())
+                + " on " + Runtime.getRuntime().availableProcessors() + " cores; anything near or above the core "
+                + "count means other work shared the CPUs and widened the error bars.\n\n"
+                + "Raw JMH results: [`jmh.json`](jmh.json)\n";
     }
 
     static Path write(Path resultFile, Path directory, boolean quick) throws IOException {
