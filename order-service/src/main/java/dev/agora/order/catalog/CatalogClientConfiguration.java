@@ -61,14 +61,22 @@ class CatalogClientConfiguration {
     }
 
     @Bean
+    UnreachableReplicas unreachableCatalogReplicas(CatalogProperties properties) {
+        return new UnreachableReplicas(properties.ejection());
+    }
+
+    @Bean
     Stock stock(
             @LoadBalanced RestClient.Builder catalogRestClientBuilder,
+            UnreachableReplicas unreachableCatalogReplicas,
             CatalogProperties properties,
             AgoraSecurityProperties security,
             RetryRegistry retries,
             CircuitBreakerRegistry breakers) {
         RestClient catalog = catalogRestClientBuilder
                 .baseUrl("http://" + properties.serviceId())
+                // Added after the load balancer's interceptor, so it sees the replica that was chosen.
+                .requestInterceptor(unreachableCatalogReplicas)
                 .build();
         return new CatalogStock(
                 catalog, security.internalToken(), retries.retry("catalog"), breakers.circuitBreaker("catalog"));

@@ -34,6 +34,11 @@ final class CatalogStock implements Stock {
         this.internalToken = internalToken;
         this.retry = retry;
         this.breaker = breaker;
+        retry.getEventPublisher()
+                .onRetry(event -> log.debug(
+                        "Retrying reservation (attempt {}): {}",
+                        event.getNumberOfRetryAttempts() + 1,
+                        String.valueOf(event.getLastThrowable())));
     }
 
     record ReserveStock(long orderId, long bookId, int quantity) {}
