@@ -5,10 +5,12 @@ import dev.agora.exchange.store.ExchangeStore;
 import dev.agora.exchange.xml.XmlProtocolServer;
 import java.util.Properties;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomizer;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
+import tools.jackson.core.StreamWriteFeature;
 
 /** Wires the engine runtime: store, sequencer, XML protocol server. */
 @Configuration(proxyBeanMethods = false)
@@ -26,6 +28,12 @@ class ExchangeConfiguration {
         connection.setProperty("tcpKeepAlive", "true");
         unpooled.setConnectionProperties(connection);
         return new ExchangeStore(unpooled, properties.lockKey());
+    }
+
+    /** Exact decimals go out as written ({@code 0.0000001}, never {@code 1E-7}). */
+    @Bean
+    JsonMapperBuilderCustomizer plainDecimals() {
+        return builder -> builder.enable(StreamWriteFeature.WRITE_BIGDECIMAL_AS_PLAIN);
     }
 
     @Bean

@@ -86,6 +86,19 @@ class ExchangeApiTest extends ExchangeServiceTest {
     }
 
     @Test
+    void decimalsAreWrittenPlainAndExact() throws Exception {
+        String id = Ids.account();
+        HttpResponse<String> created = HTTP.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + "/api/exchange/accounts"))
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"id\":\"" + id + "\",\"balance\":\"0.0000001\"}"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(created.statusCode()).isEqualTo(201);
+        assertThat(created.body()).contains("\"balance\":0.0000001");
+    }
+
+    @Test
     void groupCommitIsObservable() throws Exception {
         account("1");
         HttpResponse<String> metrics = HTTP.send(
@@ -128,6 +141,29 @@ class ExchangeApiTest extends ExchangeServiceTest {
 
         Reply unknownAccount = call("GET", "/api/exchange/accounts/" + Ids.account(), null);
         assertThat(unknownAccount.status()).isEqualTo(404);
+
+        Reply noShares = call(
+                "POST", "/api/exchange/accounts/" + id + "/orders", "{\"symbol\":\"ABC\",\"amount\":-1,\"limit\":1}");
+        assertThat(noShares.status()).isEqualTo(409);
+        assertThat(noShares.body().get("type").asString()).endsWith("/exchange/insufficient-shares");
+
+        long orderId = call(
+                        "POST",
+                        "/api/exchange/accounts/" + id + "/orders",
+                        "{\"symbol\":\"ABC\",\"amount\":1,\"limit\":1}")
+                .body()
+                .get("id")
+                .asLong();
+        String other = account("1");
+        Reply foreign = call("DELETE", "/api/exchange/accounts/" + other + "/orders/" + orderId, null);
+        assertThat(foreign.status()).isEqualTo(403);
+        assertThat(foreign.body().get("type").asString()).endsWith("/exchange/foreign-order");
+        assertThat(call("DELETE", "/api/exchange/accounts/" + id + "/orders/" + orderId, null)
+                        .status())
+                .isEqualTo(200);
+        Reply again = call("DELETE", "/api/exchange/accounts/" + id + "/orders/" + orderId, null);
+        assertThat(again.status()).isEqualTo(409);
+        assertThat(again.body().get("type").asString()).endsWith("/exchange/nothing-open");
     }
 
     @Test
