@@ -217,6 +217,25 @@ class PublicApiTest {
     }
 
     @Test
+    void cacheAndFailoverMetricsAreExposed() {
+        http.get(a + "/api/books/1");
+        http.get(a + "/api/books/1");
+
+        List<String> metrics =
+                List.of(http.get(a + "/actuator/prometheus").body().split("\n"));
+
+        assertThat(metrics)
+                .anyMatch(line -> line.startsWith("cache_gets_total{")
+                        && line.contains("cache=\"books.lookup\"")
+                        && line.contains("result=\"hit\""))
+                .anyMatch(line -> line.startsWith("cache_evictions_total{") && line.contains("books.search"))
+                .anyMatch(line -> line.startsWith("agora_cache_invalidations_total"))
+                .anyMatch(line -> line.startsWith("agora_cache_stale_puts_refused_total{"))
+                .anyMatch(line -> line.startsWith("agora_client_instances_admitted{")
+                        && line.contains("service=\"catalog-service\""));
+    }
+
+    @Test
     void anExchangeThatIsDownIsAQuick503Problem() {
         Http.Response answer = http.get(a + "/api/exchange/symbols");
 
