@@ -59,21 +59,23 @@ final class UnreachableReplicas implements ClientHttpRequestInterceptor {
     /**
      * Where to send a call: the healthy replicas not just found unreachable; when there are none (health
      * checks lag, or a starved machine answers them late), any discovered replica not found unreachable;
-     * when even those are gone, every discovered replica. Trying is better than answering "no replica".
+     * when every one failed lately, the one that failed longest ago (a frozen replica that thawed rather
+     * than the one that just died). Trying is better than answering "no replica".
      */
     List<ServiceInstance> candidates(List<ServiceInstance> healthy, Supplier<List<ServiceInstance>> discovered) {
         List<ServiceInstance> reachable = notEjected(healthy);
-        if (log.isDebugEnabled() && !ejectedUntil.isEmpty()) {
-            log.debug(
-                    "Healthy {}, ejected {}, reachable {}",
-                    healthy.stream().map(ServiceInstance::getUri).toList(),
-                    ejectedUntil.keySet(),
-                    reachable.stream().map(ServiceInstance::getUri).toList());
-        }
         if (!reachable.isEmpty()) return reachable;
         List<ServiceInstance> all = discovered.get();
         List<ServiceInstance> others = notEjected(all);
-        return others.isEmpty() ? all : others;
+        if (!others.isEmpty()) return others;
+        return all.stream()
+                .min((a, b) -> Long.signum(ejectedUntil(a) - ejectedUntil(b)))
+                .map(List::of)
+                .orElse(all);
+    }
+
+    private long ejectedUntil(ServiceInstance instance) {
+        return ejectedUntil.getOrDefault(authority(instance.getUri()), System.nanoTime());
     }
 
     private List<ServiceInstance> notEjected(List<ServiceInstance> instances) {
