@@ -168,7 +168,11 @@ final class ClusterStarter {
             env.put("DATABASE_USERNAME", postgres.username());
             env.put("DATABASE_PASSWORD", postgres.password());
         }
-        if (tier == Tier.EXCHANGE) env.put("AGORA_EXCHANGE_TCP_PORT", Integer.toString(spec.exchangeTcpPort()));
+        if (tier == Tier.EXCHANGE) {
+            env.put("AGORA_EXCHANGE_TCP_PORT", Integer.toString(spec.exchangeTcpPort()));
+            // Like every HTTP port of a local cluster (ServiceProcess binds 127.0.0.1), not on every interface.
+            env.put("AGORA_EXCHANGE_TCPHOST", "127.0.0.1");
+        }
         env.putAll(spec.environmentByService().getOrDefault(ClusterSpec.ALL_SERVICES, Map.of()));
         env.putAll(spec.environmentByService().getOrDefault(tier.service(), Map.of()));
         env.putAll(spec.environmentByService().getOrDefault(tier.instanceName(index), Map.of()));
