@@ -2,6 +2,7 @@ package dev.agora.exchange;
 
 import dev.agora.exchange.sequencer.Sequencer;
 import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -16,19 +17,23 @@ import org.springframework.stereotype.Component;
 class SequencerMetrics {
 
     SequencerMetrics(Sequencer sequencer, MeterRegistry registry) {
-        DistributionSummary batchSize = DistributionSummary.builder("exchange.batch.commands")
+        DistributionSummary batchSize = DistributionSummary.builder("agora.exchange.batch.commands")
                 .description("Commands applied and committed together")
                 .publishPercentiles(0.5, 0.9, 0.99)
                 .register(registry);
-        Timer apply = Timer.builder("exchange.batch.apply")
+        Timer apply = Timer.builder("agora.exchange.batch.apply")
                 .description("Time to apply a batch to the in-memory engine")
                 .publishPercentiles(0.5, 0.99)
                 .register(registry);
-        Timer commit = Timer.builder("exchange.batch.commit")
+        // A histogram rather than client-side percentiles, so dashboards can aggregate across instances.
+        Timer commit = Timer.builder("agora.exchange.batch.commit")
                 .description("Time to make a batch durable in PostgreSQL (one statement, one WAL flush)")
-                .publishPercentiles(0.5, 0.9, 0.99)
+                .publishPercentileHistogram()
                 .register(registry);
-        Gauge.builder("exchange.queue.depth", sequencer, Sequencer::queued)
+        FunctionCounter.builder("agora.exchange.commands", sequencer, Sequencer::commandsApplied)
+                .description("Commands applied by the sequencer (exchange throughput)")
+                .register(registry);
+        Gauge.builder("agora.exchange.queue.depth", sequencer, Sequencer::queued)
                 .description("Commands waiting for the sequencer")
                 .register(registry);
         sequencer.observeBatches((commands, applyNanos, commitNanos) -> {

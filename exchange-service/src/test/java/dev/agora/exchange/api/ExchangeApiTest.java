@@ -106,9 +106,10 @@ class ExchangeApiTest extends ExchangeServiceTest {
                         .build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(metrics.body())
-                .contains("exchange_batch_commands_count")
-                .contains("exchange_batch_commit_seconds")
-                .contains("exchange_queue_depth");
+                .contains("agora_exchange_batch_commands_count")
+                .contains("agora_exchange_batch_commit_seconds_bucket")
+                .contains("agora_exchange_commands_total")
+                .contains("agora_exchange_queue_depth");
         Reply health = call("GET", "/actuator/health", null);
         JsonNode exchange = health.body().get("components").get("exchange");
         assertThat(exchange.get("status").asString()).isEqualTo("UP");
