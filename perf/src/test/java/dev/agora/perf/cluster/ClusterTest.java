@@ -8,8 +8,9 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
- * A test class that launches a whole cluster of real processes (about a minute of start-up on two cores). Run with
- * {@code -Dagora.cluster-tests=true}.
+ * A test class that launches a whole cluster of real processes, which takes minutes on two cores. Opt-in with {@code -Dagora.cluster-tests=true} (e.g. {@code ./mvnw -pl
+ * perf verify -Dagora.cluster-tests=true}), so a quick build of the perf module does not start clusters; CI should
+ * set it after packaging every service.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
