@@ -2,6 +2,7 @@ package dev.agora.frontend.order;
 
 import dev.agora.frontend.book.BookCache;
 import java.util.UUID;
+import org.springframework.web.ErrorResponseException;
 
 /**
  * A buy through the frontend. Every order carries an idempotency key (the client's, or one made here), so
@@ -25,6 +26,10 @@ final class PlacingOrder {
         String key = clientKey != null ? clientKey : UUID.randomUUID().toString();
         try {
             return new Placed(orders.place(request, key), key);
+        } catch (ErrorResponseException failed) {
+            // A client that sent no key learns the one made here, so it can retry a 503 without buying twice.
+            failed.getHeaders().set(IDEMPOTENCY_KEY, key);
+            throw failed;
         } finally {
             // The catalog pushes the invalidation before the buy returns; this covers a push to this
             // frontend that was lost, and an out-of-stock answer that shows the cached stock is behind.

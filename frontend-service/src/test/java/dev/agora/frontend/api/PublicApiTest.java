@@ -139,6 +139,9 @@ class PublicApiTest {
         assertThat(buy.status()).as(buy.body()).isEqualTo(409);
         assertThat(buy.header("Content-Type")).startsWith("application/problem+json");
         assertThat(buy.json().get("type").asString()).isEqualTo("https://agora.dev/problems/out-of-stock");
+        assertThat(buy.header("Idempotency-Key"))
+                .as("the key made by the frontend")
+                .isNotBlank();
         assertThat(cluster.stockAndVersion(id)[0]).isEqualTo(1);
     }
 

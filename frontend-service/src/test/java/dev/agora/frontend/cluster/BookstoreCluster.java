@@ -83,6 +83,13 @@ public final class BookstoreCluster implements AutoCloseable {
                         .env(database(catalogJdbcUrl))
                         .env("FRONTEND_INSTANCES", frontendUrls)
                         .env("AGORA_INSTANCES_FRONTEND_SERVICE", frontendUrls)
+                        // A write returns once its pushes are acknowledged or the deadline (250 ms by
+                        // default) passed. At load averages of 30-45 an in-JVM frontend can take longer
+                        // to acknowledge, and read-your-writes across frontends then broke once. The
+                        // invariant needs the push to land before the write returns, so these tests give it
+                        // room, as they give the frontends' read timeouts.
+                        .env("AGORA_INVALIDATION_DEADLINE", "5s")
+                        .env("AGORA_INVALIDATION_READ_TIMEOUT", "2s")
                         .jvmOptions(JVM_OPTIONS)
                         .logFile(logs.resolve("catalog-" + i + ".log"))
                         .build());
