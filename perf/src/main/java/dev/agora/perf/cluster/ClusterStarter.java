@@ -75,13 +75,19 @@ final class ClusterStarter {
                 }
             }
             Map<String, Duration> readiness = new LinkedHashMap<>();
+            Map<String, Duration> cpu = new LinkedHashMap<>();
             for (List<Tier> wave : WAVES) {
                 List<Cluster.Member> inWave = members.stream()
                         .filter(member -> wave.contains(member.tier()))
                         .toList();
-                List<Duration> times = Cluster.inParallel(inWave, member -> startAndAwait(member, READY_TIMEOUT, 0));
-                for (int i = 0; i < inWave.size(); i++)
-                    readiness.put(inWave.get(i).name(), times.get(i));
+                List<Readiness> times = Cluster.inParallel(inWave, member -> {
+                    Duration wall = startAndAwait(member, READY_TIMEOUT, 0);
+                    return new Readiness(wall, cpuTime(member.process().pid()));
+                });
+                for (int i = 0; i < inWave.size(); i++) {
+                    readiness.put(inWave.get(i).name(), times.get(i).wall());
+                    cpu.put(inWave.get(i).name(), times.get(i).cpu());
+                }
             }
             long instancesReady = System.nanoTime();
             List<String> frontends = members.stream()
@@ -94,7 +100,8 @@ final class ClusterStarter {
                     Duration.ofNanos(postgresReady - started),
                     Duration.ofNanos(prepared - postgresReady),
                     readiness,
-                    Duration.ofNanos(System.nanoTime() - instancesReady));
+                    Duration.ofNanos(System.nanoTime() - instancesReady),
+                    cpu);
             log.info("Cluster ready in {} ms", times.total().toMillis());
             return Cluster.assemble(spec, postgres, members, times, shutdown, hook);
         } catch (RuntimeException e) {
@@ -122,6 +129,16 @@ final class ClusterStarter {
             if (niceness != 0) CpuPriority.set(member.process().pid(), 0);
         }
         return Duration.ofNanos(System.nanoTime() - started);
+    }
+
+    /** Start-to-ready of one instance: elapsed, and CPU time its process used. */
+    private record Readiness(Duration wall, Duration cpu) {}
+
+    /** CPU time the process has used so far (user + system), zero where the platform does not tell. */
+    static Duration cpuTime(long pid) {
+        return ProcessHandle.of(pid)
+                .flatMap(process -> process.info().totalCpuDuration())
+                .orElse(Duration.ZERO);
     }
 
     private List<Tier> activeTiers() {

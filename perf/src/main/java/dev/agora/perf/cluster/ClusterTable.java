@@ -33,10 +33,11 @@ final class ClusterTable {
     }
 
     static void printInstances(Cluster cluster, PrintStream out) {
-        String format = "%-12s %-24s %8s %9s %-8s %s%n";
-        out.printf(format, "INSTANCE", "URL", "PID", "READY", "STATE", "LOG");
+        String format = "%-12s %-24s %8s %9s %9s %-8s %s%n";
+        out.printf(format, "INSTANCE", "URL", "PID", "READY", "CPU", "STATE", "LOG");
         for (Instance instance : cluster.instances()) {
             Duration ready = cluster.startupTimes().instances().get(instance.name());
+            Duration cpu = cluster.startupTimes().instanceCpu().get(instance.name());
             String state = instance.pid() < 0 ? "down" : cluster.isFrozen(instance.name()) ? "frozen" : "up";
             out.printf(
                     format,
@@ -44,6 +45,7 @@ final class ClusterTable {
                     instance.url(),
                     instance.pid(),
                     ready == null ? "-" : seconds(ready),
+                    cpu == null ? "-" : seconds(cpu),
                     state,
                     instance.log());
         }

@@ -8,14 +8,22 @@ import java.util.Map;
  *
  * @param total from the call to {@link Cluster#start(ClusterSpec)} until every instance was ready and the frontends reached every tier
  * @param postgres starting the embedded PostgreSQL and creating the databases
- * @param preparation copying jars and, with the AOT cache, extracting and training (zero when reused)
+ * @param preparation extracting jars and training AOT caches (near zero when both are reused)
  * @param instances per instance name, from its process start until its readiness probe said UP
  * @param serving after every instance was ready, until every frontend reached every tier behind it
+ * @param instanceCpu per instance name, the CPU time its process had used when it became ready: the start-up work,
+ *     which unlike the wall-clock time hardly depends on how busy the machine is
  */
 public record StartupTimes(
-        Duration total, Duration postgres, Duration preparation, Map<String, Duration> instances, Duration serving) {
+        Duration total,
+        Duration postgres,
+        Duration preparation,
+        Map<String, Duration> instances,
+        Duration serving,
+        Map<String, Duration> instanceCpu) {
 
     public StartupTimes {
         instances = Map.copyOf(instances);
+        instanceCpu = Map.copyOf(instanceCpu);
     }
 }
