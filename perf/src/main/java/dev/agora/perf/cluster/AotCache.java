@@ -99,6 +99,9 @@ final class AotCache {
                 new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(logFile.toFile());
         builder.environment().putAll(environment);
         Process process = builder.start();
+        // A training run must not outlive a launcher stopped with Ctrl-C.
+        Thread reaper = new Thread(process::destroyForcibly, "aot-training-stop");
+        Runtime.getRuntime().addShutdownHook(reaper);
         try {
             if (!process.waitFor(TRAINING_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
@@ -108,6 +111,12 @@ final class AotCache {
             process.destroyForcibly();
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted: " + command, e);
+        } finally {
+            try {
+                Runtime.getRuntime().removeShutdownHook(reaper);
+            } catch (IllegalStateException shuttingDown) {
+                // The reaper runs anyway.
+            }
         }
         if (process.exitValue() != 0) {
             throw new IllegalStateException("Exit " + process.exitValue() + ": " + command + "; see " + logFile);

@@ -106,7 +106,11 @@ final class ClusterStarter {
             return Cluster.assemble(spec, postgres, members, times, shutdown, hook);
         } catch (RuntimeException e) {
             shutdown.run();
-            Runtime.getRuntime().removeShutdownHook(hook);
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // Interrupted by Ctrl-C: the hook has stopped everything already.
+            }
             throw e;
         }
     }
