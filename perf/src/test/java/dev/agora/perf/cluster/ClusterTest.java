@@ -8,9 +8,9 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
- * A test class that launches a whole cluster of real processes, which takes minutes on two cores. Opt-in with {@code -Dagora.cluster-tests=true} (e.g. {@code ./mvnw -pl
- * perf verify -Dagora.cluster-tests=true}), so a quick build of the perf module does not start clusters; CI should
- * set it after packaging every service.
+ * A test class that launches a whole cluster of real processes, which takes minutes on two cores. It runs in
+ * the full build (perf/pom.xml sets {@code agora.cluster-tests=true}, after every service is packaged); a quick
+ * local build of perf can skip it with {@code -Dagora.cluster-tests=false}.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
