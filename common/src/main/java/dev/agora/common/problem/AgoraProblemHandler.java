@@ -32,15 +32,13 @@ import org.springframework.web.servlet.resource.NoResourceFoundException;
 public class AgoraProblemHandler extends ResponseEntityExceptionHandler {
 
     private static final Logger log = LoggerFactory.getLogger(AgoraProblemHandler.class);
+    private static final URI ABOUT_BLANK = URI.create("about:blank");
 
     @ExceptionHandler(ConstraintViolationException.class)
     ResponseEntity<Object> constraintViolation(ConstraintViolationException ex, WebRequest request) {
         Map<String, String> errors = new LinkedHashMap<>();
         ex.getConstraintViolations().forEach(v -> errors.put(String.valueOf(v.getPropertyPath()), v.getMessage()));
-        ProblemDetail body = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, "Request is invalid");
-        body.setType(ProblemTypes.VALIDATION);
-        body.setProperty("errors", errors);
-        return handleExceptionInternal(ex, body, new HttpHeaders(), HttpStatus.BAD_REQUEST, request);
+        return handleExceptionInternal(ex, validation(errors), new HttpHeaders(), HttpStatus.BAD_REQUEST, request);
     }
 
     @ExceptionHandler(MethodArgumentTypeMismatchException.class)
@@ -65,10 +63,7 @@ public class AgoraProblemHandler extends ResponseEntityExceptionHandler {
             MethodArgumentNotValidException ex, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
         Map<String, String> errors = new LinkedHashMap<>();
         ex.getBindingResult().getFieldErrors().forEach(e -> errors.put(e.getField(), e.getDefaultMessage()));
-        ProblemDetail body = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, "Request is invalid");
-        body.setType(ProblemTypes.VALIDATION);
-        body.setProperty("errors", errors);
-        return handleExceptionInternal(ex, body, headers, HttpStatus.BAD_REQUEST, request);
+        return handleExceptionInternal(ex, validation(errors), headers, HttpStatus.BAD_REQUEST, request);
     }
 
     @Override
@@ -77,10 +72,7 @@ public class AgoraProblemHandler extends ResponseEntityExceptionHandler {
         Map<String, String> errors = new LinkedHashMap<>();
         ex.getParameterValidationResults().forEach(r -> r.getResolvableErrors()
                 .forEach(e -> errors.put(r.getMethodParameter().getParameterName(), e.getDefaultMessage())));
-        ProblemDetail body = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, "Request is invalid");
-        body.setType(ProblemTypes.VALIDATION);
-        body.setProperty("errors", errors);
-        return handleExceptionInternal(ex, body, headers, HttpStatus.BAD_REQUEST, request);
+        return handleExceptionInternal(ex, validation(errors), headers, HttpStatus.BAD_REQUEST, request);
     }
 
     @Override
@@ -95,18 +87,22 @@ public class AgoraProblemHandler extends ResponseEntityExceptionHandler {
     @Override
     protected ResponseEntity<Object> handleExceptionInternal(
             Exception ex, Object body, HttpHeaders headers, HttpStatusCode statusCode, WebRequest request) {
-        if (body instanceof ProblemDetail problem && problem.getType() == null
-                || body instanceof ProblemDetail p && URI.create("about:blank").equals(p.getType())) {
-            ((ProblemDetail) body).setType(defaultType(ex, statusCode));
-        }
-        if (body == null && ex instanceof ErrorResponse errorResponse) {
-            ProblemDetail problem = errorResponse.getBody();
-            if (problem.getType() == null || URI.create("about:blank").equals(problem.getType())) {
-                problem.setType(defaultType(ex, statusCode));
-            }
-            body = problem;
+        if (body == null && ex instanceof ErrorResponse errorResponse) body = errorResponse.getBody();
+        if (body instanceof ProblemDetail problem && lacksType(problem)) {
+            problem.setType(defaultType(ex, statusCode));
         }
         return super.handleExceptionInternal(ex, body, headers, statusCode, request);
+    }
+
+    private static ProblemDetail validation(Map<String, String> errors) {
+        ProblemDetail body = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, "Request is invalid");
+        body.setType(ProblemTypes.VALIDATION);
+        body.setProperty("errors", errors);
+        return body;
+    }
+
+    private static boolean lacksType(ProblemDetail problem) {
+        return problem.getType() == null || ABOUT_BLANK.equals(problem.getType());
     }
 
     private static URI defaultType(Exception ex, HttpStatusCode status) {
