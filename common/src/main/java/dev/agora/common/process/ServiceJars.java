@@ -8,15 +8,25 @@ public final class ServiceJars {
 
     private ServiceJars() {}
 
-    /** {@code <root>/<module>/target/<module>-exec.jar}, searched upwards from the working directory. */
+    /**
+     * The build's output folder: {@code target} unless the build ran with {@code -Dagora.target=...} (so two
+     * builds in one tree, and the tests they start, each use their own jars); {@code AGORA_TARGET} likewise.
+     */
+    public static String outputFolder() {
+        String configured = System.getProperty("agora.target", System.getenv("AGORA_TARGET"));
+        return configured == null || configured.isBlank() ? "target" : configured;
+    }
+
+    /** {@code <root>/<module>/<output>/<module>-exec.jar}, searched upwards from the working directory. */
     public static Path locate(String module) {
+        String output = outputFolder();
         Path dir = Path.of("").toAbsolutePath();
         while (dir != null) {
-            Path jar = dir.resolve(module).resolve("target").resolve(module + "-exec.jar");
+            Path jar = dir.resolve(module).resolve(output).resolve(module + "-exec.jar");
             if (Files.isRegularFile(jar)) return jar;
             dir = dir.getParent();
         }
-        throw new IllegalStateException("No " + module + "/target/" + module + "-exec.jar above "
+        throw new IllegalStateException("No " + module + "/" + output + "/" + module + "-exec.jar above "
                 + Path.of("").toAbsolutePath() + ": build it first (./mvnw -DskipTests package)");
     }
 
