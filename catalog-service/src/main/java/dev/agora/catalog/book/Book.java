@@ -50,8 +50,4 @@ class Book {
     BookView view() {
         return new BookView(id, title, topic, price, stock, version);
     }
-
-    BookSummary summary() {
-        return new BookSummary(id, title);
-    }
 }

@@ -16,20 +16,20 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping("/books")
 class BookController {
 
-    private final BookRepository books;
+    private final BookReads books;
 
-    BookController(BookRepository books) {
+    BookController(BookReads books) {
         this.books = books;
     }
 
     @GetMapping
     List<BookSummary> search(@RequestParam @NotBlank @Size(max = 100) String topic) {
-        return books.findByTopicOrderById(topic).stream().map(Book::summary).toList();
+        return books.search(topic);
     }
 
     @GetMapping("/{id}")
     BookView lookup(@PathVariable @Positive long id) {
-        return books.findById(id).map(Book::view).orElseThrow(() -> unknownBook(id));
+        return books.lookup(id).orElseThrow(() -> unknownBook(id));
     }
 
     static ProblemException unknownBook(long id) {
