@@ -19,12 +19,17 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The single writer. Commands from every connection wait in one queue; the sequencer thread takes all that
- * are waiting (up to a bound), applies them to the engine one after another (one total order), writes the
- * rows they changed in ONE transaction (group commit) and only then completes their replies. So a reply
- * never describes state that a crash could lose, and one fsync is shared by the whole batch.
+ * are waiting (up to a bound), applies them to the engine one after another (one total order) and writes the
+ * rows they changed in ONE transaction (group commit). That transaction does not wait for its WAL flush: the
+ * batch goes to the flusher thread, which makes every batch written so far durable with one flushed commit
+ * and only then completes their replies, in batch order. So the sequencer applies and writes batch N+1 while
+ * batch N's fsync is under way, a reply never describes state that a crash could lose, and one fsync is
+ * shared by every batch written while the previous one ran.
  *
- * <p>When a commit fails, the engine's state is ahead of the database: the batch's commands get errors and
- * the engine is rebuilt from the database (after reacquiring the lock), so nothing unacknowledged is kept.
+ * <p>When a write or a flush fails, the engine's state may be ahead of the database: the affected commands
+ * get errors and the engine is rebuilt from the database (after reacquiring the lock), so nothing
+ * unacknowledged is kept in memory. The database holds a prefix of the written batches (the WAL is
+ * replayed in order), so nothing is half applied.
  */
 public final class Sequencer implements AutoCloseable {
 
@@ -38,13 +43,27 @@ public final class Sequencer implements AutoCloseable {
         STOPPED
     }
 
-    private record Submission<R>(Command<R> command, CompletableFuture<R> reply) {
+    private static final class Submission<R> {
+        final Command<R> command;
+        final CompletableFuture<R> reply;
+        R result;
 
-        void apply(MatchingEngine engine, List<Runnable> completions) {
-            R result = command.applyTo(engine);
-            completions.add(() -> reply.complete(result));
+        Submission(Command<R> command, CompletableFuture<R> reply) {
+            this.command = command;
+            this.reply = reply;
+        }
+
+        void apply(MatchingEngine engine) {
+            result = command.applyTo(engine);
+        }
+
+        void complete() {
+            reply.complete(result);
         }
     }
+
+    /** A written batch waiting for durability. */
+    private record Written(List<Submission<?>> commands, boolean wrote, long applyNanos, long writeStarted) {}
 
     private final ExchangeStore store;
     private final LongSupplier epochSeconds;
@@ -54,6 +73,7 @@ public final class Sequencer implements AutoCloseable {
     private final List<Runnable> activationListeners = new CopyOnWriteArrayList<>();
     private final AtomicLong commands = new AtomicLong();
     private final AtomicLong batches = new AtomicLong();
+    private final Flusher flusher = new Flusher();
     private volatile BatchObserver observer = (commands, applyNanos, commitNanos) -> {};
     private volatile Role role = Role.STARTING;
     private volatile boolean running = true;
@@ -84,6 +104,7 @@ public final class Sequencer implements AutoCloseable {
     public synchronized void start() {
         if (thread != null) return;
         thread = Thread.ofPlatform().name("exchange-sequencer").start(this::run);
+        flusher.thread = Thread.ofPlatform().name("exchange-flusher").start(flusher::run);
     }
 
     /**
@@ -124,54 +145,69 @@ public final class Sequencer implements AutoCloseable {
 
     private void run() {
         List<Submission<?>> batch = new ArrayList<>(maxBatch);
-        List<Runnable> completions = new ArrayList<>(maxBatch);
         ChangeSet changes = new ChangeSet();
         try {
             if (!becomeActive(changes)) return;
             while (running) {
+                if (flusher.broken) {
+                    recover(changes, "the WAL flush failed");
+                    continue;
+                }
                 Submission<?> first = queue.poll(100, TimeUnit.MILLISECONDS);
                 if (first == null) continue;
                 batch.add(first);
                 queue.drainTo(batch, maxBatch - 1);
-                processBatch(batch, completions, changes);
+                processBatch(batch, changes);
                 batch.clear();
-                completions.clear();
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
             role = Role.STOPPED;
             failWaiting("exchange is shutting down");
+            try {
+                flusher.awaitIdle();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            flusher.stop();
             store.release();
         }
     }
 
-    private void processBatch(List<Submission<?>> batch, List<Runnable> completions, ChangeSet changes)
-            throws InterruptedException {
+    private void processBatch(List<Submission<?>> batch, ChangeSet changes) throws InterruptedException {
         changes.clear();
         long started = System.nanoTime();
-        long applied;
+        List<Submission<?>> applied = new ArrayList<>(batch.size());
+        long writeStarted;
         try {
             for (Submission<?> submission : batch) {
                 // A caller that gave up waiting gets no effect: better than an effect nobody saw.
-                if (submission.reply().isDone()) continue;
-                submission.apply(engine, completions);
+                if (submission.reply.isDone()) continue;
+                submission.apply(engine);
+                applied.add(submission);
             }
-            applied = System.nanoTime();
-            if (!changes.isEmpty()) store.commit(changes);
+            writeStarted = System.nanoTime();
+            if (!changes.isEmpty()) store.write(changes);
         } catch (Exception e) {
             log.error("Batch of {} commands failed; rebuilding the exchange state from the database", batch.size(), e);
             for (Submission<?> submission : batch) {
-                submission.reply().completeExceptionally(new ExchangeUnavailableException("exchange failed, retry"));
+                submission.reply.completeExceptionally(new ExchangeUnavailableException("exchange failed, retry"));
             }
-            becomeActive(changes);
+            recover(changes, "a batch could not be written");
             return;
         }
-        long committed = System.nanoTime();
-        commands.addAndGet(completions.size());
-        batches.incrementAndGet();
-        for (Runnable completion : completions) completion.run();
-        observer.batchCommitted(completions.size(), applied - started, changes.isEmpty() ? 0 : committed - applied);
+        flusher.add(new Written(applied, !changes.isEmpty(), writeStarted - started, writeStarted));
+    }
+
+    /** Lets the flusher finish (or fail) what was written, then reacquires the lock and reloads the state. */
+    private void recover(ChangeSet changes, String why) throws InterruptedException {
+        log.warn("Rebuilding the exchange state from the database: {}", why);
+        role = Role.RECOVERING;
+        flusher.awaitIdle();
+        store.release();
+        flusher.broken = false;
+        becomeActive(changes);
     }
 
     /** Takes the lock (waiting as a standby while another instance has it) and loads the state. */
@@ -200,7 +236,102 @@ public final class Sequencer implements AutoCloseable {
         List<Submission<?>> left = new ArrayList<>();
         queue.drainTo(left);
         for (Submission<?> submission : left) {
-            submission.reply().completeExceptionally(new ExchangeUnavailableException(why));
+            submission.reply.completeExceptionally(new ExchangeUnavailableException(why));
+        }
+    }
+
+    /**
+     * Makes written batches durable and completes their replies, in order. Each round takes every batch written
+     * since the last one, flushes once (if any of them wrote), and completes them all.
+     */
+    private final class Flusher {
+        private final Object lock = new Object();
+        private final ArrayList<Written> pending = new ArrayList<>();
+        private boolean flushing;
+        private boolean stopped;
+        volatile boolean broken;
+        Thread thread;
+
+        void add(Written written) {
+            synchronized (lock) {
+                pending.add(written);
+                lock.notifyAll();
+            }
+        }
+
+        void awaitIdle() throws InterruptedException {
+            synchronized (lock) {
+                while (!stopped && (flushing || !pending.isEmpty())) lock.wait(100);
+            }
+        }
+
+        void stop() {
+            synchronized (lock) {
+                stopped = true;
+                lock.notifyAll();
+            }
+            Thread worker = thread;
+            if (worker != null && worker != Thread.currentThread()) {
+                try {
+                    worker.join(Duration.ofSeconds(10));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+
+        void run() {
+            List<Written> round = new ArrayList<>();
+            while (true) {
+                synchronized (lock) {
+                    flushing = false;
+                    lock.notifyAll();
+                    while (pending.isEmpty() && !stopped) {
+                        try {
+                            lock.wait();
+                        } catch (InterruptedException e) {
+                            stopped = true;
+                        }
+                    }
+                    if (pending.isEmpty()) {
+                        return;
+                    }
+                    round.addAll(pending);
+                    pending.clear();
+                    flushing = true;
+                }
+                flushAndComplete(round);
+                round.clear();
+            }
+        }
+
+        private void flushAndComplete(List<Written> round) {
+            boolean wrote = false;
+            for (Written written : round) wrote |= written.wrote();
+            try {
+                if (broken) throw new IllegalStateException("an earlier flush failed");
+                if (wrote) store.flush();
+            } catch (RuntimeException e) {
+                if (!broken) log.error("WAL flush failed; the exchange state will be rebuilt", e);
+                broken = true;
+                for (Written written : round) {
+                    for (Submission<?> submission : written.commands()) {
+                        submission.reply.completeExceptionally(
+                                new ExchangeUnavailableException("exchange failed, retry"));
+                    }
+                }
+                return;
+            }
+            long durable = System.nanoTime();
+            for (Written written : round) {
+                for (Submission<?> submission : written.commands()) submission.complete();
+                commands.addAndGet(written.commands().size());
+                batches.incrementAndGet();
+                observer.batchCommitted(
+                        written.commands().size(),
+                        written.applyNanos(),
+                        written.wrote() ? durable - written.writeStarted() : 0);
+            }
         }
     }
 

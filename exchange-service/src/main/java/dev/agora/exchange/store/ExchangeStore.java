@@ -17,10 +17,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * PostgreSQL, the exchange's truth. One connection does everything: it holds the session advisory lock
- * that makes this instance the only active one, and every batch is committed through it. If that
- * connection breaks, the lock is gone with it and so is the right to write: the sequencer must
- * {@linkplain #acquireLeadership reacquire} and reload before it commits again.
+ * PostgreSQL, the exchange's truth. The writer connection holds the session advisory lock that makes this
+ * instance the only active one, and every batch is written through it. If that connection breaks, the lock
+ * is gone with it and so is the right to write: the sequencer must {@linkplain #acquireLeadership reacquire}
+ * and reload before it writes again.
+ *
+ * <p>Durability is split in two so that the sequencer never waits for an fsync: the writer commits each batch
+ * with {@code synchronous_commit = off} ({@link #write}: the commit record is in the WAL, in batch order, but
+ * not yet flushed), and a second connection, opened together with the lock, makes everything written so far
+ * durable with one flushed commit ({@link #flush}, on the flusher thread). WAL is replayed as a prefix, so
+ * after a crash the database holds the batches up to some point, never a later batch without an earlier one,
+ * and every batch whose flush returned. If the flush connection breaks, it is not reopened until the
+ * sequencer has reacquired the lock and reloaded: a flush on a new session could not vouch for writes that a
+ * database restart lost.
  *
  * <p>The data source must hand out real, unpooled connections: closing a pooled one would keep its session,
  * and with it the lock, alive in the pool.
@@ -59,10 +68,14 @@ public final class ExchangeStore implements AutoCloseable {
                                  ?::bigint[])
             """;
 
+    private static final String FLUSH = "UPDATE exchange_wal_flush SET flushes = flushes + 1 WHERE id = 1";
+
     private final DataSource dataSource;
     private final long lockKey;
     private Connection connection;
     private PreparedStatement writeBatch;
+    private volatile Connection flushConnection;
+    private PreparedStatement flushStatement;
 
     public ExchangeStore(DataSource dataSource, long lockKey) {
         this.dataSource = dataSource;
@@ -86,6 +99,21 @@ public final class ExchangeStore implements AutoCloseable {
                     candidate.setAutoCommit(true);
                 }
                 if (tryLock(candidate)) {
+                    try (var statement = candidate.createStatement()) {
+                        statement.execute("SET synchronous_commit = off");
+                    }
+                    Connection flusher = dataSource.getConnection();
+                    try {
+                        flusher.setAutoCommit(true);
+                        try (var statement = flusher.createStatement()) {
+                            statement.execute("SET synchronous_commit = on");
+                        }
+                        flushStatement = flusher.prepareStatement(FLUSH);
+                    } catch (SQLException e) {
+                        closeQuietly(flusher);
+                        throw e;
+                    }
+                    flushConnection = flusher;
                     connection = candidate;
                     candidate = null;
                     log.info("Exchange lock {} taken: this instance is active", lockKey);
@@ -170,8 +198,31 @@ public final class ExchangeStore implements AutoCloseable {
         return engine;
     }
 
-    /** Writes every row of the change set in one transaction and commits it durably. */
+    /** Writes every row of the change set and commits it durably: {@link #write} then {@link #flush}. */
     public void commit(ChangeSet changes) {
+        write(changes);
+        flush();
+    }
+
+    /**
+     * Makes every batch {@linkplain #write written} before this call durable: one commit with
+     * {@code synchronous_commit = on} on the flush connection flushes the WAL up to its own commit record. Only
+     * the flusher thread calls this (concurrently with {@link #write} on the sequencer thread).
+     */
+    public void flush() {
+        try {
+            if (flushConnection == null) throw new SQLException("no flush connection (not active)");
+            flushStatement.executeUpdate();
+        } catch (SQLException e) {
+            throw new StoreUnavailableException("Could not flush the WAL", e);
+        }
+    }
+
+    /**
+     * Writes every row of the change set in one transaction committed WITHOUT waiting for the WAL flush:
+     * nothing of it may be acknowledged before a later {@link #flush} returned.
+     */
+    public void write(ChangeSet changes) {
         try {
             if (writeBatch == null) writeBatch = connection.prepareStatement(WRITE_BATCH);
             int p = 1;
@@ -265,8 +316,14 @@ public final class ExchangeStore implements AutoCloseable {
         return index + 1;
     }
 
-    /** Gives the lock up by closing its session. */
+    /** Gives the lock up by closing its session (and closes the flush connection; the flusher must be idle). */
     public void release() {
+        Connection flusher = flushConnection;
+        if (flusher != null) {
+            closeQuietly(flusher);
+            flushConnection = null;
+            flushStatement = null;
+        }
         if (connection == null) return;
         closeQuietly(connection);
         connection = null;

@@ -15,6 +15,7 @@ public final class Experiments {
                 new TiersExperiment(),
                 new FrontendsExperiment(),
                 new ExchangeScalabilityExperiment(),
+                new ExchangeThroughputExperiment(),
                 new BookstoreSequentialExperiment(),
                 new CacheExperiment(),
                 new BookstoreConcurrentExperiment(),

@@ -1,0 +1,498 @@
+package dev.agora.perf.experiment;
+
+import static dev.agora.perf.stats.Numbers.format;
+
+import dev.agora.perf.report.Report;
+import dev.agora.perf.report.Table;
+import dev.agora.perf.stats.Comparison;
+import dev.agora.perf.stats.LatencyHistogram;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongSupplier;
+
+/**
+ * The exchange's throughput targets (issue 6): creates only and transactions only, each measured separately
+ * at 8/16/32 closed-loop clients for a fixed time after a real JIT warm-up, exchange on 2 cores and pinned to
+ * 1 core. One TCP connection per request, as the protocol demands; every reply is durable (fsync on).
+ *
+ * <p>The load generator shares the machine with the exchange, so it is kept lean: raw blocking sockets, the
+ * request written into a reused byte buffer, the reply read into a reused buffer and scanned for
+ * {@code <error} and the opened order id without any XML parsing.
+ */
+final class ExchangeThroughputExperiment implements Experiment {
+
+    static final double TARGET_CREATES = 10_000;
+    static final double TARGET_TRANSACTIONS = 5_000;
+    static final double TARGET_P99_MILLIS = 20;
+    private static final double SEED_THROUGHPUT = 49.41;
+
+    @Override
+    public String name() {
+        return "exchange-throughput";
+    }
+
+    @Override
+    public String seed() {
+        return "001";
+    }
+
+    @Override
+    public String workload() {
+        return "XML creates only and transactions only (order + query + cancel of the account's own orders), "
+                + "8/16/32 closed-loop clients, fixed-time runs after a JIT warm-up, exchange on 2 cores vs 1";
+    }
+
+    @Override
+    public String seedFigure() {
+        return "39.29-49.41 req/s (mixed creates and transactions)";
+    }
+
+    enum Kind {
+        CREATES,
+        TRANSACTIONS
+    }
+
+    record Outcome(
+            int cores,
+            Kind kind,
+            int clients,
+            double seconds,
+            long requests,
+            long failures,
+            long errorElements,
+            LatencyHistogram latencies,
+            double exchangeCpuMicrosPerRequest) {
+
+        double throughput() {
+            return requests / seconds;
+        }
+
+        String label() {
+            return cores + (cores == 1 ? " core, " : " cores, ") + kind.name().toLowerCase() + ", " + clients
+                    + " clients";
+        }
+    }
+
+    @Override
+    public Report run(ExperimentContext context) throws Exception {
+        Instant started = Instant.now();
+        Duration warmup = Duration.ofSeconds(context.count(20, 5));
+        Duration runTime = Duration.ofSeconds(context.count(10, 3));
+        List<Integer> clientCounts = context.choose(List.of(8, 16, 32), List.of(8, 32));
+        List<Integer> coreCounts = context.choose(List.of(2, 1), List.of(2, 1));
+        Report.Builder report = Report.builder(name(), "Exchange matching server: throughput targets")
+                .seed(seed(), Seeds.HARDWARE_001)
+                .quick(context.quick());
+        List<Outcome> outcomes = new ArrayList<>();
+        List<String> notes = new ArrayList<>();
+        int round = 0;
+        for (int cores : coreCounts) {
+            ClusterShape shape = ClusterShape.exchangeOnly();
+            if (cores == 1) shape = shape.with("exchange", "JAVA_TOOL_OPTIONS", "-XX:ActiveProcessorCount=1");
+            Target target = context.cluster(shape);
+            long pid = target.pid(target.instanceNames("exchange").getFirst());
+            if (cores == 1) {
+                taskset(pid, "0");
+                notes.add("1 core: exchange pid " + pid + " pinned with `taskset -a -cp 0`, started with "
+                        + "`-XX:ActiveProcessorCount=1` (unless the cluster was reused)");
+                context.log("  pinned exchange pid " + pid + " to CPU 0");
+            }
+            try {
+                Load load = new Load(
+                        "127.0.0.1",
+                        target.exchangeTcpPort(),
+                        "r" + (round++) + "x" + ProcessHandle.current().pid(),
+                        () -> cpuNanos(pid));
+                context.log(
+                        "  warm-up " + warmup.toSeconds() + " s (creates, then transactions), " + cores + " core(s)");
+                load.run(Kind.CREATES, 16, warmup.dividedBy(2));
+                load.run(Kind.TRANSACTIONS, 16, warmup.dividedBy(2));
+                for (Kind kind : Kind.values()) {
+                    for (int clients : clientCounts) {
+                        Outcome outcome = load.run(kind, clients, runTime);
+                        outcome = new Outcome(
+                                cores,
+                                kind,
+                                clients,
+                                outcome.seconds(),
+                                outcome.requests(),
+                                outcome.failures(),
+                                outcome.errorElements(),
+                                outcome.latencies(),
+                                outcome.exchangeCpuMicrosPerRequest());
+                        outcomes.add(outcome);
+                        context.log("  " + outcome.label() + ": " + format(outcome.throughput()) + " req/s, p50 "
+                                + format(outcome.latencies().percentileMillis(50)) + " ms, p99 "
+                                + format(outcome.latencies().percentileMillis(99)) + " ms, failures "
+                                + outcome.failures() + ", error elements " + outcome.errorElements()
+                                + ", exchange CPU " + format(outcome.exchangeCpuMicrosPerRequest()) + " us/request");
+                    }
+                }
+            } finally {
+                if (cores == 1) taskset(pid, "0-" + (Runtime.getRuntime().availableProcessors() - 1));
+            }
+        }
+        return report(report, outcomes, notes, warmup, runTime)
+                .timing(started, Duration.between(started, Instant.now()))
+                .build();
+    }
+
+    private static Report.Builder report(
+            Report.Builder report, List<Outcome> outcomes, List<String> notes, Duration warmup, Duration runTime) {
+        Table.Builder table = Table.with(
+                "configuration",
+                "req/s",
+                "p50 ms",
+                "p99 ms",
+                "max ms",
+                "requests",
+                "failures",
+                "error elements",
+                "exchange CPU us/request");
+        Map<String, Object> raw = new LinkedHashMap<>();
+        for (Outcome o : outcomes) {
+            table.row(
+                    o.label(),
+                    format(o.throughput()),
+                    format(o.latencies().percentileMillis(50)),
+                    format(o.latencies().percentileMillis(99)),
+                    format(o.latencies().maxMillis()),
+                    o.requests(),
+                    o.failures(),
+                    o.errorElements(),
+                    format(o.exchangeCpuMicrosPerRequest()));
+            report.latency(
+                    o.label(), o.latencies().summarize(Duration.ofNanos((long) (o.seconds() * 1e9))), o.failures());
+            Map<String, Object> entry = new LinkedHashMap<>();
+            entry.put("throughput", o.throughput());
+            entry.put("latency", o.latencies().summarize(Duration.ofNanos((long) (o.seconds() * 1e9))));
+            entry.put("failures", o.failures());
+            entry.put("errorElements", o.errorElements());
+            entry.put("exchangeCpuMicrosPerRequest", o.exchangeCpuMicrosPerRequest());
+            raw.put(o.label(), entry);
+        }
+        StringBuilder headline = new StringBuilder();
+        for (Kind kind : Kind.values()) {
+            double target = kind == Kind.CREATES ? TARGET_CREATES : TARGET_TRANSACTIONS;
+            Outcome best = outcomes.stream()
+                    .filter(o -> o.kind() == kind && o.cores() == 2)
+                    .max((a, b) -> Double.compare(a.throughput(), b.throughput()))
+                    .orElse(null);
+            if (best == null) continue;
+            report.compare(Comparison.higherIsBetter(
+                    kind.name().toLowerCase() + ", best of 8-32 clients, 2 cores, vs target " + format(target),
+                    "req/s",
+                    target,
+                    best.throughput()));
+            report.compare(Comparison.higherIsBetter(
+                    kind.name().toLowerCase() + ", best of 8-32 clients, 2 cores, vs seed 4-core VM",
+                    "req/s",
+                    SEED_THROUGHPUT,
+                    best.throughput()));
+            if (!headline.isEmpty()) headline.append("; ");
+            headline.append(kind.name().toLowerCase())
+                    .append(" ")
+                    .append(format(best.throughput()))
+                    .append(" req/s at ")
+                    .append(best.clients())
+                    .append(" clients (p99 ")
+                    .append(format(best.latencies().percentileMillis(99)))
+                    .append(" ms), target ")
+                    .append(format(target));
+        }
+        report.headline("2 cores: " + headline);
+        report.section(
+                "Throughput and latency per configuration",
+                "Closed loop: each client sends one request, reads the reply to the end of stream, and sends the "
+                        + "next, one TCP connection per request. Each run lasts " + runTime.toSeconds() + " s after a "
+                        + warmup.toSeconds() + " s warm-up per cluster. Creates: one new account plus one position. "
+                        + "Transactions: one order, one query and one cancel of the account's own earlier orders "
+                        + "(accounts set up with ample cash and shares). Latency from HdrHistogram.",
+                table.build());
+        for (String note : notes) report.note(note);
+        return report.note("The load generator runs unpinned on the same 2-core machine and competes with the exchange "
+                        + "and PostgreSQL for CPU.")
+                .raw("configurations", raw);
+    }
+
+    /** CPU time (user + system, all threads) the process used so far; -1 when unknown. */
+    private static long cpuNanos(long pid) {
+        return ProcessHandle.of(pid)
+                .flatMap(p -> p.info().totalCpuDuration())
+                .map(Duration::toNanos)
+                .orElse(-1L);
+    }
+
+    private static void taskset(long pid, String cpus) throws IOException {
+        Process taskset = new ProcessBuilder("taskset", "-a", "-cp", cpus, Long.toString(pid))
+                .redirectErrorStream(true)
+                .start();
+        try {
+            String output = new String(taskset.getInputStream().readAllBytes()).strip();
+            if (!taskset.waitFor(10, TimeUnit.SECONDS) || taskset.exitValue() != 0) {
+                throw new IllegalStateException("taskset failed: " + output);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The lean closed-loop load: one thread per client, reused buffers, no XML parsing. */
+    static final class Load {
+
+        private static final int ACCOUNTS_PER_CLIENT = 64;
+        private static final String[] SYMBOLS = {"SPY", "BTC", "AGORA"};
+
+        private final InetSocketAddress address;
+        private final String prefix;
+        private final LongSupplier exchangeCpuNanos;
+        private long nextAccount;
+
+        Load(String host, int port, String prefix, LongSupplier exchangeCpuNanos) {
+            this.address = new InetSocketAddress(host, port);
+            this.prefix = prefix;
+            this.exchangeCpuNanos = exchangeCpuNanos;
+        }
+
+        /** Runs {@code clients} closed-loop clients of one kind for {@code duration}. */
+        Outcome run(Kind kind, int clients, Duration duration) throws InterruptedException {
+            Client[] all = new Client[clients];
+            for (int c = 0; c < clients; c++) all[c] = new Client(kind, c);
+            if (kind == Kind.TRANSACTIONS) {
+                for (Client client : all) client.setUpAccounts();
+            }
+            AtomicBoolean stop = new AtomicBoolean();
+            List<Thread> threads = new ArrayList<>();
+            long cpuBefore = exchangeCpuNanos.getAsLong();
+            long begin = System.nanoTime();
+            for (Client client : all) {
+                threads.add(Thread.ofPlatform().name("exchange-load").start(() -> client.loop(stop)));
+            }
+            Thread.sleep(duration.toMillis());
+            stop.set(true);
+            for (Thread thread : threads) thread.join();
+            double seconds = (System.nanoTime() - begin) / 1e9;
+            long cpuUsed = exchangeCpuNanos.getAsLong() - cpuBefore;
+            LatencyHistogram latencies = new LatencyHistogram();
+            long requests = 0;
+            long failures = 0;
+            long errors = 0;
+            for (Client client : all) {
+                latencies.add(client.latencies);
+                requests += client.requests;
+                failures += client.failures;
+                errors += client.errorElements;
+            }
+            double cpuPerRequest = cpuBefore < 0 || requests == 0 ? Double.NaN : cpuUsed / 1e3 / requests;
+            return new Outcome(0, kind, clients, seconds, requests, failures, errors, latencies, cpuPerRequest);
+        }
+
+        private synchronized long nextAccountNumber() {
+            return nextAccount++;
+        }
+
+        final class Client {
+            private final Kind kind;
+            private final SplittableRandom random;
+            private final byte[] body = new byte[1024];
+            private final byte[] frame = new byte[1100];
+            private final byte[] reply = new byte[8192];
+            private final String[] accounts = new String[ACCOUNTS_PER_CLIENT];
+            private final long[][] orders = new long[ACCOUNTS_PER_CLIENT][8];
+            private final int[] orderCount = new int[ACCOUNTS_PER_CLIENT];
+            final LatencyHistogram latencies = new LatencyHistogram();
+            long requests;
+            long failures;
+            long errorElements;
+            private int replyLength;
+
+            Client(Kind kind, int index) {
+                this.kind = kind;
+                this.random = new SplittableRandom(31L * index + kind.ordinal());
+            }
+
+            void setUpAccounts() {
+                StringBuilder xml = new StringBuilder(256);
+                for (int a = 0; a < ACCOUNTS_PER_CLIENT; a++) {
+                    String id = newAccountId();
+                    accounts[a] = id;
+                    xml.setLength(0);
+                    xml.append("<create><account id=\"").append(id).append("\" balance=\"100000000000\"/>");
+                    for (String symbol : SYMBOLS) {
+                        xml.append("<symbol sym=\"")
+                                .append(symbol)
+                                .append("\"><account id=\"")
+                                .append(id)
+                                .append("\">100000000</account></symbol>");
+                    }
+                    xml.append("</create>");
+                    int n = put(body, 0, xml);
+                    try {
+                        exchange(n);
+                    } catch (IOException e) {
+                        throw new IllegalStateException("account set-up failed", e);
+                    }
+                    if (count("<error") > 0) throw new IllegalStateException("account set-up was refused");
+                }
+            }
+
+            private String newAccountId() {
+                // Digits only: the protocol's account ids are decimal strings.
+                return Long.toString(prefixNumber()) + nextAccountNumber();
+            }
+
+            private long prefixNumber() {
+                long h = 7;
+                for (int i = 0; i < prefix.length(); i++) h = h * 31 + prefix.charAt(i);
+                return 1_000_000 + Math.floorMod(h, 8_000_000);
+            }
+
+            void loop(AtomicBoolean stop) {
+                StringBuilder xml = new StringBuilder(512);
+                while (!stop.get()) {
+                    xml.setLength(0);
+                    int account = -1;
+                    if (kind == Kind.CREATES) {
+                        String id = newAccountId();
+                        xml.append("<create><account id=\"")
+                                .append(id)
+                                .append("\" balance=\"")
+                                .append(1_000 + random.nextInt(1_000_000))
+                                .append("\"/><symbol sym=\"")
+                                .append(SYMBOLS[random.nextInt(SYMBOLS.length)])
+                                .append("\"><account id=\"")
+                                .append(id)
+                                .append("\">")
+                                .append(1 + random.nextInt(1_000))
+                                .append("</account></symbol></create>");
+                    } else {
+                        account = random.nextInt(ACCOUNTS_PER_CLIENT);
+                        int amount = (1 + random.nextInt(100)) * (random.nextBoolean() ? 1 : -1);
+                        int cents = 9_900 + random.nextInt(200) + (amount > 0 ? 20 : 0);
+                        xml.append("<transactions id=\"")
+                                .append(accounts[account])
+                                .append("\"><order sym=\"")
+                                .append(SYMBOLS[random.nextInt(SYMBOLS.length)])
+                                .append("\" amount=\"")
+                                .append(amount)
+                                .append("\" limit=\"")
+                                .append(cents / 100)
+                                .append('.');
+                        int fraction = cents % 100;
+                        if (fraction < 10) xml.append('0');
+                        xml.append(fraction).append("\"/>");
+                        int known = orderCount[account];
+                        long query = known == 0 ? 1 : orders[account][random.nextInt(Math.min(known, 8))];
+                        long cancel = known == 0 ? 1 : orders[account][(known - 1) % 8];
+                        xml.append("<query id=\"")
+                                .append(query)
+                                .append("\"/><cancel id=\"")
+                                .append(cancel)
+                                .append("\"/></transactions>");
+                    }
+                    int n = put(body, 0, xml);
+                    long start = System.nanoTime();
+                    try {
+                        exchange(n);
+                        latencies.recordNanos(System.nanoTime() - start);
+                        requests++;
+                        if (replyLength < 9 || reply[0] != '<' || reply[1] != 'r') failures++;
+                        // transactions: the cancel of an already canceled/filled order is an expected error
+                        errorElements += count("<error");
+                        if (account >= 0) {
+                            long opened = openedId();
+                            if (opened > 0) orders[account][orderCount[account]++ % 8] = opened;
+                        }
+                    } catch (IOException e) {
+                        latencies.recordNanos(System.nanoTime() - start);
+                        requests++;
+                        failures++;
+                    }
+                }
+            }
+
+            private int put(byte[] target, int offset, CharSequence text) {
+                int n = text.length();
+                for (int i = 0; i < n; i++) target[offset + i] = (byte) text.charAt(i);
+                return n;
+            }
+
+            private void exchange(int bodyLength) throws IOException {
+                int p = 0;
+                String length = Integer.toString(bodyLength);
+                for (int i = 0; i < length.length(); i++) frame[p++] = (byte) length.charAt(i);
+                frame[p++] = '\n';
+                System.arraycopy(body, 0, frame, p, bodyLength);
+                p += bodyLength;
+                try (Socket socket = new Socket()) {
+                    socket.setTcpNoDelay(true);
+                    socket.setSoTimeout(30_000);
+                    socket.connect(address, 30_000);
+                    OutputStream out = socket.getOutputStream();
+                    out.write(frame, 0, p);
+                    InputStream in = socket.getInputStream();
+                    int total = 0;
+                    int read;
+                    while ((read = in.read(reply, total, reply.length - total)) > 0) {
+                        total += read;
+                        if (total == reply.length) break;
+                    }
+                    replyLength = total;
+                }
+            }
+
+            private long count(String needle) {
+                byte[] pattern = needle.getBytes(StandardCharsets.US_ASCII);
+                long found = 0;
+                outer:
+                for (int i = 0; i + pattern.length <= replyLength; i++) {
+                    for (int j = 0; j < pattern.length; j++) {
+                        if (reply[i + j] != pattern[j]) continue outer;
+                    }
+                    found++;
+                }
+                return found;
+            }
+
+            /** The id of {@code <opened ... id="T"/>}, or -1. */
+            private long openedId() {
+                byte[] opened = {'<', 'o', 'p', 'e', 'n', 'e', 'd'};
+                outer:
+                for (int i = 0; i + opened.length <= replyLength; i++) {
+                    for (int j = 0; j < opened.length; j++) {
+                        if (reply[i + j] != opened[j]) continue outer;
+                    }
+                    for (int k = i; k + 4 < replyLength && reply[k] != '>'; k++) {
+                        if (reply[k] == ' '
+                                && reply[k + 1] == 'i'
+                                && reply[k + 2] == 'd'
+                                && reply[k + 3] == '='
+                                && reply[k + 4] == '"') {
+                            long id = 0;
+                            for (int d = k + 5; d < replyLength && reply[d] >= '0' && reply[d] <= '9'; d++) {
+                                id = id * 10 + (reply[d] - '0');
+                            }
+                            return id;
+                        }
+                    }
+                    return -1;
+                }
+                return -1;
+            }
+        }
+    }
+}
