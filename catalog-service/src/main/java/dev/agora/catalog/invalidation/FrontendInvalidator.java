@@ -5,6 +5,7 @@ import dev.agora.catalog.book.BookChanged;
 import dev.agora.common.security.TokenGuardFilter;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.URI;
@@ -42,6 +43,8 @@ final class FrontendInvalidator implements BookChangeListener, AutoCloseable {
     private final String internalToken;
     private final MeterRegistry meters;
     private final ExecutorService pushers = Executors.newVirtualThreadPerTaskExecutor();
+    /** What invalidation adds to a write: from the commit to the last frontend's acknowledgement. */
+    private final Timer pushTime;
     /** Frontends whose last push failed: logged once when they fail and once when they are back. */
     private final Set<URI> failing = ConcurrentHashMap.newKeySet();
 
@@ -58,13 +61,26 @@ final class FrontendInvalidator implements BookChangeListener, AutoCloseable {
         this.connections = connections;
         this.internalToken = internalToken;
         this.meters = meters;
+        this.pushTime = Timer.builder("agora.invalidation.push")
+                .description("Time a write waits for every frontend to take its invalidation")
+                .publishPercentiles(0.5, 0.99)
+                .publishPercentileHistogram()
+                .register(meters);
     }
 
     @Override
     public void bookChanged(BookChanged change) {
         List<ServiceInstance> frontends = discovery.getInstances(properties.serviceId());
         if (frontends.isEmpty()) return;
-        long deadline = System.nanoTime() + properties.deadline().toNanos();
+        long started = System.nanoTime();
+        try {
+            pushToAll(frontends, change, started + properties.deadline().toNanos());
+        } finally {
+            pushTime.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    private void pushToAll(List<ServiceInstance> frontends, BookChanged change, long deadline) {
         List<Future<?>> pushes = frontends.stream()
                 .<Future<?>>map(frontend -> pushers.submit(() -> push(frontend.getUri(), change, deadline)))
                 .toList();

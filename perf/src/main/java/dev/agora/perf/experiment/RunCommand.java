@@ -98,7 +98,7 @@ public final class RunCommand implements Callable<Integer> {
                 dataRoot,
                 reused,
                 console::println,
-                target -> Warmup.bookstore(target, quick ? 50 : 300))) {
+                target -> Warmup.bookstore(target, quick ? 100 : 2000))) {
             ExperimentContext context = new ExperimentContext(quick, output, clusters, console);
             for (Experiment experiment : selected) {
                 context.log("experiment " + experiment.name() + " (seed " + experiment.seed() + "): "
