@@ -64,7 +64,7 @@ final class TierBreakdownExperiment implements Experiment {
     public Report run(ExperimentContext context) {
         Instant started = Instant.now();
         tierTimes.clear();
-        int requests = context.count(100, 30);
+        int requests = context.count(1000, 100);
         Target target = context.cluster(ClusterShape.bookstore().withoutCache());
         String frontend = target.urls("frontend").getFirst();
         String catalog = target.urls("catalog").getFirst();
@@ -73,9 +73,13 @@ final class TierBreakdownExperiment implements Experiment {
                 .seed(seed(), Seeds.HARDWARE_004)
                 .quick(context.quick());
         LoadResult result;
+        List<ServerSide> serverSide = serverSideTimers(target);
+        Map<ServerSide, ServerMetrics> before = new LinkedHashMap<>();
+        Map<ServerSide, ServerMetrics> after = new LinkedHashMap<>();
         try (HttpDriver http = context.http(4)) {
             Bookstore bookstore = new Bookstore(http);
             Stock.ensure(bookstore, catalog, 1L, 2L * requests + 100);
+            serverSide.forEach(timer -> before.put(timer, timer.read(http)));
             result = ClosedLoad.run(1, requests, (client, i, recorder) -> {
                 collect("buy", recorder.time("buy", () -> bookstore.buy(frontend, 1, 1), 201, 201));
                 collect("lookup", recorder.time("lookup", () -> bookstore.lookup(frontend, 1)));
@@ -90,7 +94,21 @@ final class TierBreakdownExperiment implements Experiment {
                                 201,
                                 201));
             });
+            serverSide.forEach(timer -> after.put(timer, timer.read(http)));
         }
+        Table.Builder perBuy = Table.with("where", "calls", "mean ms per call", "what the server timed");
+        for (ServerSide timer : serverSide) {
+            ServerMetrics start = before.get(timer);
+            ServerMetrics end = after.get(timer);
+            perBuy.row(timer.where(), end.countSince(start), format(end.meanMillisSince(start)), timer.what());
+        }
+        report.section(
+                "Inside a buy, timed by the servers",
+                "Means over the buys of this run (through the frontend and direct), from each tier's own timers on"
+                        + " /actuator/prometheus, read before and after; all replicas of a tier summed. Each line"
+                        + " contains the ones below it; what a line adds over the next is that hop's network and"
+                        + " framework time.",
+                perBuy.build());
         Runs.addLatencies(report, "", result);
         double buy = result.latency("buy").meanMillis();
         double lookup = result.latency("lookup").meanMillis();
@@ -202,6 +220,57 @@ final class TierBreakdownExperiment implements Experiment {
                         + "service's call to the catalog).")
                 .timing(started, Duration.between(started, Instant.now()))
                 .build();
+    }
+
+    /** A timer of one tier that a buy passes through, outermost first. */
+    private record ServerSide(String where, String what, List<String> instances, String metric, String[] labels) {
+
+        ServerMetrics read(HttpDriver http) {
+            return instances.isEmpty() ? ServerMetrics.NONE : ServerMetrics.read(http, instances, metric, labels);
+        }
+    }
+
+    private static List<ServerSide> serverSideTimers(Target target) {
+        List<String> frontends = target.urls("frontend");
+        List<String> orders = target.urls("order");
+        List<String> catalogs = target.urls("catalog");
+        return List.of(
+                new ServerSide(
+                        "frontend: POST /api/orders",
+                        "whole request in the frontend",
+                        frontends,
+                        "http_server_requests_seconds",
+                        new String[] {"method=\"POST\"", "uri=\"/api/orders\""}),
+                new ServerSide(
+                        "order service: POST /orders",
+                        "whole request in the order service",
+                        orders,
+                        "http_server_requests_seconds",
+                        new String[] {"method=\"POST\"", "uri=\"/orders\""}),
+                new ServerSide(
+                        "order service -> catalog",
+                        "its client call to the catalog (incl. network)",
+                        orders,
+                        "http_client_requests_seconds",
+                        new String[] {"uri=\"/internal/reservations\""}),
+                new ServerSide(
+                        "order service: database",
+                        "connection held per statement (PENDING insert, outcome update)",
+                        orders,
+                        "hikaricp_connections_usage_seconds",
+                        new String[] {}),
+                new ServerSide(
+                        "catalog: POST /internal/reservations",
+                        "whole reservation in the catalog",
+                        catalogs,
+                        "http_server_requests_seconds",
+                        new String[] {"method=\"POST\"", "uri=\"/internal/reservations\""}),
+                new ServerSide(
+                        "catalog: invalidation push",
+                        "commit to the last frontend's acknowledgement",
+                        catalogs,
+                        "agora_invalidation_push_seconds",
+                        new String[] {}));
     }
 
     private void collect(String request, HttpReply reply) {
