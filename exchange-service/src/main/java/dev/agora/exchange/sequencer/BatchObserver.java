@@ -1,6 +1,6 @@
 package dev.agora.exchange.sequencer;
 
-/** Told about every durable batch, on the flusher thread, in batch order; must return quickly. */
+/** Told about every committed batch, on the committer thread, in batch order; must return quickly. */
 @FunctionalInterface
 public interface BatchObserver {
 

@@ -19,17 +19,20 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The single writer. Commands from every connection wait in one queue; the sequencer thread takes all that
- * are waiting (up to a bound), applies them to the engine one after another (one total order) and writes the
- * rows they changed in ONE transaction (group commit). That transaction does not wait for its WAL flush: the
- * batch goes to the flusher thread, which makes every batch written so far durable with one flushed commit
- * and only then completes their replies, in batch order. So the sequencer applies and writes batch N+1 while
- * batch N's fsync is under way, a reply never describes state that a crash could lose, and one fsync is
- * shared by every batch written while the previous one ran.
+ * are waiting, applies them to the engine one after another (one total order), and the rows they changed are
+ * committed to PostgreSQL in ONE transaction (group commit) before any of their replies is sent.
  *
- * <p>When a write or a flush fails, the engine's state may be ahead of the database: the affected commands
- * get errors and the engine is rebuilt from the database (after reacquiring the lock), so nothing
- * unacknowledged is kept in memory. The database holds a prefix of the written batches (the WAL is
- * replayed in order), so nothing is half applied.
+ * <p>The commit runs on a second thread, the committer, so the sequencer never waits for the database: it
+ * copies the changed rows' values ({@link ExchangeStore#snapshot}), hands the batch over, and goes on applying
+ * the commands that arrive meanwhile. It hands over the next batch once the committer has taken the previous
+ * one, so while a commit (and its fsync) runs, everything that arrives accumulates into the next batch: one
+ * statement and one fsync per round, however many commands. The committer commits batches one at a time, in
+ * order, and completes a batch's replies only after its commit returned, so a reply never describes state
+ * that a crash could lose.
+ *
+ * <p>When a commit fails, the engine's state is ahead of the database: that batch and every later one get
+ * errors and the engine is rebuilt from the database (after reacquiring the lock), so nothing
+ * unacknowledged is kept.
  */
 public final class Sequencer implements AutoCloseable {
 
@@ -62,8 +65,12 @@ public final class Sequencer implements AutoCloseable {
         }
     }
 
-    /** A written batch waiting for durability. */
-    private record Written(List<Submission<?>> commands, boolean wrote, long applyNanos, long writeStarted) {}
+    /** Put in the queue by the committer when it took the batches handed to it: the sequencer may hand over again. */
+    private static final Submission<Object> WAKE = new Submission<>(engine -> null, new CompletableFuture<>());
+
+    /** A batch waiting for its commit; {@code rows} is null when it changed nothing. */
+    private record Written(
+            List<Submission<?>> commands, ExchangeStore.Snapshot rows, long applyNanos, long handedOver) {}
 
     private final ExchangeStore store;
     private final LongSupplier epochSeconds;
@@ -73,7 +80,11 @@ public final class Sequencer implements AutoCloseable {
     private final List<Runnable> activationListeners = new CopyOnWriteArrayList<>();
     private final AtomicLong commands = new AtomicLong();
     private final AtomicLong batches = new AtomicLong();
-    private final Flusher flusher = new Flusher();
+    private final Committer committer = new Committer();
+    /** Applied, not yet written: sequencer thread only. */
+    private List<Submission<?>> accumulated = new ArrayList<>();
+
+    private long accumulatedApplyNanos;
     private volatile BatchObserver observer = (commands, applyNanos, commitNanos) -> {};
     private volatile Role role = Role.STARTING;
     private volatile boolean running = true;
@@ -104,7 +115,7 @@ public final class Sequencer implements AutoCloseable {
     public synchronized void start() {
         if (thread != null) return;
         thread = Thread.ofPlatform().name("exchange-sequencer").start(this::run);
-        flusher.thread = Thread.ofPlatform().name("exchange-flusher").start(flusher::run);
+        committer.thread = Thread.ofPlatform().name("exchange-committer").start(committer::run);
     }
 
     /**
@@ -149,64 +160,95 @@ public final class Sequencer implements AutoCloseable {
         try {
             if (!becomeActive(changes)) return;
             while (running) {
-                if (flusher.broken) {
-                    recover(changes, "the WAL flush failed");
+                if (committer.broken) {
+                    failAccumulated("exchange failed, retry");
+                    recover(changes, "a commit failed");
                     continue;
                 }
                 Submission<?> first = queue.poll(100, TimeUnit.MILLISECONDS);
-                if (first == null) continue;
-                batch.add(first);
-                queue.drainTo(batch, maxBatch - 1);
-                processBatch(batch, changes);
-                batch.clear();
+                if (first != null) {
+                    batch.add(first);
+                    queue.drainTo(batch, Math.max(0, maxBatch - accumulated.size() - 1));
+                    if (committer.broken) {
+                        // Apply these to the rebuilt engine, not to the one the database is behind of.
+                        failAccumulated("exchange failed, retry");
+                        recover(changes, "a commit failed");
+                    }
+                    boolean ok = apply(batch, changes);
+                    batch.clear();
+                    if (!ok) continue;
+                }
+                // Hand over when the committer has nothing waiting (it is idle, or committing the previous batch):
+                // while it does, commands keep accumulating, so one statement carries all that came meanwhile.
+                if (!accumulated.isEmpty() && (accumulated.size() >= maxBatch || !committer.hasPending())) {
+                    write(changes);
+                }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
             role = Role.STOPPED;
+            failAccumulated("exchange is shutting down");
             failWaiting("exchange is shutting down");
             try {
-                flusher.awaitIdle();
+                committer.awaitIdle();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            flusher.stop();
+            committer.stop();
             store.release();
         }
     }
 
-    private void processBatch(List<Submission<?>> batch, ChangeSet changes) throws InterruptedException {
-        changes.clear();
+    /** Applies commands to the engine; their changes accumulate until {@link #write}. */
+    private boolean apply(List<Submission<?>> batch, ChangeSet changes) throws InterruptedException {
         long started = System.nanoTime();
-        List<Submission<?>> applied = new ArrayList<>(batch.size());
-        long writeStarted;
         try {
             for (Submission<?> submission : batch) {
                 // A caller that gave up waiting gets no effect: better than an effect nobody saw.
-                if (submission.reply.isDone()) continue;
+                if (submission == WAKE || submission.reply.isDone()) continue;
                 submission.apply(engine);
-                applied.add(submission);
+                accumulated.add(submission);
             }
-            writeStarted = System.nanoTime();
-            if (!changes.isEmpty()) store.write(changes);
-        } catch (Exception e) {
-            log.error("Batch of {} commands failed; rebuilding the exchange state from the database", batch.size(), e);
+        } catch (RuntimeException e) {
+            log.error("Applying a batch of {} commands failed; rebuilding the exchange state", batch.size(), e);
             for (Submission<?> submission : batch) {
                 submission.reply.completeExceptionally(new ExchangeUnavailableException("exchange failed, retry"));
             }
-            recover(changes, "a batch could not be written");
-            return;
+            failAccumulated("exchange failed, retry");
+            recover(changes, "a batch could not be applied");
+            return false;
         }
-        flusher.add(new Written(applied, !changes.isEmpty(), writeStarted - started, writeStarted));
+        accumulatedApplyNanos += System.nanoTime() - started;
+        return true;
     }
 
-    /** Lets the flusher finish (or fail) what was written, then reacquires the lock and reloads the state. */
+    /** Copies the accumulated changes and hands them, with their commands, to the committer. */
+    private void write(ChangeSet changes) {
+        long handedOver = System.nanoTime();
+        ExchangeStore.Snapshot rows = changes.isEmpty() ? null : ExchangeStore.snapshot(changes);
+        committer.add(new Written(accumulated, rows, accumulatedApplyNanos, handedOver));
+        accumulated = new ArrayList<>();
+        accumulatedApplyNanos = 0;
+        changes.clear();
+    }
+
+    private void failAccumulated(String why) {
+        for (Submission<?> submission : accumulated) {
+            submission.reply.completeExceptionally(new ExchangeUnavailableException(why));
+        }
+        accumulated = new ArrayList<>();
+        accumulatedApplyNanos = 0;
+    }
+
+    /** Lets the committer finish (or fail) what it was handed, then reacquires the lock and reloads the state. */
     private void recover(ChangeSet changes, String why) throws InterruptedException {
         log.warn("Rebuilding the exchange state from the database: {}", why);
         role = Role.RECOVERING;
-        flusher.awaitIdle();
+        committer.awaitIdle();
         store.release();
-        flusher.broken = false;
+        changes.clear();
+        committer.broken = false;
         becomeActive(changes);
     }
 
@@ -241,13 +283,13 @@ public final class Sequencer implements AutoCloseable {
     }
 
     /**
-     * Makes written batches durable and completes their replies, in order. Each round takes every batch written
-     * since the last one, flushes once (if any of them wrote), and completes them all.
+     * Commits handed-over batches one at a time, in order, and completes each batch's replies once its commit
+     * returned. After a failed commit it fails every batch it still gets until the sequencer has recovered.
      */
-    private final class Flusher {
+    private final class Committer {
         private final Object lock = new Object();
         private final ArrayList<Written> pending = new ArrayList<>();
-        private boolean flushing;
+        private boolean committing;
         private boolean stopped;
         volatile boolean broken;
         Thread thread;
@@ -259,9 +301,15 @@ public final class Sequencer implements AutoCloseable {
             }
         }
 
+        boolean hasPending() {
+            synchronized (lock) {
+                return !pending.isEmpty();
+            }
+        }
+
         void awaitIdle() throws InterruptedException {
             synchronized (lock) {
-                while (!stopped && (flushing || !pending.isEmpty())) lock.wait(100);
+                while (!stopped && (committing || !pending.isEmpty())) lock.wait(100);
             }
         }
 
@@ -284,7 +332,7 @@ public final class Sequencer implements AutoCloseable {
             List<Written> round = new ArrayList<>();
             while (true) {
                 synchronized (lock) {
-                    flushing = false;
+                    committing = false;
                     lock.notifyAll();
                     while (pending.isEmpty() && !stopped) {
                         try {
@@ -298,39 +346,42 @@ public final class Sequencer implements AutoCloseable {
                     }
                     round.addAll(pending);
                     pending.clear();
-                    flushing = true;
+                    committing = true;
                 }
-                flushAndComplete(round);
+                queue.offer(WAKE);
+                commitAndComplete(round);
                 round.clear();
             }
         }
 
-        private void flushAndComplete(List<Written> round) {
-            boolean wrote = false;
-            for (Written written : round) wrote |= written.wrote();
-            try {
-                if (broken) throw new IllegalStateException("an earlier flush failed");
-                if (wrote) store.flush();
-            } catch (RuntimeException e) {
-                if (!broken) log.error("WAL flush failed; the exchange state will be rebuilt", e);
-                broken = true;
-                for (Written written : round) {
+        private void commitAndComplete(List<Written> round) {
+            for (Written written : round) {
+                long started = System.nanoTime();
+                try {
+                    if (broken) throw new IllegalStateException("an earlier commit failed");
+                    if (written.rows() != null) store.commit(written.rows());
+                } catch (RuntimeException e) {
+                    if (!broken) {
+                        log.error("Commit failed; the exchange state will be rebuilt from the database", e);
+                        // Refuse new commands at once; the sequencer rebuilds as soon as it wakes.
+                        role = Role.RECOVERING;
+                        broken = true;
+                        queue.offer(WAKE);
+                    }
                     for (Submission<?> submission : written.commands()) {
                         submission.reply.completeExceptionally(
                                 new ExchangeUnavailableException("exchange failed, retry"));
                     }
+                    continue;
                 }
-                return;
-            }
-            long durable = System.nanoTime();
-            for (Written written : round) {
+                long durable = System.nanoTime();
                 for (Submission<?> submission : written.commands()) submission.complete();
                 commands.addAndGet(written.commands().size());
                 batches.incrementAndGet();
                 observer.batchCommitted(
                         written.commands().size(),
                         written.applyNanos(),
-                        written.wrote() ? durable - written.writeStarted() : 0);
+                        written.rows() != null ? durable - started : 0);
             }
         }
     }

@@ -17,19 +17,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * PostgreSQL, the exchange's truth. The writer connection holds the session advisory lock that makes this
- * instance the only active one, and every batch is written through it. If that connection breaks, the lock
- * is gone with it and so is the right to write: the sequencer must {@linkplain #acquireLeadership reacquire}
- * and reload before it writes again.
+ * PostgreSQL, the exchange's truth. One connection does everything: it holds the session advisory lock
+ * that makes this instance the only active one, and every batch is committed through it. If that
+ * connection breaks, the lock is gone with it and so is the right to write: the sequencer must
+ * {@linkplain #acquireLeadership reacquire} and reload before it commits again.
  *
- * <p>Durability is split in two so that the sequencer never waits for an fsync: the writer commits each batch
- * with {@code synchronous_commit = off} ({@link #write}: the commit record is in the WAL, in batch order, but
- * not yet flushed), and a second connection, opened together with the lock, makes everything written so far
- * durable with one flushed commit ({@link #flush}, on the flusher thread). WAL is replayed as a prefix, so
- * after a crash the database holds the batches up to some point, never a later batch without an earlier one,
- * and every batch whose flush returned. If the flush connection breaks, it is not reopened until the
- * sequencer has reacquired the lock and reloaded: a flush on a new session could not vouch for writes that a
- * database restart lost.
+ * <p>A batch is committed in two steps so that the sequencer never waits for the database: {@link #snapshot}
+ * copies the changed rows' current values into plain arrays (on the sequencer thread, which owns the engine),
+ * and {@link #commit(Snapshot)} sends them as one statement and waits for the durable commit (on the committer
+ * thread, the only user of the connection while the sequencer is active).
  *
  * <p>The data source must hand out real, unpooled connections: closing a pooled one would keep its session,
  * and with it the lock, alive in the pool.
@@ -68,14 +64,10 @@ public final class ExchangeStore implements AutoCloseable {
                                  ?::bigint[])
             """;
 
-    private static final String FLUSH = "UPDATE exchange_wal_flush SET flushes = flushes + 1 WHERE id = 1";
-
     private final DataSource dataSource;
     private final long lockKey;
     private Connection connection;
     private PreparedStatement writeBatch;
-    private volatile Connection flushConnection;
-    private PreparedStatement flushStatement;
 
     public ExchangeStore(DataSource dataSource, long lockKey) {
         this.dataSource = dataSource;
@@ -99,21 +91,6 @@ public final class ExchangeStore implements AutoCloseable {
                     candidate.setAutoCommit(true);
                 }
                 if (tryLock(candidate)) {
-                    try (var statement = candidate.createStatement()) {
-                        statement.execute("SET synchronous_commit = off");
-                    }
-                    Connection flusher = dataSource.getConnection();
-                    try {
-                        flusher.setAutoCommit(true);
-                        try (var statement = flusher.createStatement()) {
-                            statement.execute("SET synchronous_commit = on");
-                        }
-                        flushStatement = flusher.prepareStatement(FLUSH);
-                    } catch (SQLException e) {
-                        closeQuietly(flusher);
-                        throw e;
-                    }
-                    flushConnection = flusher;
                     connection = candidate;
                     candidate = null;
                     log.info("Exchange lock {} taken: this instance is active", lockKey);
@@ -198,132 +175,144 @@ public final class ExchangeStore implements AutoCloseable {
         return engine;
     }
 
-    /** Writes every row of the change set and commits it durably: {@link #write} then {@link #flush}. */
-    public void commit(ChangeSet changes) {
-        write(changes);
-        flush();
-    }
+    /** The values of every row a batch changed, copied out of the engine: immutable, any thread may send it. */
+    public static final class Snapshot {
+        private final Object[][] columns;
 
-    /**
-     * Makes every batch {@linkplain #write written} before this call durable: one commit with
-     * {@code synchronous_commit = on} on the flush connection flushes the WAL up to its own commit record. Only
-     * the flusher thread calls this (concurrently with {@link #write} on the sequencer thread).
-     */
-    public void flush() {
-        try {
-            if (flushConnection == null) throw new SQLException("no flush connection (not active)");
-            flushStatement.executeUpdate();
-        } catch (SQLException e) {
-            throw new StoreUnavailableException("Could not flush the WAL", e);
+        private Snapshot(Object[][] columns) {
+            this.columns = columns;
         }
     }
 
-    /**
-     * Writes every row of the change set in one transaction committed WITHOUT waiting for the WAL flush:
-     * nothing of it may be acknowledged before a later {@link #flush} returned.
-     */
-    public void write(ChangeSet changes) {
+    /** SQL array types of the statement's parameters, in order. */
+    private static final String[] COLUMN_TYPES = {
+        "text",
+        "numeric", // accounts
+        "text",
+        "text",
+        "numeric", // positions
+        "int8",
+        "text",
+        "text",
+        "numeric",
+        "numeric",
+        "numeric",
+        "numeric",
+        "int8", // orders
+        "int8",
+        "int8",
+        "int8",
+        "text",
+        "numeric",
+        "numeric",
+        "int8" // executions
+    };
+
+    /** Writes every row of the change set in one transaction and commits it durably. */
+    public void commit(ChangeSet changes) {
+        commit(snapshot(changes));
+    }
+
+    /** Copies the current values of the rows the change set names (on the thread that owns the engine). */
+    public static Snapshot snapshot(ChangeSet changes) {
+        int accounts = changes.accounts.size();
+        String[] accountIds = new String[accounts];
+        BigDecimal[] balances = new BigDecimal[accounts];
+        int i = 0;
+        for (Account account : changes.accounts) {
+            accountIds[i] = account.id();
+            balances[i++] = account.balance();
+        }
+
+        int positions = changes.positions.size();
+        String[] positionAccounts = new String[positions];
+        String[] positionSymbols = new String[positions];
+        BigDecimal[] shares = new BigDecimal[positions];
+        i = 0;
+        for (ChangeSet.PositionKey position : changes.positions) {
+            positionAccounts[i] = position.account().id();
+            positionSymbols[i] = position.symbol();
+            shares[i++] = position.account().shares(position.symbol());
+        }
+
+        int orders = changes.orders.size();
+        Long[] orderIds = new Long[orders];
+        String[] owners = new String[orders];
+        String[] symbols = new String[orders];
+        BigDecimal[] amounts = new BigDecimal[orders];
+        BigDecimal[] limits = new BigDecimal[orders];
+        BigDecimal[] open = new BigDecimal[orders];
+        BigDecimal[] canceled = new BigDecimal[orders];
+        Long[] canceledAt = new Long[orders];
+        i = 0;
+        for (Order order : changes.orders) {
+            orderIds[i] = order.id();
+            owners[i] = order.accountId();
+            symbols[i] = order.symbol();
+            amounts[i] = order.amount();
+            limits[i] = order.limit();
+            open[i] = order.open();
+            canceled[i] = order.canceledShares();
+            canceledAt[i++] = order.canceledShares() == null ? null : order.canceledAt();
+        }
+
+        int executions = changes.executions.size();
+        Long[] executionIds = new Long[executions];
+        Long[] buys = new Long[executions];
+        Long[] sells = new Long[executions];
+        String[] executionSymbols = new String[executions];
+        BigDecimal[] executedShares = new BigDecimal[executions];
+        BigDecimal[] prices = new BigDecimal[executions];
+        Long[] times = new Long[executions];
+        i = 0;
+        for (Execution execution : changes.executions) {
+            executionIds[i] = execution.id();
+            buys[i] = execution.buyOrderId();
+            sells[i] = execution.sellOrderId();
+            executionSymbols[i] = execution.symbol();
+            executedShares[i] = execution.shares();
+            prices[i] = execution.price();
+            times[i++] = execution.time();
+        }
+        return new Snapshot(new Object[][] {
+            accountIds,
+            balances,
+            positionAccounts,
+            positionSymbols,
+            shares,
+            orderIds,
+            owners,
+            symbols,
+            amounts,
+            limits,
+            open,
+            canceled,
+            canceledAt,
+            executionIds,
+            buys,
+            sells,
+            executionSymbols,
+            executedShares,
+            prices,
+            times
+        });
+    }
+
+    /** Writes a snapshot's rows in one transaction (one statement) and returns once the commit is durable. */
+    public void commit(Snapshot snapshot) {
         try {
             if (writeBatch == null) writeBatch = connection.prepareStatement(WRITE_BATCH);
-            int p = 1;
-            int accounts = changes.accounts.size();
-            String[] accountIds = new String[accounts];
-            BigDecimal[] balances = new BigDecimal[accounts];
-            int i = 0;
-            for (Account account : changes.accounts) {
-                accountIds[i] = account.id();
-                balances[i++] = account.balance();
+            for (int c = 0; c < COLUMN_TYPES.length; c++) {
+                writeBatch.setArray(c + 1, connection.createArrayOf(COLUMN_TYPES[c], snapshot.columns[c]));
             }
-            p = bind(p, "text", accountIds);
-            p = bind(p, "numeric", balances);
-
-            int positions = changes.positions.size();
-            String[] positionAccounts = new String[positions];
-            String[] positionSymbols = new String[positions];
-            BigDecimal[] shares = new BigDecimal[positions];
-            i = 0;
-            for (ChangeSet.PositionKey position : changes.positions) {
-                positionAccounts[i] = position.account().id();
-                positionSymbols[i] = position.symbol();
-                shares[i++] = position.account().shares(position.symbol());
-            }
-            p = bind(p, "text", positionAccounts);
-            p = bind(p, "text", positionSymbols);
-            p = bind(p, "numeric", shares);
-
-            int orders = changes.orders.size();
-            Long[] orderIds = new Long[orders];
-            String[] owners = new String[orders];
-            String[] symbols = new String[orders];
-            BigDecimal[] amounts = new BigDecimal[orders];
-            BigDecimal[] limits = new BigDecimal[orders];
-            BigDecimal[] open = new BigDecimal[orders];
-            BigDecimal[] canceled = new BigDecimal[orders];
-            Long[] canceledAt = new Long[orders];
-            i = 0;
-            for (Order order : changes.orders) {
-                orderIds[i] = order.id();
-                owners[i] = order.accountId();
-                symbols[i] = order.symbol();
-                amounts[i] = order.amount();
-                limits[i] = order.limit();
-                open[i] = order.open();
-                canceled[i] = order.canceledShares();
-                canceledAt[i++] = order.canceledShares() == null ? null : order.canceledAt();
-            }
-            p = bind(p, "int8", orderIds);
-            p = bind(p, "text", owners);
-            p = bind(p, "text", symbols);
-            p = bind(p, "numeric", amounts);
-            p = bind(p, "numeric", limits);
-            p = bind(p, "numeric", open);
-            p = bind(p, "numeric", canceled);
-            p = bind(p, "int8", canceledAt);
-
-            int executions = changes.executions.size();
-            Long[] executionIds = new Long[executions];
-            Long[] buys = new Long[executions];
-            Long[] sells = new Long[executions];
-            String[] executionSymbols = new String[executions];
-            BigDecimal[] executedShares = new BigDecimal[executions];
-            BigDecimal[] prices = new BigDecimal[executions];
-            Long[] times = new Long[executions];
-            i = 0;
-            for (Execution execution : changes.executions) {
-                executionIds[i] = execution.id();
-                buys[i] = execution.buyOrderId();
-                sells[i] = execution.sellOrderId();
-                executionSymbols[i] = execution.symbol();
-                executedShares[i] = execution.shares();
-                prices[i] = execution.price();
-                times[i++] = execution.time();
-            }
-            p = bind(p, "int8", executionIds);
-            p = bind(p, "int8", buys);
-            p = bind(p, "int8", sells);
-            p = bind(p, "text", executionSymbols);
-            p = bind(p, "numeric", executedShares);
-            p = bind(p, "numeric", prices);
-            bind(p, "int8", times);
             writeBatch.executeUpdate();
         } catch (SQLException e) {
             throw new StoreUnavailableException("Could not commit a batch", e);
         }
     }
 
-    private int bind(int index, String type, Object[] values) throws SQLException {
-        writeBatch.setArray(index, connection.createArrayOf(type, values));
-        return index + 1;
-    }
-
-    /** Gives the lock up by closing its session (and closes the flush connection; the flusher must be idle). */
+    /** Gives the lock up by closing its session. */
     public void release() {
-        Connection flusher = flushConnection;
-        if (flusher != null) {
-            closeQuietly(flusher);
-            flushConnection = null;
-            flushStatement = null;
-        }
         if (connection == null) return;
         closeQuietly(connection);
         connection = null;
