@@ -6,10 +6,16 @@ import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.client.RestClientResponseException;
 
@@ -17,8 +23,11 @@ import org.springframework.web.client.RestClientResponseException;
  * Calls replicated services with failover: each call goes to an admitted replica chosen by the
  * {@link BalancingPolicy}; when that replica fails (connection error, timeout, 5xx) the call is repeated at
  * once on a different replica (if {@link CallSafety} allows) and a replica that failed by connection or
- * timeout is ejected from the choice until a {@link HealthProber health probe} passes again. When no
- * replica can serve the call, it ends quickly in {@link ServiceUnavailableException} (503).
+ * timeout is ejected from the choice until a {@link HealthProber health probe} passes again. An idempotent
+ * call that has no answer after the hedge delay is also sent to another replica, and the first answer wins,
+ * so a frozen replica costs the hedge delay; a replica that keeps losing such races without answering is
+ * ejected as frozen. Every call ends within its call timeout. When no replica can serve the call, it ends
+ * quickly in {@link ServiceUnavailableException} (503).
  *
  * <p>4xx answers are the replica doing its job and pass to the caller unchanged, as
  * {@link RestClientResponseException}.
@@ -41,6 +50,10 @@ public final class FailoverClient {
     private final FailoverSettings settings;
     private final MeterRegistry meters;
     private final Map<String, ServicePool> pools = new ConcurrentHashMap<>();
+
+    /** Hedged calls' attempts: one virtual thread each, so a caller can wait for whichever answers first. */
+    private static final ExecutorService ATTEMPTS = Executors.newThreadPerTaskExecutor(
+            Thread.ofVirtual().name("failover-attempt-", 0).factory());
 
     public FailoverClient(
             RestClient baseClient, InstanceListSource source, FailoverSettings settings, MeterRegistry meters) {
@@ -65,41 +78,164 @@ public final class FailoverClient {
 
     public <T> T call(String serviceId, CallSafety safety, Attempt<T> attempt) {
         ServicePool pool = pool(serviceId);
+        long hedgeNanos = settings.hedgeDelay(serviceId).toNanos();
+        long deadline = System.nanoTime() + settings.callTimeout(serviceId).toNanos();
+        if (safety == CallSafety.IDEMPOTENT && hedgeNanos > 0 && settings.maxAttempts() > 1) {
+            return hedged(pool, attempt, hedgeNanos, deadline);
+        }
+        return sequential(pool, safety, attempt, deadline);
+    }
+
+    /** One attempt after the other, on the caller's thread: a failed attempt is repeated elsewhere at once. */
+    private <T> T sequential(ServicePool pool, CallSafety safety, Attempt<T> attempt, long deadline) {
+        String serviceId = pool.serviceId();
         List<Instance> tried = new ArrayList<>(settings.maxAttempts());
         RuntimeException lastFailure = null;
-        while (tried.size() < settings.maxAttempts()) {
-            Instance instance = pool.choose(tried);
+        while (tried.size() < settings.maxAttempts() && System.nanoTime() - deadline < 0) {
+            Instance instance = pool.choose(tried, true);
             if (instance == null) break;
-            if (!tried.isEmpty())
-                meters.counter("agora.client.failovers", "service", serviceId).increment();
+            if (!tried.isEmpty()) failedOver(serviceId);
             tried.add(instance);
-            instance.callStarted();
-            try {
-                T result = attempt.call(instance);
-                instance.answered();
-                return result;
-            } catch (RuntimeException error) {
-                Failure failure = Failure.classify(error);
-                if (failure == null) {
-                    if (error instanceof RestClientResponseException) instance.answered();
-                    throw error;
-                }
-                if (instance.failed(failure, settings.serverErrorsToEject(), System.nanoTime())) {
-                    ejected(instance, failure.name().toLowerCase(), error);
-                }
-                lastFailure = error;
-                if (!failure.retryable(safety)) {
-                    throw new ServiceUnavailableException(
-                            serviceId, serviceId + " failed while handling the request; its outcome is unknown");
-                }
-            } finally {
-                instance.callEnded();
+            Outcome<T> outcome = attempt(instance, attempt);
+            if (outcome.succeeded()) return outcome.result();
+            if (outcome.answered()) throw outcome.error();
+            lastFailure = outcome.error();
+            if (!outcome.failure().retryable(safety)) {
+                throw new ServiceUnavailableException(
+                        serviceId, serviceId + " failed while handling the request; its outcome is unknown");
             }
         }
-        if (lastFailure != null) {
-            log.debug("{} failed on {} replica(s)", serviceId, tried.size(), lastFailure);
+        throw unavailable(serviceId, tried.size(), lastFailure);
+    }
+
+    /**
+     * Attempts run on virtual threads while the caller waits for the first answer: when none came within the
+     * hedge delay the same request also goes to another admitted replica (a frozen replica costs the hedge
+     * delay, not a timeout); a failed attempt is repeated elsewhere at once; the first answer (a result or a
+     * 4xx) wins and later ones are dropped. Only for idempotent calls, so a duplicate does no harm.
+     */
+    private <T> T hedged(ServicePool pool, Attempt<T> attempt, long hedgeNanos, long deadline) {
+        String serviceId = pool.serviceId();
+        List<Instance> tried = new ArrayList<>(settings.maxAttempts());
+        List<Instance> running = new ArrayList<>(settings.maxAttempts());
+        BlockingQueue<Finished<T>> finished = new LinkedBlockingQueue<>();
+        Map<String, String> context = MDC.getCopyOfContextMap();
+        RuntimeException lastFailure = null;
+        Instance first = pool.choose(tried, true);
+        if (first == null) throw unavailable(serviceId, 0, null);
+        start(first, attempt, context, finished, tried, running);
+        long nextHedge = System.nanoTime() + hedgeNanos;
+        try {
+            while (!running.isEmpty()) {
+                long now = System.nanoTime();
+                if (now - deadline >= 0) break;
+                boolean mayHedge = tried.size() < settings.maxAttempts() && nextHedge - deadline < 0;
+                long waitUntil = mayHedge ? nextHedge : deadline;
+                Finished<T> done = finished.poll(Math.max(0, waitUntil - now), TimeUnit.NANOSECONDS);
+                if (done == null) {
+                    if (!mayHedge || System.nanoTime() - deadline >= 0) continue;
+                    Instance hedge = pool.choose(tried, false);
+                    if (hedge == null) {
+                        nextHedge = deadline; // nothing to hedge to: wait for what runs
+                        continue;
+                    }
+                    for (Instance slow : running) {
+                        if (slow.overtaken(settings.overtakenToEject(), pool.othersAdmitted(slow), System.nanoTime())) {
+                            ejected(slow, "slow", null);
+                        }
+                    }
+                    meters.counter("agora.client.hedges", "service", serviceId).increment();
+                    start(hedge, attempt, context, finished, tried, running);
+                    nextHedge = System.nanoTime() + hedgeNanos;
+                    continue;
+                }
+                running.remove(done.instance());
+                Outcome<T> outcome = done.outcome();
+                if (outcome.succeeded()) return outcome.result();
+                if (outcome.answered()) throw outcome.error();
+                lastFailure = outcome.error();
+                if (running.isEmpty() && tried.size() < settings.maxAttempts()) {
+                    Instance next = pool.choose(tried, true);
+                    if (next != null) {
+                        failedOver(serviceId);
+                        start(next, attempt, context, finished, tried, running);
+                        nextHedge = System.nanoTime() + hedgeNanos;
+                    }
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
-        throw new ServiceUnavailableException(serviceId, serviceId + " is unavailable");
+        if (!running.isEmpty()) {
+            meters.counter("agora.client.call.timeouts", "service", serviceId).increment();
+        }
+        throw unavailable(serviceId, tried.size(), lastFailure);
+    }
+
+    private <T> void start(
+            Instance instance,
+            Attempt<T> attempt,
+            Map<String, String> context,
+            BlockingQueue<Finished<T>> finished,
+            List<Instance> tried,
+            List<Instance> running) {
+        tried.add(instance);
+        running.add(instance);
+        ATTEMPTS.submit(() -> {
+            if (context != null) MDC.setContextMap(context);
+            try {
+                finished.add(new Finished<>(instance, attempt(instance, attempt)));
+            } finally {
+                MDC.clear();
+            }
+        });
+    }
+
+    /** Runs one attempt on {@code instance} and records what it says about the replica's health. */
+    private <T> Outcome<T> attempt(Instance instance, Attempt<T> attempt) {
+        instance.callStarted();
+        try {
+            T result = attempt.call(instance);
+            instance.answered();
+            return new Outcome<>(result, null, null);
+        } catch (RuntimeException error) {
+            Failure failure = Failure.classify(error);
+            if (failure == null) {
+                if (error instanceof RestClientResponseException) instance.answered();
+                return new Outcome<>(null, error, null);
+            }
+            if (instance.failed(failure, settings.serverErrorsToEject(), System.nanoTime())) {
+                ejected(instance, failure.name().toLowerCase(), error);
+            }
+            return new Outcome<>(null, error, failure);
+        } finally {
+            instance.callEnded();
+        }
+    }
+
+    /**
+     * How one attempt ended: a result, an answer to pass on ({@code error} without {@code failure}: a 4xx, or
+     * an error that says nothing about the replica), or a failure that may be repeated elsewhere.
+     */
+    private record Outcome<T>(T result, RuntimeException error, Failure failure) {
+        boolean succeeded() {
+            return error == null;
+        }
+
+        boolean answered() {
+            return error != null && failure == null;
+        }
+    }
+
+    private record Finished<T>(Instance instance, Outcome<T> outcome) {}
+
+    private void failedOver(String serviceId) {
+        meters.counter("agora.client.failovers", "service", serviceId).increment();
+    }
+
+    private static ServiceUnavailableException unavailable(String serviceId, int tried, RuntimeException last) {
+        if (last != null) log.debug("{} failed on {} replica(s)", serviceId, tried, last);
+        return new ServiceUnavailableException(serviceId, serviceId + " is unavailable");
     }
 
     /**

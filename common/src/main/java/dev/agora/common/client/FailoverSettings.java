@@ -1,69 +1,170 @@
 package dev.agora.common.client;
 
 import java.time.Duration;
+import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * Timeouts, retries and health checking of calls to replicated services ({@code agora.client.*}). The
- * defaults detect a dead replica at once and a frozen one within the read timeout, and readmit a
- * recovered replica within about one health interval.
+ * Timeouts, hedging, retries and health checking of calls to replicated services ({@code agora.client.*}).
+ * The defaults fail over from a dead replica at once (a refused connect), cost a frozen one only the hedge
+ * delay, and readmit a recovered replica within about one health interval.
  *
- * @param connectTimeout connect timeout; a refused or timed-out connect is retried on another replica
- * @param readTimeout how long a replica may take to answer before it counts as failed
- * @param maxAttempts attempts per call, each on a different replica
+ * <p>The timeouts nest: a caller's {@link #callTimeout} for a service must cover what that service may
+ * itself spend on its own downstream calls (see "Timeout budget" in {@code frontend-service/README.md}).
+ *
+ * @param connectTimeout connect timeout; a refused or timed-out connect is retried on another replica at once
+ * @param readTimeout how long one attempt may wait for its answer before it counts as failed
+ * @param hedgeDelay when an idempotent call has no answer after this long, the same request is also sent to
+ *     another replica and the first answer wins; {@code 0} turns hedging off
+ * @param callTimeout the whole call, all attempts and hedges included; when it passes the call ends in 503
+ * @param maxAttempts attempts (hedges included) per call, each on a different replica
  * @param balancing how a replica is picked among the admitted ones
  * @param serverErrorsToEject consecutive 5xx answers after which a replica is ejected
- * @param healthInterval pause between health-probe rounds over every known replica
+ * @param overtakenToEject consecutive hedges a replica lost without answering anything in between, after which
+ *     it is ejected as frozen (never the last admitted replica)
+ * @param healthInterval period of health-probe rounds over every known replica
  * @param healthTimeout how long a health probe may take
  * @param healthPath probed path; 200 means ready
  * @param probeFailuresToEject consecutive failed (not refused) probes after which a replica is ejected
  * @param maxConnections connection pool size per replica
+ * @param services per-service overrides of {@code read-timeout}, {@code hedge-delay} and {@code call-timeout},
+ *     keyed by service id (a tier that calls further tiers itself needs longer ones)
  */
 @ConfigurationProperties("agora.client")
 public record FailoverSettings(
         @DefaultValue("200ms") Duration connectTimeout,
         @DefaultValue("1s") Duration readTimeout,
+        @DefaultValue("50ms") Duration hedgeDelay,
+        @DefaultValue("1500ms") Duration callTimeout,
         @DefaultValue("3") int maxAttempts,
         @DefaultValue("ROUND_ROBIN") BalancingPolicy balancing,
         @DefaultValue("3") int serverErrorsToEject,
-        @DefaultValue("1s") Duration healthInterval,
+        @DefaultValue("2") int overtakenToEject,
+        @DefaultValue("500ms") Duration healthInterval,
         @DefaultValue("500ms") Duration healthTimeout,
         @DefaultValue("/actuator/health/readiness") String healthPath,
         @DefaultValue("2") int probeFailuresToEject,
-        @DefaultValue("200") int maxConnections) {
+        @DefaultValue("200") int maxConnections,
+        Map<String, ServiceTimeouts> services) {
+
+    /** Overrides for one service; a {@code null} field keeps the general setting. */
+    public record ServiceTimeouts(Duration readTimeout, Duration hedgeDelay, Duration callTimeout) {}
 
     public FailoverSettings {
         if (maxAttempts < 1) throw new IllegalArgumentException("agora.client.max-attempts must be at least 1");
         if (serverErrorsToEject < 1) serverErrorsToEject = 1;
+        if (overtakenToEject < 1) overtakenToEject = 1;
         if (probeFailuresToEject < 1) probeFailuresToEject = 1;
+        services = services == null ? Map.of() : Map.copyOf(services);
     }
 
     public static FailoverSettings defaults() {
         return new FailoverSettings(
                 Duration.ofMillis(200),
                 Duration.ofSeconds(1),
+                Duration.ofMillis(50),
+                Duration.ofMillis(1500),
                 3,
                 BalancingPolicy.ROUND_ROBIN,
                 3,
-                Duration.ofSeconds(1),
+                2,
+                Duration.ofMillis(500),
                 Duration.ofMillis(500),
                 "/actuator/health/readiness",
                 2,
-                200);
+                200,
+                Map.of());
+    }
+
+    public Duration readTimeout(String serviceId) {
+        ServiceTimeouts own = services.get(serviceId);
+        return own != null && own.readTimeout() != null ? own.readTimeout() : readTimeout;
+    }
+
+    public Duration hedgeDelay(String serviceId) {
+        ServiceTimeouts own = services.get(serviceId);
+        return own != null && own.hedgeDelay() != null ? own.hedgeDelay() : hedgeDelay;
+    }
+
+    public Duration callTimeout(String serviceId) {
+        ServiceTimeouts own = services.get(serviceId);
+        return own != null && own.callTimeout() != null ? own.callTimeout() : callTimeout;
     }
 
     public FailoverSettings withBalancing(BalancingPolicy policy) {
         return new FailoverSettings(
                 connectTimeout,
                 readTimeout,
+                hedgeDelay,
+                callTimeout,
                 maxAttempts,
                 policy,
                 serverErrorsToEject,
+                overtakenToEject,
                 healthInterval,
                 healthTimeout,
                 healthPath,
                 probeFailuresToEject,
-                maxConnections);
+                maxConnections,
+                services);
+    }
+
+    /** The same settings with other timeouts ({@code hedgeDelay} 0: no hedging). */
+    public FailoverSettings withTimeouts(
+            Duration connectTimeout, Duration readTimeout, Duration hedgeDelay, Duration callTimeout) {
+        return new FailoverSettings(
+                connectTimeout,
+                readTimeout,
+                hedgeDelay,
+                callTimeout,
+                maxAttempts,
+                balancing,
+                serverErrorsToEject,
+                overtakenToEject,
+                healthInterval,
+                healthTimeout,
+                healthPath,
+                probeFailuresToEject,
+                maxConnections,
+                services);
+    }
+
+    /** The same settings with other health probing. */
+    public FailoverSettings withHealth(Duration healthInterval, Duration healthTimeout, String healthPath) {
+        return new FailoverSettings(
+                connectTimeout,
+                readTimeout,
+                hedgeDelay,
+                callTimeout,
+                maxAttempts,
+                balancing,
+                serverErrorsToEject,
+                overtakenToEject,
+                healthInterval,
+                healthTimeout,
+                healthPath,
+                probeFailuresToEject,
+                maxConnections,
+                services);
+    }
+
+    /** The same settings with a pool of this many connections per replica. */
+    public FailoverSettings withMaxConnections(int maxConnections) {
+        return new FailoverSettings(
+                connectTimeout,
+                readTimeout,
+                hedgeDelay,
+                callTimeout,
+                maxAttempts,
+                balancing,
+                serverErrorsToEject,
+                overtakenToEject,
+                healthInterval,
+                healthTimeout,
+                healthPath,
+                probeFailuresToEject,
+                maxConnections,
+                services);
     }
 }

@@ -43,36 +43,52 @@ public final class HealthProber implements AutoCloseable {
     /** Starts probing in the background, the first round at once. */
     public HealthProber start() {
         long interval = settings.healthInterval().toMillis();
-        scheduler.scheduleWithFixedDelay(this::probeRoundSafely, 0, interval, TimeUnit.MILLISECONDS);
+        // At a fixed rate, without waiting for slow probes: a frozen replica's probe timing out delays neither
+        // the next round nor the readmission of the others (a replica is never probed twice at once).
+        scheduler.scheduleAtFixedRate(this::probeRoundSafely, 0, interval, TimeUnit.MILLISECONDS);
         return this;
     }
 
     /** One round over every replica of every registered service; returns when all probes are done. */
     public void probeRound() {
+        CompletableFuture.allOf(startRound().toArray(CompletableFuture[]::new)).join();
+    }
+
+    private List<CompletableFuture<Void>> startRound() {
         failover.refreshInstanceLists();
         List<CompletableFuture<Void>> probes = new ArrayList<>();
         for (ServicePool pool : failover.pools()) {
-            for (Instance instance : pool.instances()) probes.add(probe(instance));
+            for (Instance instance : pool.instances()) {
+                if (instance.startProbe()) probes.add(probe(pool, instance));
+            }
         }
-        CompletableFuture.allOf(probes.toArray(CompletableFuture[]::new)).join();
+        return probes;
     }
 
-    private CompletableFuture<Void> probe(Instance instance) {
+    private CompletableFuture<Void> probe(ServicePool pool, Instance instance) {
         HttpRequest request = HttpRequest.newBuilder(instance.uri().resolve(URI.create(settings.healthPath())))
                 .timeout(settings.healthTimeout())
                 .GET()
                 .build();
         long started = System.nanoTime();
-        return http.sendAsync(request, HttpResponse.BodyHandlers.discarding()).handle((response, error) -> {
-            if (error == null && response.statusCode() == 200) {
-                if (instance.probePassed(started)) {
-                    log.info("Readmitted {} replica {}", instance.serviceId(), instance.uri());
-                }
-            } else if (instance.probeFailed(refused(error), settings.probeFailuresToEject(), System.nanoTime())) {
-                failover.ejected(instance, "health probe", null);
-            }
-            return null;
-        });
+        return http.sendAsync(request, HttpResponse.BodyHandlers.discarding())
+                .<Void>handle((response, error) -> {
+                    if (error == null && response.statusCode() == 200) {
+                        if (instance.probePassed(started)) {
+                            log.info("Readmitted {} replica {}", instance.serviceId(), instance.uri());
+                        }
+                    } else if (instance.probeFailed(
+                            refused(error),
+                            // No answer in time is ambiguous on a starved machine: it never ejects the last admitted
+                            // replica (calls still do, by their own timeouts). A refusal or a "not ready" answer does.
+                            error != null && !pool.othersAdmitted(instance),
+                            settings.probeFailuresToEject(),
+                            System.nanoTime())) {
+                        failover.ejected(instance, "health probe", null);
+                    }
+                    return null;
+                })
+                .whenComplete((ignored, error) -> instance.probeEnded());
     }
 
     private static boolean refused(Throwable error) {
@@ -86,7 +102,7 @@ public final class HealthProber implements AutoCloseable {
 
     private void probeRoundSafely() {
         try {
-            probeRound();
+            startRound();
         } catch (RuntimeException e) {
             log.warn("Health probe round failed: {}", e.toString());
         }

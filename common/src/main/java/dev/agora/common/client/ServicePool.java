@@ -43,15 +43,37 @@ final class ServicePool {
         if (!next.equals(instances)) instances = List.copyOf(next);
     }
 
-    /** An admitted replica not in {@code tried}, or {@code null} when there is none. */
-    Instance choose(List<Instance> tried) {
+    /**
+     * An admitted replica not in {@code tried}. When there is none and {@code orEjected}: the replica not in
+     * {@code tried} ejected longest ago by a call (timeout, 5xx, lost hedges, but not a refused connection)
+     * whose health probes still pass: it may only have been slow on a starved machine, and trying it beats
+     * answering 503. {@code null} when there is none: every replica was tried or is down (refused, or failing
+     * its probes: dead or frozen), so the caller gets its 503 at once.
+     */
+    Instance choose(List<Instance> tried, boolean orEjected) {
         List<Instance> all = instances;
         List<Instance> candidates = new ArrayList<>(all.size());
         for (Instance instance : all) {
             if (instance.admitted() && !tried.contains(instance)) candidates.add(instance);
         }
-        if (candidates.isEmpty()) return null;
         if (candidates.size() == 1) return candidates.getFirst();
-        return policy.pick(candidates, turn.getAndIncrement());
+        if (candidates.size() > 1) return policy.pick(candidates, turn.getAndIncrement());
+        if (!orEjected) return null;
+        Instance oldest = null;
+        for (Instance instance : all) {
+            if (instance.admitted() || instance.refused() || instance.probesFailing() || tried.contains(instance)) {
+                continue;
+            }
+            if (oldest == null || instance.ejectedAtNanos() - oldest.ejectedAtNanos() < 0) oldest = instance;
+        }
+        return oldest;
+    }
+
+    /** Whether a replica other than {@code instance} is admitted. */
+    boolean othersAdmitted(Instance instance) {
+        for (Instance other : instances) {
+            if (other != instance && other.admitted()) return true;
+        }
+        return false;
     }
 }

@@ -75,18 +75,14 @@ class FailoverClientTest {
 
     private final List<Replica> replicas = new ArrayList<>();
     private final List<URI> uris = new ArrayList<>();
-    private final FailoverSettings settings = new FailoverSettings(
-            // Generous: the test shares a busy two-core machine, and only the hanging replica may time out.
-            Duration.ofSeconds(1),
-            Duration.ofSeconds(2),
-            3,
-            BalancingPolicy.ROUND_ROBIN,
-            3,
-            Duration.ofSeconds(1),
-            Duration.ofSeconds(2),
-            "/actuator/health/readiness",
-            2,
-            50);
+    // Generous: the test shares a busy two-core machine, and only the hanging replica may time out. No
+    // hedging here: these tests are about the sequential failover loop; the hedging tests set their own.
+    private final FailoverSettings settings = FailoverSettings.defaults()
+            .withTimeouts(Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ZERO, Duration.ofSeconds(10))
+            .withHealth(Duration.ofSeconds(1), Duration.ofSeconds(2), "/actuator/health/readiness")
+            .withMaxConnections(50);
+    private final FailoverSettings hedging = settings.withTimeouts(
+            Duration.ofSeconds(1), Duration.ofSeconds(3), Duration.ofMillis(100), Duration.ofSeconds(10));
     private FailoverClient client;
 
     @AfterEach
@@ -245,6 +241,70 @@ class FailoverClientTest {
                 .isSameAs(busy);
         assertThat(BalancingPolicy.LEAST_OUTSTANDING.pick(List.of(busy, idle), 1))
                 .isSameAs(idle);
+    }
+
+    @Test
+    void aHangingReplicaCostsIdempotentCallsTheHedgeDelayAndIsEjectedAsFrozen() throws IOException {
+        start(2, hedging);
+        replicas.get(0).mode = Replica.Mode.HANG;
+        long slowest = 0;
+        for (int i = 0; i < 6; i++) {
+            long started = System.nanoTime();
+            assertThat(get(CallSafety.IDEMPOTENT)).startsWith("port");
+            slowest = Math.max(slowest, System.nanoTime() - started);
+        }
+
+        assertThat(Duration.ofNanos(slowest))
+                .as("the hedge answered, not a read timeout")
+                .isLessThan(Duration.ofMillis(1500));
+        assertThat(client.instances(SERVICE).get(0).admitted())
+                .as("ejected after losing hedges")
+                .isFalse();
+        assertThat(replicas.get(1).served.get()).isEqualTo(6);
+    }
+
+    @Test
+    void theLastAdmittedReplicaIsNeverEjectedForLosingHedges() {
+        Instance only = new Instance(SERVICE, URI.create("http://127.0.0.1:1"), null);
+        for (int i = 0; i < 5; i++)
+            assertThat(only.overtaken(2, false, System.nanoTime())).isFalse();
+        assertThat(only.admitted()).isTrue();
+        assertThat(only.overtaken(2, true, System.nanoTime())).isTrue();
+        assertThat(only.admitted()).isFalse();
+    }
+
+    @Test
+    void aReplicaEjectedForATimeoutIsStillTriedWhenNoOtherIsLeft() throws IOException {
+        start(1, settings);
+        Replica only = replicas.getFirst();
+        only.mode = Replica.Mode.HANG;
+        assertThatThrownBy(() -> get(CallSafety.IDEMPOTENT)).isInstanceOf(ServiceUnavailableException.class);
+        assertThat(client.instances(SERVICE).getFirst().admitted()).isFalse();
+
+        only.mode = Replica.Mode.OK;
+        assertThat(get(CallSafety.IDEMPOTENT))
+                .as("a slow replica is tried rather than a 503 at once")
+                .startsWith("port");
+    }
+
+    @Test
+    void theCallTimeoutBoundsACallWhoseReplicasAllHang() throws IOException {
+        start(
+                2,
+                settings.withTimeouts(
+                        Duration.ofSeconds(1), Duration.ofSeconds(3), Duration.ofMillis(100), Duration.ofMillis(600)));
+        replicas.forEach(r -> r.mode = Replica.Mode.HANG);
+        long started = System.nanoTime();
+        assertThatThrownBy(() -> get(CallSafety.IDEMPOTENT)).isInstanceOf(ServiceUnavailableException.class);
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofMillis(2500));
+    }
+
+    @Test
+    void aHedgedCallPassesAClientErrorOn() throws IOException {
+        start(2, hedging);
+        replicas.forEach(r -> r.mode = Replica.Mode.NOT_FOUND);
+        assertThatThrownBy(() -> get(CallSafety.IDEMPOTENT)).isInstanceOf(HttpClientErrorException.NotFound.class);
+        assertThat(client.instances(SERVICE)).allMatch(Instance::admitted);
     }
 
     private static int closedPort() throws IOException {

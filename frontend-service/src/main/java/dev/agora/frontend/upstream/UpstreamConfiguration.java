@@ -5,7 +5,11 @@ import dev.agora.common.client.FailoverSettings;
 import dev.agora.common.client.HealthProber;
 import dev.agora.common.web.RequestIds;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
@@ -13,7 +17,6 @@ import org.apache.hc.client5.http.impl.classic.HttpClients;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
 import org.apache.hc.core5.util.TimeValue;
 import org.apache.hc.core5.util.Timeout;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.cloud.loadbalancer.support.LoadBalancerClientFactory;
 import org.springframework.context.annotation.Bean;
@@ -22,38 +25,58 @@ import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
 import org.springframework.web.client.RestClient;
 
 /**
- * Clients of the catalog, order and exchange tiers: one pooled Apache HttpClient 5 (the fastest RestClient
- * backend measured here), replica lists from Spring Cloud LoadBalancer, failover and health probes from
- * {@code dev.agora.common.client}.
+ * Clients of the catalog, order and exchange tiers: a pooled Apache HttpClient 5 per tier (the fastest
+ * RestClient backend measured here) with that tier's read timeout, replica lists from Spring Cloud
+ * LoadBalancer, failover, hedging and health probes from {@code dev.agora.common.client}.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(FailoverSettings.class)
 class UpstreamConfiguration {
 
-    @Bean(destroyMethod = "close")
-    CloseableHttpClient upstreamHttpClient(FailoverSettings settings) {
-        return pooledHttpClient(settings, settings.readTimeout());
+    /** One connection pool per tier, closed with the context. */
+    static final class TierHttpClients implements AutoCloseable {
+
+        private final Map<Tier, CloseableHttpClient> clients = new EnumMap<>(Tier.class);
+
+        TierHttpClients(FailoverSettings settings) {
+            for (Tier tier : Tier.values()) {
+                clients.put(tier, pooledHttpClient(settings, settings.readTimeout(tier.serviceId())));
+            }
+        }
+
+        CloseableHttpClient of(Tier tier) {
+            return clients.get(tier);
+        }
+
+        @Override
+        public void close() {
+            for (CloseableHttpClient client : clients.values()) {
+                try {
+                    client.close();
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+        }
     }
 
-    /** The order tier calls the catalog itself (with its own failover), so its answers may take longer. */
     @Bean(destroyMethod = "close")
-    CloseableHttpClient orderHttpClient(
-            FailoverSettings settings, @Value("${agora.upstream.order-read-timeout:3s}") Duration readTimeout) {
-        return pooledHttpClient(settings, readTimeout);
+    TierHttpClients tierHttpClients(FailoverSettings settings) {
+        return new TierHttpClients(settings);
     }
 
     @Bean
     FailoverClient failoverClient(
             RestClient.Builder restClients,
-            CloseableHttpClient upstreamHttpClient,
-            CloseableHttpClient orderHttpClient,
+            TierHttpClients http,
             LoadBalancerClientFactory loadBalancers,
             FailoverSettings settings,
             MeterRegistry meters) {
-        RestClient base = restClient(restClients, upstreamHttpClient);
-        RestClient orders = restClient(restClients, orderHttpClient);
+        Map<String, RestClient> byService = new java.util.HashMap<>();
+        for (Tier tier : Tier.values()) byService.put(tier.serviceId(), restClient(restClients, http.of(tier)));
+        RestClient other = restClient(restClients, http.of(Tier.CATALOG));
         FailoverClient failover = new FailoverClient(
-                serviceId -> serviceId.equals(Tier.ORDER.serviceId()) ? orders : base,
+                serviceId -> byService.getOrDefault(serviceId, other),
                 new LoadBalancerInstances(loadBalancers),
                 settings,
                 meters);

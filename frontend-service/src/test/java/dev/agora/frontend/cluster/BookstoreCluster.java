@@ -40,6 +40,8 @@ public final class BookstoreCluster implements AutoCloseable {
 
     /** Override with {@code -Dagora.test.read-timeout=1s} to measure failover with the production default. */
     private static final String READ_TIMEOUT = System.getProperty("agora.test.read-timeout", "5s");
+    /** The whole call: room for a hedge or a failover after a full read timeout. */
+    private static final String CALL_TIMEOUT = System.getProperty("agora.test.call-timeout", "11s");
 
     private static BookstoreCluster shared;
 
@@ -169,7 +171,9 @@ public final class BookstoreCluster implements AutoCloseable {
                         // the 1 s default would take the load's tail for dead replicas. Failover behaves
                         // the same, a frozen replica only costs its requests longer.
                         "--agora.client.read-timeout=" + READ_TIMEOUT,
-                        "--agora.upstream.order-read-timeout=10s",
+                        "--agora.client.call-timeout=" + CALL_TIMEOUT,
+                        "--agora.client.services.order-service.read-timeout=10s",
+                        "--agora.client.services.order-service.call-timeout=21s",
                         // Threads of an overloaded box can be starved for a second; no test freezes a
                         // frontend, so stall detection must not empty caches under the tests' feet.
                         "--agora.cache.pause-threshold=10s",

@@ -1,10 +1,11 @@
 package dev.agora.order.catalog;
 
+import dev.agora.common.client.FailoverClient;
+import dev.agora.common.client.HealthProber;
 import dev.agora.common.security.AgoraSecurityProperties;
 import dev.agora.common.web.RequestIds;
 import dev.agora.order.order.Stock;
-import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
-import io.github.resilience4j.retry.RetryRegistry;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
@@ -13,26 +14,29 @@ import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuil
 import org.apache.hc.core5.util.TimeValue;
 import org.apache.hc.core5.util.Timeout;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.restclient.autoconfigure.RestClientBuilderConfigurer;
-import org.springframework.cloud.client.loadbalancer.LoadBalanced;
-import org.springframework.cloud.loadbalancer.annotation.LoadBalancerClient;
+import org.springframework.cloud.client.ServiceInstance;
+import org.springframework.cloud.client.discovery.DiscoveryClient;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
 import org.springframework.web.client.RestClient;
 
+/**
+ * The catalog client: replicas from simple discovery, failover, hedging, ejection and readiness probes from
+ * {@code dev.agora.common.client} (one mechanism for the whole system, the same the frontend uses).
+ */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(CatalogProperties.class)
-@LoadBalancerClient(name = "catalog-service", configuration = CatalogLoadBalancing.class)
 class CatalogClientConfiguration {
 
-    /** Pooled Apache HttpClient 5 (the fastest RestClient backend here) with short timeouts. */
+    /** Pooled Apache HttpClient 5 (the fastest RestClient backend here). */
     @Bean(destroyMethod = "close")
     CloseableHttpClient catalogHttpClient(CatalogProperties properties) {
         var connections = PoolingHttpClientConnectionManagerBuilder.create()
                 .setDefaultConnectionConfig(ConnectionConfig.custom()
                         .setConnectTimeout(Timeout.of(properties.connectTimeout()))
                         .setSocketTimeout(Timeout.of(properties.readTimeout()))
+                        // The replica behind an idle pooled connection may have restarted.
                         .setValidateAfterInactivity(TimeValue.ofSeconds(1))
                         .build())
                 .setMaxConnPerRoute(properties.maxConnections())
@@ -44,41 +48,42 @@ class CatalogClientConfiguration {
                         .setConnectionRequestTimeout(Timeout.of(properties.readTimeout()))
                         .setResponseTimeout(Timeout.of(properties.readTimeout()))
                         .build())
-                // Resilience4j retries, on the next replica; the client must not retry the same one.
+                // The failover client repeats a call, on another replica; the HTTP client must not.
                 .disableAutomaticRetries()
+                .disableCookieManagement()
                 .evictIdleConnections(TimeValue.ofSeconds(30))
                 .build();
     }
 
     @Bean
-    @LoadBalanced
-    RestClient.Builder catalogRestClientBuilder(
-            RestClientBuilderConfigurer configurer, CloseableHttpClient catalogHttpClient) {
-        return configurer
-                .configure(RestClient.builder())
-                .requestFactory(new HttpComponentsClientHttpRequestFactory(catalogHttpClient))
-                .requestInterceptor(RequestIds.propagatingInterceptor());
-    }
-
-    @Bean
-    UnreachableReplicas unreachableCatalogReplicas(CatalogProperties properties) {
-        return new UnreachableReplicas(properties.ejection());
-    }
-
-    @Bean
-    Stock stock(
-            @LoadBalanced RestClient.Builder catalogRestClientBuilder,
-            UnreachableReplicas unreachableCatalogReplicas,
+    FailoverClient catalogReplicas(
+            RestClient.Builder restClients,
+            CloseableHttpClient catalogHttpClient,
+            DiscoveryClient discovery,
             CatalogProperties properties,
-            AgoraSecurityProperties security,
-            RetryRegistry retries,
-            CircuitBreakerRegistry breakers) {
-        RestClient catalog = catalogRestClientBuilder
-                .baseUrl("http://" + properties.serviceId())
-                // Added after the load balancer's interceptor, so it sees the replica that was chosen.
-                .requestInterceptor(unreachableCatalogReplicas)
+            MeterRegistry meters) {
+        RestClient base = restClients
+                .requestFactory(new HttpComponentsClientHttpRequestFactory(catalogHttpClient))
+                .requestInterceptor(RequestIds.propagatingInterceptor())
                 .build();
-        return new CatalogStock(
-                catalog, security.internalToken(), retries.retry("catalog"), breakers.circuitBreaker("catalog"));
+        FailoverClient failover = new FailoverClient(
+                base,
+                serviceId -> discovery.getInstances(serviceId).stream()
+                        .map(ServiceInstance::getUri)
+                        .toList(),
+                properties.failoverSettings(),
+                meters);
+        failover.instances(properties.serviceId()); // probed from the start, before the first buy
+        return failover;
+    }
+
+    @Bean(destroyMethod = "close")
+    HealthProber catalogHealthProber(FailoverClient catalogReplicas) {
+        return new HealthProber(catalogReplicas).start();
+    }
+
+    @Bean
+    Stock stock(FailoverClient catalogReplicas, CatalogProperties properties, AgoraSecurityProperties security) {
+        return new CatalogStock(catalogReplicas, properties.serviceId(), security.internalToken());
     }
 }

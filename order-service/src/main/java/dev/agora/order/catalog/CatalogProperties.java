@@ -1,22 +1,41 @@
 package dev.agora.order.catalog;
 
+import dev.agora.common.client.FailoverSettings;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * How the order service reaches the catalog replicas ({@code agora.catalog.*}).
+ * How the order service reaches the catalog replicas ({@code agora.catalog.*}): through common's
+ * {@code FailoverClient} and {@code HealthProber}, like the frontend reaches its tiers.
  *
  * @param serviceId the replicas' discovery id ({@code agora.instances.catalog-service})
- * @param connectTimeout a dead replica is noticed within this
- * @param readTimeout a frozen replica is noticed within this; a reservation takes a few milliseconds
+ * @param connectTimeout a dead replica refuses at once; this bounds an unroutable one
+ * @param readTimeout one attempt. A reservation takes milliseconds, but may legitimately wait for the
+ *     catalog's invalidation pushes (up to {@code agora.invalidation.deadline}, 1 s, when a frontend is frozen)
+ *     and for a book's row lock held by a catalog replica frozen inside a transaction (until PostgreSQL ends
+ *     that session: {@code idle_in_transaction_session_timeout}, 2 s). It must exceed both together, or a
+ *     working replica would be abandoned; a frozen replica is left after {@code hedgeDelay} instead.
+ * @param hedgeDelay no answer after this: the same reservation (idempotent by order id) also goes to the
+ *     other replica, and the first answer wins
+ * @param callTimeout the whole reservation call; the frontend's order read timeout must exceed it
  * @param maxConnections pooled connections per replica
- * @param ejection how long a replica a call could not reach is skipped (health checks decide after that)
+ * @param healthInterval health probes of every replica (readiness), this often
  */
 @ConfigurationProperties("agora.catalog")
 record CatalogProperties(
         @DefaultValue("catalog-service") String serviceId,
-        @DefaultValue("250ms") Duration connectTimeout,
-        @DefaultValue("1s") Duration readTimeout,
+        @DefaultValue("200ms") Duration connectTimeout,
+        @DefaultValue("3500ms") Duration readTimeout,
+        @DefaultValue("150ms") Duration hedgeDelay,
+        @DefaultValue("4s") Duration callTimeout,
         @DefaultValue("64") int maxConnections,
-        @DefaultValue("2s") Duration ejection) {}
+        @DefaultValue("500ms") Duration healthInterval) {
+
+    FailoverSettings failoverSettings() {
+        return FailoverSettings.defaults()
+                .withTimeouts(connectTimeout, readTimeout, hedgeDelay, callTimeout)
+                .withHealth(healthInterval, Duration.ofMillis(500), "/actuator/health/readiness")
+                .withMaxConnections(maxConnections);
+    }
+}

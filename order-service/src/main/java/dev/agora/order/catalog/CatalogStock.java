@@ -1,10 +1,10 @@
 package dev.agora.order.catalog;
 
+import dev.agora.common.client.CallSafety;
+import dev.agora.common.client.FailoverClient;
+import dev.agora.common.client.ServiceUnavailableException;
 import dev.agora.common.security.TokenGuardFilter;
 import dev.agora.order.order.Stock;
-import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
-import io.github.resilience4j.circuitbreaker.CircuitBreaker;
-import io.github.resilience4j.retry.Retry;
 import java.math.BigDecimal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -15,30 +15,23 @@ import org.springframework.web.client.RestClient;
 import org.springframework.web.client.RestClientException;
 
 /**
- * Reserves stock at the catalog over HTTP, load-balanced over the healthy replicas. A connect error, a
- * timeout or a 5xx is retried at once (the next attempt goes to the next replica); that is safe because
- * the catalog reserves at most once per order id. The circuit breaker sits outside the retry, so it counts
- * one failure per call that failed on every attempt, not one per dead replica.
+ * Reserves stock at the catalog over HTTP through the {@link FailoverClient}: a refused connection, a timeout
+ * or a 5xx is repeated at once on another replica, and a reservation with no answer after the hedge delay is
+ * also sent to the other replica (first answer wins). Both are safe because the catalog reserves at most once
+ * per order id and answers a repeat with the first outcome.
  */
 final class CatalogStock implements Stock {
 
     private static final Logger log = LoggerFactory.getLogger(CatalogStock.class);
 
-    private final RestClient catalog;
+    private final FailoverClient catalog;
+    private final String serviceId;
     private final String internalToken;
-    private final Retry retry;
-    private final CircuitBreaker breaker;
 
-    CatalogStock(RestClient catalog, String internalToken, Retry retry, CircuitBreaker breaker) {
+    CatalogStock(FailoverClient catalog, String serviceId, String internalToken) {
         this.catalog = catalog;
+        this.serviceId = serviceId;
         this.internalToken = internalToken;
-        this.retry = retry;
-        this.breaker = breaker;
-        retry.getEventPublisher()
-                .onRetry(event -> log.debug(
-                        "Retrying reservation (attempt {}): {}",
-                        event.getNumberOfRetryAttempts() + 1,
-                        String.valueOf(event.getLastThrowable())));
     }
 
     record ReserveStock(long orderId, long bookId, int quantity) {}
@@ -47,19 +40,16 @@ final class CatalogStock implements Stock {
 
     @Override
     public Answer reserve(long orderId, long bookId, int quantity) {
+        ReserveStock request = new ReserveStock(orderId, bookId, quantity);
         try {
-            return breaker.executeSupplier(
-                    Retry.decorateSupplier(retry, () -> post(new ReserveStock(orderId, bookId, quantity))));
-        } catch (CallNotPermittedException e) {
-            return new Unavailable("circuit breaker open");
-        } catch (RestClientException | IllegalStateException e) {
-            // IllegalStateException: the load balancer knows no healthy replica right now.
+            return catalog.call(serviceId, CallSafety.IDEMPOTENT, replica -> post(replica.client(), request));
+        } catch (ServiceUnavailableException | RestClientException e) {
             log.warn("Reservation for order {} got no answer from the catalog: {}", orderId, e.getMessage());
             return new Unavailable(e.getMessage());
         }
     }
 
-    private Answer post(ReserveStock request) {
+    private Answer post(RestClient catalog, ReserveStock request) {
         return catalog.post()
                 .uri("/internal/reservations")
                 .header(TokenGuardFilter.INTERNAL_TOKEN_HEADER, internalToken)

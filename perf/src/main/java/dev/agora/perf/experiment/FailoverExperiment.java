@@ -28,6 +28,11 @@ final class FailoverExperiment implements Experiment {
     private static final double SEED_RECOVER_CATALOG_MS = 535.3;
     private static final double SEED_RECOVER_ORDER_MS = 1073.9;
 
+    /** The frontend's hedge delays (application.yml defaults): what a frozen replica may cost a request. */
+    private static final int CATALOG_HEDGE_MS = 50;
+
+    private static final int ORDER_HEDGE_MS = 250;
+
     /** After the fault, requests this much slower than the baseline p99.9 count as affected. */
     private static final double SLOW_FACTOR = 2;
 
@@ -46,7 +51,7 @@ final class FailoverExperiment implements Experiment {
     @Override
     public String workload() {
         return "kill -9 one catalog and one order replica under load; detect + switch time; time for the restarted "
-                + "replica to serve again; plus a SIGSTOP-frozen catalog replica";
+                + "replica to serve again; plus a SIGSTOP-frozen catalog and order replica";
     }
 
     @Override
@@ -122,6 +127,20 @@ final class FailoverExperiment implements Experiment {
                             Duration.ofSeconds(context.count(5, 3)),
                             (client, i) -> bookstore.lookup(
                                     frontends.get((int) ((client + i) % frontends.size())), 1 + (client + i) % 7))));
+            context.log("  SIGSTOP " + orderVictim + " under buys");
+            phases.add(new Phase(
+                    "order frozen (buys)",
+                    orderVictim,
+                    FaultRun.Fault.FREEZE,
+                    FaultRun.run(
+                            target,
+                            orderVictim,
+                            FaultRun.Fault.FREEZE,
+                            clients,
+                            baseline,
+                            Duration.ofSeconds(context.count(5, 3)),
+                            (client, i) -> bookstore.buy(
+                                    frontends.get((int) ((client + i) % frontends.size())), 1 + (client + i) % 7, 1))));
         } finally {
             context.discardCluster();
         }
@@ -248,6 +267,13 @@ final class FailoverExperiment implements Experiment {
                 table.build());
         return report.chart(chart.build())
                 .raw("phases", raw)
+                .note(
+                        "Bounds configured for a freeze (frontend-service/README.md, 'Timeout budget'): an idempotent call "
+                                + "with no answer is hedged to another replica after " + CATALOG_HEDGE_MS
+                                + " ms (catalog "
+                                + "reads) or " + ORDER_HEDGE_MS
+                                + " ms (buys), so a frozen replica should cost its requests "
+                                + "about that plus one normal request; a killed one refuses at once and costs one retry.")
                 .note("The seed delayed its replicas by 10 s to crash them mid-request and timed detection inside its "
                         + "server; here the crash is a real SIGKILL of a JVM under continuous load, and the time is what "
                         + "clients observe.")
