@@ -134,15 +134,12 @@ public final class FailoverClient {
                 Finished<T> done = finished.poll(Math.max(0, waitUntil - now), TimeUnit.NANOSECONDS);
                 if (done == null) {
                     if (!mayHedge || System.nanoTime() - deadline >= 0) continue;
-                    Instance hedge = pool.choose(tried, false);
+                    // Any replica that may serve it, also one ejected for slowness whose probes pass: on a
+                    // starved machine a healthy replica can be ejected as slow, and a hedge to it still helps.
+                    Instance hedge = pool.choose(tried, true);
                     if (hedge == null) {
                         nextHedge = deadline; // nothing to hedge to: wait for what runs
                         continue;
-                    }
-                    for (Instance slow : running) {
-                        if (slow.overtaken(settings.overtakenToEject(), pool.othersAdmitted(slow), System.nanoTime())) {
-                            ejected(slow, "slow", null);
-                        }
                     }
                     meters.counter("agora.client.hedges", "service", serviceId).increment();
                     start(hedge, attempt, context, finished, tried, running);
@@ -151,9 +148,20 @@ public final class FailoverClient {
                 }
                 running.remove(done.instance());
                 Outcome<T> outcome = done.outcome();
-                if (outcome.succeeded()) return outcome.result();
-                if (outcome.answered()) throw outcome.error();
-                lastFailure = outcome.error();
+                if (!outcome.succeeded() && !outcome.answered()) {
+                    lastFailure = outcome.error();
+                } else {
+                    // Replicas asked earlier that have still not answered lost the race to a later one.
+                    for (Instance slow : running) {
+                        if (tried.indexOf(slow) < tried.indexOf(done.instance())
+                                && slow.overtaken(
+                                        settings.overtakenToEject(), pool.othersAdmitted(slow), System.nanoTime())) {
+                            ejected(slow, "slow", null);
+                        }
+                    }
+                    if (outcome.succeeded()) return outcome.result();
+                    throw outcome.error();
+                }
                 if (running.isEmpty() && tried.size() < settings.maxAttempts()) {
                     Instance next = pool.choose(tried, true);
                     if (next != null) {

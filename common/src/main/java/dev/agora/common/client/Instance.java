@@ -91,8 +91,8 @@ public final class Instance {
     }
 
     /**
-     * Records that a hedge was sent elsewhere because this replica had not answered within the hedge delay;
-     * after a run of them with no answer in between it is ejected as frozen, unless it is the last admitted
+     * Records that a hedge sent elsewhere answered first while this replica still had not answered (it lost
+     * the race); after a run of them with no answer in between it is ejected as frozen, unless it is the last admitted
      * replica ({@code othersAdmitted} false). Returns true when this ejected it.
      */
     boolean overtaken(int overtakenToEject, boolean othersAdmitted, long nowNanos) {
