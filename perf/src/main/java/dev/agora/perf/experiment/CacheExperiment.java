@@ -37,16 +37,14 @@ final class CacheExperiment implements Experiment {
     record PushTime(String catalog, long count, double p50Ms, double p99Ms) {
 
         static PushTime read(HttpDriver http, String catalog) {
-            HttpReply reply = http.get(catalog + "/actuator/prometheus");
             long count = 0;
             double p50 = Double.NaN;
             double p99 = Double.NaN;
-            for (String line : reply.body().split("\n")) {
-                if (!line.startsWith("agora_invalidation_push_seconds")) continue;
-                double value = Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
-                if (line.startsWith("agora_invalidation_push_seconds_count")) count = (long) value;
-                else if (line.contains("quantile=\"0.5\"")) p50 = value * 1000;
-                else if (line.contains("quantile=\"0.99\"")) p99 = value * 1000;
+            for (ServerMetrics.Sample sample : ServerMetrics.scrape(http, catalog)) {
+                if (sample.isNamed("agora_invalidation_push_seconds_count")) count = (long) sample.value();
+                if (!sample.isNamed("agora_invalidation_push_seconds")) continue;
+                if (sample.hasLabels("quantile=\"0.5\"")) p50 = sample.value() * 1000;
+                if (sample.hasLabels("quantile=\"0.99\"")) p99 = sample.value() * 1000;
             }
             return new PushTime(catalog, count, p50, p99);
         }

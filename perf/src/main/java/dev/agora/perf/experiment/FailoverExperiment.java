@@ -4,6 +4,7 @@ import static dev.agora.perf.stats.Numbers.format;
 
 import dev.agora.perf.load.Bookstore;
 import dev.agora.perf.load.HttpDriver;
+import dev.agora.perf.load.HttpReply;
 import dev.agora.perf.report.Chart;
 import dev.agora.perf.report.Report;
 import dev.agora.perf.report.Table;
@@ -15,6 +16,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiFunction;
 
 /**
  * Seed 002, section 4: a catalog replica and an order replica crash (SIGKILL) under load; how much longer do
@@ -77,6 +79,7 @@ final class FailoverExperiment implements Experiment {
         int clients = context.count(4, 2);
         Duration baseline = Duration.ofSeconds(context.count(3, 2));
         Duration outage = Duration.ofSeconds(context.count(10, 3));
+        Duration frozen = Duration.ofSeconds(context.count(5, 3));
         List<String> frontends = target.urls("frontend");
         String catalogVictim = target.instanceNames("catalog").getLast();
         String orderVictim = target.instanceNames("order").getLast();
@@ -85,62 +88,19 @@ final class FailoverExperiment implements Experiment {
         try (HttpDriver http = context.http(16)) {
             Bookstore bookstore = new Bookstore(http);
             Stock.ensure(bookstore, survivingCatalog, Bookstore.BOOK_IDS, 20_000);
-            context.log("  kill -9 " + catalogVictim + " under lookups");
-            phases.add(new Phase(
-                    "catalog crash (lookups)",
-                    catalogVictim,
-                    FaultRun.Fault.KILL,
-                    FaultRun.run(
-                            target,
-                            catalogVictim,
-                            FaultRun.Fault.KILL,
-                            clients,
-                            baseline,
-                            outage,
-                            (client, i) -> bookstore.lookup(
-                                    frontends.get((int) ((client + i) % frontends.size())), 1 + (client + i) % 7))));
-            context.log("  kill -9 " + orderVictim + " under buys");
-            phases.add(new Phase(
-                    "order crash (buys)",
-                    orderVictim,
-                    FaultRun.Fault.KILL,
-                    FaultRun.run(
-                            target,
-                            orderVictim,
-                            FaultRun.Fault.KILL,
-                            clients,
-                            baseline,
-                            outage,
-                            (client, i) -> bookstore.buy(
-                                    frontends.get((int) ((client + i) % frontends.size())), 1 + (client + i) % 7, 1))));
-            context.log("  SIGSTOP " + catalogVictim + " under lookups");
-            phases.add(new Phase(
-                    "catalog frozen (lookups)",
-                    catalogVictim,
-                    FaultRun.Fault.FREEZE,
-                    FaultRun.run(
-                            target,
-                            catalogVictim,
-                            FaultRun.Fault.FREEZE,
-                            clients,
-                            baseline,
-                            Duration.ofSeconds(context.count(5, 3)),
-                            (client, i) -> bookstore.lookup(
-                                    frontends.get((int) ((client + i) % frontends.size())), 1 + (client + i) % 7))));
-            context.log("  SIGSTOP " + orderVictim + " under buys");
-            phases.add(new Phase(
-                    "order frozen (buys)",
-                    orderVictim,
-                    FaultRun.Fault.FREEZE,
-                    FaultRun.run(
-                            target,
-                            orderVictim,
-                            FaultRun.Fault.FREEZE,
-                            clients,
-                            baseline,
-                            Duration.ofSeconds(context.count(5, 3)),
-                            (client, i) -> bookstore.buy(
-                                    frontends.get((int) ((client + i) % frontends.size())), 1 + (client + i) % 7, 1))));
+            Load lookups = new Load(
+                    "lookups",
+                    (client, i) -> bookstore.lookup(
+                            frontends.get((int) ((client + i) % frontends.size())), 1 + (client + i) % 7));
+            Load buys = new Load(
+                    "buys",
+                    (client, i) -> bookstore.buy(
+                            frontends.get((int) ((client + i) % frontends.size())), 1 + (client + i) % 7, 1));
+            FaultPhases run = new FaultPhases(context, target, clients, baseline, phases);
+            run.phase("catalog crash (lookups)", catalogVictim, FaultRun.Fault.KILL, outage, lookups);
+            run.phase("order crash (buys)", orderVictim, FaultRun.Fault.KILL, outage, buys);
+            run.phase("catalog frozen (lookups)", catalogVictim, FaultRun.Fault.FREEZE, frozen, lookups);
+            run.phase("order frozen (buys)", orderVictim, FaultRun.Fault.FREEZE, frozen, buys);
         } finally {
             context.discardCluster();
         }
@@ -292,5 +252,21 @@ final class FailoverExperiment implements Experiment {
             if (t >= -1 && t <= 3) points.add(new double[] {t, q.latencyNanos() / 1e6});
         }
         return points;
+    }
+
+    /** What the clients send during a fault: its name for the log, and request {@code i} of client {@code c}. */
+    private record Load(String name, BiFunction<Integer, Long, HttpReply> call) {}
+
+    /** Runs one fault under load after another against the same cluster, logging each and keeping its result. */
+    private record FaultPhases(
+            ExperimentContext context, Target target, int clients, Duration baseline, List<Phase> phases) {
+
+        void phase(String label, String victim, FaultRun.Fault fault, Duration outage, Load load)
+                throws InterruptedException {
+            context.log(
+                    "  " + (fault == FaultRun.Fault.KILL ? "kill -9 " : "SIGSTOP ") + victim + " under " + load.name());
+            phases.add(new Phase(
+                    label, victim, fault, FaultRun.run(target, victim, fault, clients, baseline, outage, load.call())));
+        }
     }
 }

@@ -2,6 +2,7 @@ package dev.agora.perf.experiment;
 
 import dev.agora.perf.load.HttpDriver;
 import dev.agora.perf.load.HttpReply;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -13,6 +14,32 @@ record ServerMetrics(double seconds, long count) {
 
     static final ServerMetrics NONE = new ServerMetrics(0, 0);
 
+    /** One line of a Prometheus text page: the series (name and labels) and its value. */
+    record Sample(String series, double value) {
+
+        /** The series is {@code name} itself (with any labels), not a longer name starting with it. */
+        boolean isNamed(String name) {
+            return series.equals(name) || series.startsWith(name + "{");
+        }
+
+        boolean hasLabels(String... labels) {
+            return Arrays.stream(labels).allMatch(series::contains);
+        }
+    }
+
+    /** Every sample an instance's {@code /actuator/prometheus} shows; none when it does not answer. */
+    static List<Sample> scrape(HttpDriver http, String instance) {
+        HttpReply reply = http.get(instance + "/actuator/prometheus");
+        List<Sample> samples = new ArrayList<>();
+        if (!reply.isSuccess()) return samples;
+        for (String line : reply.body().split("\n")) {
+            if (line.isBlank() || line.startsWith("#")) continue;
+            int space = line.lastIndexOf(' ');
+            samples.add(new Sample(line.substring(0, space), Double.parseDouble(line.substring(space + 1))));
+        }
+        return samples;
+    }
+
     /**
      * @param metric the timer's Prometheus name without suffix, e.g. {@code http_server_requests_seconds}
      * @param labels label texts every counted series must contain, e.g. {@code uri="/orders"}
@@ -21,15 +48,10 @@ record ServerMetrics(double seconds, long count) {
         double seconds = 0;
         long count = 0;
         for (String instance : instances) {
-            HttpReply reply = http.get(instance + "/actuator/prometheus");
-            if (!reply.isSuccess()) continue;
-            for (String line : reply.body().split("\n")) {
-                boolean sum = line.startsWith(metric + "_sum{");
-                if (!sum && !line.startsWith(metric + "_count{")) continue;
-                if (!Arrays.stream(labels).allMatch(line::contains)) continue;
-                double value = Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
-                if (sum) seconds += value;
-                else count += (long) value;
+            for (Sample sample : scrape(http, instance)) {
+                if (!sample.hasLabels(labels)) continue;
+                if (sample.isNamed(metric + "_sum")) seconds += sample.value();
+                else if (sample.isNamed(metric + "_count")) count += (long) sample.value();
             }
         }
         return new ServerMetrics(seconds, count);
