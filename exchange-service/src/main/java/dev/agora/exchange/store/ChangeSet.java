@@ -17,10 +17,10 @@ public final class ChangeSet implements StateChanges {
 
     record PositionKey(Account account, String symbol) {}
 
-    final Set<Account> accounts = new LinkedHashSet<>();
-    final Set<PositionKey> positions = new LinkedHashSet<>();
-    final Set<Order> orders = new LinkedHashSet<>();
-    final List<Execution> executions = new ArrayList<>();
+    Set<Account> accounts = new LinkedHashSet<>();
+    Set<PositionKey> positions = new LinkedHashSet<>();
+    Set<Order> orders = new LinkedHashSet<>();
+    List<Execution> executions = new ArrayList<>();
 
     @Override
     public void accountChanged(Account account) {
@@ -46,10 +46,14 @@ public final class ChangeSet implements StateChanges {
         return accounts.isEmpty() && positions.isEmpty() && orders.isEmpty() && executions.isEmpty();
     }
 
+    /**
+     * Starts afresh with new, small collections: clearing a hash set costs its capacity, not its size, so one
+     * large batch would otherwise make every later clear as slow as that batch was big.
+     */
     public void clear() {
-        accounts.clear();
-        positions.clear();
-        orders.clear();
-        executions.clear();
+        accounts = new LinkedHashSet<>();
+        positions = new LinkedHashSet<>();
+        orders = new LinkedHashSet<>();
+        executions = new ArrayList<>();
     }
 }

@@ -2,145 +2,101 @@ package dev.agora.exchange.xml;
 
 import dev.agora.exchange.matching.OrderSnapshot;
 import dev.agora.exchange.matching.Result;
-import java.io.ByteArrayOutputStream;
-import java.math.BigDecimal;
 import java.util.List;
-import javax.xml.stream.XMLOutputFactory;
-import javax.xml.stream.XMLStreamException;
-import javax.xml.stream.XMLStreamWriter;
 
 /** Writes {@code <results>}: one element per request child, in request order, echoing what was sent. */
 final class XmlReplyWriter {
 
-    private static final XMLOutputFactory FACTORY = XMLOutputFactory.newFactory();
-
     byte[] results(XmlRequest request, List<Result> results) {
-        return write(xml -> {
-            if (results.isEmpty()) {
-                xml.writeEmptyElement("results");
-                return;
-            }
-            xml.writeStartElement("results");
-            for (int i = 0; i < results.size(); i++) {
-                child(xml, request.items().get(i), results.get(i));
-            }
-            xml.writeEndElement();
-        });
+        XmlBytes xml = new XmlBytes();
+        if (results.isEmpty()) return xml.open("results").closeEmpty().toByteArray();
+        xml.open("results").close();
+        for (int i = 0; i < results.size(); i++) {
+            child(xml, request.items().get(i), results.get(i));
+        }
+        return xml.end("results").toByteArray();
     }
 
     /** The reply to a request that could not be read or parsed as a whole. */
     byte[] error(String why) {
-        return write(xml -> {
-            xml.writeStartElement("results");
-            xml.writeStartElement("error");
-            xml.writeCharacters(why);
-            xml.writeEndElement();
-            xml.writeEndElement();
-        });
+        return new XmlBytes()
+                .open("results")
+                .close()
+                .open("error")
+                .close()
+                .text(why)
+                .end("error")
+                .end("results")
+                .toByteArray();
     }
 
-    private static void child(XMLStreamWriter xml, XmlRequest.Item item, Result result) throws XMLStreamException {
+    private static void child(XmlBytes xml, XmlRequest.Item item, Result result) {
         if (result instanceof Result.Rejected rejected) {
-            xml.writeStartElement("error");
+            xml.open("error");
             switch (item) {
-                case XmlRequest.NewAccount account -> attribute(xml, "id", account.id());
-                case XmlRequest.NewShares shares -> {
-                    attribute(xml, "sym", shares.symbol());
-                    attribute(xml, "id", shares.accountId());
-                }
-                case XmlRequest.PlaceOrder order -> {
-                    attribute(xml, "sym", order.symbol());
-                    attribute(xml, "amount", order.amount());
-                    attribute(xml, "limit", order.limit());
-                }
-                case XmlRequest.Query query -> attribute(xml, "id", query.orderId());
-                case XmlRequest.Cancel cancel -> attribute(xml, "id", cancel.orderId());
+                case XmlRequest.NewAccount account -> xml.attribute("id", account.id());
+                case XmlRequest.NewShares shares ->
+                    xml.attribute("sym", shares.symbol()).attribute("id", shares.accountId());
+                case XmlRequest.PlaceOrder order ->
+                    xml.attribute("sym", order.symbol())
+                            .attribute("amount", order.amount())
+                            .attribute("limit", order.limit());
+                case XmlRequest.Query query -> xml.attribute("id", query.orderId());
+                case XmlRequest.Cancel cancel -> xml.attribute("id", cancel.orderId());
                 case XmlRequest.Unsupported unsupported -> {}
             }
-            xml.writeCharacters(rejected.reason().message());
-            xml.writeEndElement();
+            xml.close().text(rejected.reason().message()).end("error");
             return;
         }
         switch (item) {
-            case XmlRequest.NewAccount account -> {
-                xml.writeEmptyElement("created");
-                attribute(xml, "id", account.id());
-            }
-            case XmlRequest.NewShares shares -> {
-                xml.writeEmptyElement("created");
-                attribute(xml, "sym", shares.symbol());
-                attribute(xml, "id", shares.accountId());
-            }
-            case XmlRequest.PlaceOrder order -> {
-                xml.writeEmptyElement("opened");
-                attribute(xml, "sym", order.symbol());
-                attribute(xml, "amount", order.amount());
-                attribute(xml, "limit", order.limit());
-                attribute(xml, "id", Long.toString(((Result.OrderOpened) result).orderId()));
-            }
+            case XmlRequest.NewAccount account ->
+                xml.open("created").attribute("id", account.id()).closeEmpty();
+            case XmlRequest.NewShares shares ->
+                xml.open("created")
+                        .attribute("sym", shares.symbol())
+                        .attribute("id", shares.accountId())
+                        .closeEmpty();
+            case XmlRequest.PlaceOrder order ->
+                xml.open("opened")
+                        .attribute("sym", order.symbol())
+                        .attribute("amount", order.amount())
+                        .attribute("limit", order.limit())
+                        .attribute("id", Long.toString(((Result.OrderOpened) result).orderId()))
+                        .closeEmpty();
             case XmlRequest.Query query -> {
-                xml.writeStartElement("status");
-                attribute(xml, "id", query.orderId());
+                xml.open("status").attribute("id", query.orderId()).close();
                 orderState(xml, ((Result.OrderStatus) result).order(), true);
-                xml.writeEndElement();
+                xml.end("status");
             }
             case XmlRequest.Cancel cancel -> {
-                xml.writeStartElement("canceled");
-                attribute(xml, "id", cancel.orderId());
+                xml.open("canceled").attribute("id", cancel.orderId()).close();
                 orderState(xml, ((Result.OrderCanceled) result).order(), false);
-                xml.writeEndElement();
+                xml.end("canceled");
             }
-            case XmlRequest.Unsupported unsupported -> {
-                xml.writeStartElement("error");
-                xml.writeCharacters("unsupported element <" + unsupported.element() + ">");
-                xml.writeEndElement();
-            }
+            case XmlRequest.Unsupported unsupported ->
+                xml.open("error")
+                        .close()
+                        .text("unsupported element <" + unsupported.element() + ">")
+                        .end("error");
         }
     }
 
-    private static void orderState(XMLStreamWriter xml, OrderSnapshot order, boolean withOpen)
-            throws XMLStreamException {
+    private static void orderState(XmlBytes xml, OrderSnapshot order, boolean withOpen) {
         if (withOpen && order.open() != null) {
-            xml.writeEmptyElement("open");
-            attribute(xml, "shares", number(order.open()));
+            xml.open("open").attribute("shares", order.open().toPlainString()).closeEmpty();
         }
         if (order.canceled() != null) {
-            xml.writeEmptyElement("canceled");
-            attribute(xml, "shares", number(order.canceled().shares()));
-            attribute(xml, "time", Long.toString(order.canceled().time()));
+            xml.open("canceled")
+                    .attribute("shares", order.canceled().shares().toPlainString())
+                    .attribute("time", Long.toString(order.canceled().time()))
+                    .closeEmpty();
         }
         for (OrderSnapshot.SignedFill fill : order.executions()) {
-            xml.writeEmptyElement("executed");
-            attribute(xml, "shares", number(fill.shares()));
-            attribute(xml, "price", number(fill.price()));
-            attribute(xml, "time", Long.toString(fill.time()));
+            xml.open("executed")
+                    .attribute("shares", fill.shares().toPlainString())
+                    .attribute("price", fill.price().toPlainString())
+                    .attribute("time", Long.toString(fill.time()))
+                    .closeEmpty();
         }
-    }
-
-    private static String number(BigDecimal value) {
-        return value.toPlainString();
-    }
-
-    private static void attribute(XMLStreamWriter xml, String name, String value) throws XMLStreamException {
-        if (value != null) xml.writeAttribute(name, value);
-    }
-
-    @FunctionalInterface
-    private interface Body {
-        void write(XMLStreamWriter xml) throws XMLStreamException;
-    }
-
-    private static byte[] write(Body body) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(256);
-        try {
-            XMLStreamWriter xml = FACTORY.createXMLStreamWriter(out, "UTF-8");
-            body.write(xml);
-            xml.writeEndDocument();
-            xml.flush();
-            xml.close();
-        } catch (XMLStreamException e) {
-            throw new IllegalStateException("Could not write a reply", e);
-        }
-        return out.toByteArray();
     }
 }
