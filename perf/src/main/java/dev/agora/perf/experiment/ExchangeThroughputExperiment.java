@@ -219,8 +219,12 @@ final class ExchangeThroughputExperiment implements Experiment {
                 "Closed loop: each client sends one request, reads the reply to the end of stream, and sends the "
                         + "next, one TCP connection per request. Each run lasts " + runTime.toSeconds() + " s after a "
                         + warmup.toSeconds() + " s warm-up per cluster. Creates: one new account plus one position. "
-                        + "Transactions: one order, one query and one cancel of the account's own earlier orders "
-                        + "(accounts set up with ample cash and shares). Latency from HdrHistogram.",
+                        + "Transactions: one order, one query of one of the account's recent orders and one cancel of "
+                        + "its latest resting order (accounts set up with ample cash and shares, and one resting order "
+                        + "each). Orders rest away from the market (bids 95.00-99.99, asks 100.00-104.99) except one "
+                        + "in " + Load.MARKETABLE_ONE_IN + ", a small order (1-10 shares) that crosses the spread and "
+                        + "trades; error elements are cancels of resting orders such trades filled completely. "
+                        + "Latency from HdrHistogram.",
                 table.build());
         for (String note : notes) report.note(note);
         return report.note("The load generator runs unpinned on the same 2-core machine and competes with the exchange "
@@ -255,6 +259,11 @@ final class ExchangeThroughputExperiment implements Experiment {
     static final class Load {
 
         private static final int ACCOUNTS_PER_CLIENT = 64;
+        private static final int RECENT_ORDERS = 8;
+        private static final int RESTING_ORDERS = 16;
+        /** One order in this many crosses the spread (and trades); the others rest until their cancel. */
+        private static final int MARKETABLE_ONE_IN = 8;
+
         private static final String[] SYMBOLS = {"SPY", "BTC", "AGORA"};
 
         private final InetSocketAddress address;
@@ -312,8 +321,14 @@ final class ExchangeThroughputExperiment implements Experiment {
             private final byte[] frame = new byte[1100];
             private final byte[] reply = new byte[8192];
             private final String[] accounts = new String[ACCOUNTS_PER_CLIENT];
-            private final long[][] orders = new long[ACCOUNTS_PER_CLIENT][8];
-            private final int[] orderCount = new int[ACCOUNTS_PER_CLIENT];
+            /** Each account's latest orders, any state: what queries ask about. */
+            private final long[][] recent = new long[ACCOUNTS_PER_CLIENT][RECENT_ORDERS];
+
+            private final int[] recentCount = new int[ACCOUNTS_PER_CLIENT];
+            /** Each account's orders placed away from the market and not yet canceled, newest last. */
+            private final long[][] resting = new long[ACCOUNTS_PER_CLIENT][RESTING_ORDERS];
+
+            private final int[] restingCount = new int[ACCOUNTS_PER_CLIENT];
             final LatencyHistogram latencies = new LatencyHistogram();
             long requests;
             long failures;
@@ -347,7 +362,46 @@ final class ExchangeThroughputExperiment implements Experiment {
                         throw new IllegalStateException("account set-up failed", e);
                     }
                     if (count("<error") > 0) throw new IllegalStateException("account set-up was refused");
+                    // One resting order, so that the account's first measured transaction has one to cancel.
+                    xml.setLength(0);
+                    xml.append("<transactions id=\"").append(id).append("\">");
+                    appendOrder(xml, 1, 9_000);
+                    xml.append("</transactions>");
+                    n = put(body, 0, xml);
+                    try {
+                        exchange(n);
+                    } catch (IOException e) {
+                        throw new IllegalStateException("account set-up failed", e);
+                    }
+                    if (openedId() <= 0) throw new IllegalStateException("the set-up order was refused");
+                    remember(a, openedId(), true);
                 }
+            }
+
+            /** {@code <order sym=".." amount=".." limit="dollars.cents"/>} */
+            private void appendOrder(StringBuilder xml, int amount, int cents) {
+                xml.append("<order sym=\"")
+                        .append(SYMBOLS[random.nextInt(SYMBOLS.length)])
+                        .append("\" amount=\"")
+                        .append(amount)
+                        .append("\" limit=\"")
+                        .append(cents / 100)
+                        .append('.');
+                int fraction = cents % 100;
+                if (fraction < 10) xml.append('0');
+                xml.append(fraction).append("\"/>");
+            }
+
+            private void remember(int account, long orderId, boolean rests) {
+                if (orderId <= 0) return;
+                recent[account][recentCount[account]++ % RECENT_ORDERS] = orderId;
+                if (!rests) return;
+                if (restingCount[account] == RESTING_ORDERS) {
+                    // Full: forget the oldest (it stays open in the book, which is fine).
+                    System.arraycopy(resting[account], 1, resting[account], 0, RESTING_ORDERS - 1);
+                    restingCount[account]--;
+                }
+                resting[account][restingCount[account]++] = orderId;
             }
 
             private String newAccountId() {
@@ -366,6 +420,7 @@ final class ExchangeThroughputExperiment implements Experiment {
                 while (!stop.get()) {
                     xml.setLength(0);
                     int account = -1;
+                    boolean marketable = false;
                     if (kind == Kind.CREATES) {
                         String id = newAccountId();
                         xml.append("<create><account id=\"")
@@ -381,23 +436,22 @@ final class ExchangeThroughputExperiment implements Experiment {
                                 .append("</account></symbol></create>");
                     } else {
                         account = random.nextInt(ACCOUNTS_PER_CLIENT);
-                        int amount = (1 + random.nextInt(100)) * (random.nextBoolean() ? 1 : -1);
-                        int cents = 9_900 + random.nextInt(200) + (amount > 0 ? 20 : 0);
+                        boolean buy = random.nextBoolean();
+                        // Resting orders never cross: bids 95.00-99.99, asks 100.00-104.99. A marketable order is
+                        // small (1-10 shares) and crosses the whole spread, so it trades against the best resting
+                        // orders and mostly leaves them partly open: their owners' cancels still succeed.
+                        marketable = restingCount[account] > 1 && random.nextInt(MARKETABLE_ONE_IN) == 0;
+                        int shares = marketable ? 1 + random.nextInt(10) : 1 + random.nextInt(100);
+                        int cents;
+                        if (marketable) cents = buy ? 10_500 : 9_500;
+                        else cents = buy ? 9_500 + random.nextInt(500) : 10_000 + random.nextInt(500);
                         xml.append("<transactions id=\"")
                                 .append(accounts[account])
-                                .append("\"><order sym=\"")
-                                .append(SYMBOLS[random.nextInt(SYMBOLS.length)])
-                                .append("\" amount=\"")
-                                .append(amount)
-                                .append("\" limit=\"")
-                                .append(cents / 100)
-                                .append('.');
-                        int fraction = cents % 100;
-                        if (fraction < 10) xml.append('0');
-                        xml.append(fraction).append("\"/>");
-                        int known = orderCount[account];
-                        long query = known == 0 ? 1 : orders[account][random.nextInt(Math.min(known, 8))];
-                        long cancel = known == 0 ? 1 : orders[account][(known - 1) % 8];
+                                .append("\">");
+                        appendOrder(xml, buy ? shares : -shares, cents);
+                        long query = recent[account][random.nextInt(Math.min(recentCount[account], RECENT_ORDERS))];
+                        // None left only after a failed request lost one: the cancel of a query target then errs.
+                        long cancel = restingCount[account] > 0 ? resting[account][--restingCount[account]] : query;
                         xml.append("<query id=\"")
                                 .append(query)
                                 .append("\"/><cancel id=\"")
@@ -411,12 +465,9 @@ final class ExchangeThroughputExperiment implements Experiment {
                         latencies.recordNanos(System.nanoTime() - start);
                         requests++;
                         if (replyLength < 9 || reply[0] != '<' || reply[1] != 'r') failures++;
-                        // transactions: the cancel of an already canceled/filled order is an expected error
+                        // Expected only when marketable orders filled a resting order completely before its cancel.
                         errorElements += count("<error");
-                        if (account >= 0) {
-                            long opened = openedId();
-                            if (opened > 0) orders[account][orderCount[account]++ % 8] = opened;
-                        }
+                        if (account >= 0) remember(account, openedId(), !marketable);
                     } catch (IOException e) {
                         latencies.recordNanos(System.nanoTime() - start);
                         requests++;
