@@ -27,7 +27,8 @@ import org.springframework.web.client.RestClientResponseException;
  * call that has no answer after the hedge delay is also sent to another replica, and the first answer wins,
  * so a frozen replica costs the hedge delay; a replica that keeps losing such races without answering is
  * ejected as frozen. Every call ends within its call timeout. When no replica can serve the call, it ends
- * quickly in {@link ServiceUnavailableException} (503).
+ * quickly in {@link ServiceUnavailableException} (503). Every repeat and hedge is noted on the response of
+ * the request being handled ({@link FailoverNotice}), so a client can tell which requests failover touched.
  *
  * <p>4xx answers are the replica doing its job and pass to the caller unchanged, as
  * {@link RestClientResponseException}.
@@ -51,9 +52,13 @@ public final class FailoverClient {
     private final MeterRegistry meters;
     private final Map<String, ServicePool> pools = new ConcurrentHashMap<>();
 
-    /** Hedged calls' attempts: one virtual thread each, so a caller can wait for whichever answers first. */
-    private static final ExecutorService ATTEMPTS = Executors.newThreadPerTaskExecutor(
-            Thread.ofVirtual().name("failover-attempt-", 0).factory());
+    /**
+     * Hedged calls' attempts, so a caller can wait for whichever answers first. Pooled platform threads, not
+     * virtual ones: a virtual thread's blocking socket read parks it and costs two more thread wake-ups (the
+     * poller, then a carrier), which on a 2-core box crowded with JVMs shows up in every hop's latency.
+     */
+    private static final ExecutorService ATTEMPTS = Executors.newCachedThreadPool(
+            Thread.ofPlatform().name("failover-attempt-", 0).daemon().factory());
 
     public FailoverClient(
             RestClient baseClient, InstanceListSource source, FailoverSettings settings, MeterRegistry meters) {
@@ -142,6 +147,7 @@ public final class FailoverClient {
                         continue;
                     }
                     meters.counter("agora.client.hedges", "service", serviceId).increment();
+                    FailoverNotice.record(serviceId, FailoverNotice.Event.HEDGE);
                     start(hedge, attempt, context, finished, tried, running);
                     nextHedge = System.nanoTime() + hedgeNanos;
                     continue;
@@ -239,6 +245,7 @@ public final class FailoverClient {
 
     private void failedOver(String serviceId) {
         meters.counter("agora.client.failovers", "service", serviceId).increment();
+        FailoverNotice.record(serviceId, FailoverNotice.Event.RETRY);
     }
 
     private static ServiceUnavailableException unavailable(String serviceId, int tried, RuntimeException last) {

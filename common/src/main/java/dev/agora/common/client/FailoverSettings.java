@@ -23,7 +23,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param serverErrorsToEject consecutive 5xx answers after which a replica is ejected
  * @param overtakenToEject consecutive hedges a replica lost without answering anything in between, after which
  *     it is ejected as frozen (never the last admitted replica)
- * @param healthInterval period of health-probe rounds over every known replica
+ * @param healthInterval period of health-probe rounds over every known replica (ejected ones are probed five
+ *     times as often, so a restarted replica is readmitted soon after it is ready)
  * @param healthTimeout how long a health probe may take
  * @param healthPath probed path; 200 means ready
  * @param probeFailuresToEject consecutive failed (not refused) probes after which a replica is ejected

@@ -16,8 +16,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Probes every known replica's readiness once per health interval, in parallel: a replica that refuses
- * the probe (or fails a run of them) is ejected, an ejected replica whose probe passes is readmitted. Also
- * refreshes the instance lists, so new replicas join within one interval. Probes use their own small HTTP
+ * the probe (or fails a run of them) is ejected, an ejected replica whose probe passes is readmitted. Ejected
+ * replicas are probed {@value #EJECTED_CHECKS_PER_INTERVAL} times as often, so a restarted one is back in
+ * rotation within a fraction of the interval of being ready (probing a dead one costs a refused connect).
+ * Also refreshes the instance lists, so new replicas join within one interval. Probes use their own small HTTP
  * client, so they never queue behind the calls they judge.
  */
 public final class HealthProber implements AutoCloseable {
@@ -28,6 +30,9 @@ public final class HealthProber implements AutoCloseable {
     private final FailoverSettings settings;
     private final HttpClient http;
     private final ScheduledExecutorService scheduler;
+    private long ticks;
+
+    static final int EJECTED_CHECKS_PER_INTERVAL = 5;
 
     public HealthProber(FailoverClient failover) {
         this.failover = failover;
@@ -42,24 +47,26 @@ public final class HealthProber implements AutoCloseable {
 
     /** Starts probing in the background, the first round at once. */
     public HealthProber start() {
-        long interval = settings.healthInterval().toMillis();
+        long tick = Math.max(1, settings.healthInterval().toMillis() / EJECTED_CHECKS_PER_INTERVAL);
         // At a fixed rate, without waiting for slow probes: a frozen replica's probe timing out delays neither
         // the next round nor the readmission of the others (a replica is never probed twice at once).
-        scheduler.scheduleAtFixedRate(this::probeRoundSafely, 0, interval, TimeUnit.MILLISECONDS);
+        scheduler.scheduleAtFixedRate(this::tickSafely, 0, tick, TimeUnit.MILLISECONDS);
         return this;
     }
 
     /** One round over every replica of every registered service; returns when all probes are done. */
     public void probeRound() {
-        CompletableFuture.allOf(startRound().toArray(CompletableFuture[]::new)).join();
+        CompletableFuture.allOf(startRound(true).toArray(CompletableFuture[]::new))
+                .join();
     }
 
-    private List<CompletableFuture<Void>> startRound() {
-        failover.refreshInstanceLists();
+    /** Every replica ({@code all}), or only the ejected ones. */
+    private List<CompletableFuture<Void>> startRound(boolean all) {
+        if (all) failover.refreshInstanceLists();
         List<CompletableFuture<Void>> probes = new ArrayList<>();
         for (ServicePool pool : failover.pools()) {
             for (Instance instance : pool.instances()) {
-                if (instance.startProbe()) probes.add(probe(pool, instance));
+                if ((all || !instance.admitted()) && instance.startProbe()) probes.add(probe(pool, instance));
             }
         }
         return probes;
@@ -100,9 +107,9 @@ public final class HealthProber implements AutoCloseable {
         return false;
     }
 
-    private void probeRoundSafely() {
+    private void tickSafely() {
         try {
-            startRound();
+            startRound(ticks++ % EJECTED_CHECKS_PER_INTERVAL == 0);
         } catch (RuntimeException e) {
             log.warn("Health probe round failed: {}", e.toString());
         }

@@ -18,8 +18,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.client.SimpleClientHttpRequestFactory;
+import org.springframework.mock.web.MockHttpServletRequest;
+import org.springframework.mock.web.MockHttpServletResponse;
 import org.springframework.web.client.HttpClientErrorException;
 import org.springframework.web.client.RestClient;
+import org.springframework.web.context.request.RequestContextHolder;
+import org.springframework.web.context.request.ServletRequestAttributes;
 
 /**
  * The failover loop against real HTTP replicas on loopback (small JDK servers whose behaviour each test
@@ -305,6 +309,30 @@ class FailoverClientTest {
         replicas.forEach(r -> r.mode = Replica.Mode.NOT_FOUND);
         assertThatThrownBy(() -> get(CallSafety.IDEMPOTENT)).isInstanceOf(HttpClientErrorException.NotFound.class);
         assertThat(client.instances(SERVICE)).allMatch(Instance::admitted);
+    }
+
+    @Test
+    void theResponseOfTheRequestBeingHandledNamesEveryRetryAndHedge() throws IOException {
+        start(2, hedging);
+        MockHttpServletResponse response = new MockHttpServletResponse();
+        RequestContextHolder.setRequestAttributes(new ServletRequestAttributes(new MockHttpServletRequest(), response));
+        try {
+            get(CallSafety.IDEMPOTENT);
+            assertThat(response.getHeaders(FailoverNotice.HEADER))
+                    .as("untouched")
+                    .isEmpty();
+
+            replicas.get(0).mode = Replica.Mode.HANG;
+            uris.add(URI.create("http://127.0.0.1:" + closedPort()));
+            client.refreshInstanceLists();
+            for (int i = 0; i < 6; i++) get(CallSafety.IDEMPOTENT);
+        } finally {
+            RequestContextHolder.resetRequestAttributes();
+        }
+
+        assertThat(response.getHeaders(FailoverNotice.HEADER))
+                .contains(SERVICE + ";retry", SERVICE + ";hedge")
+                .allMatch(entry -> entry.equals(SERVICE + ";retry") || entry.equals(SERVICE + ";hedge"));
     }
 
     private static int closedPort() throws IOException {
