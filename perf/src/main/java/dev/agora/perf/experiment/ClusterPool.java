@@ -29,7 +29,10 @@ final class ClusterPool implements AutoCloseable {
 
     private final boolean throughputJvm;
     private final Path dataRoot;
-    private boolean aot;
+    private final boolean aot;
+    /** Set when a start with AOT caches failed: later clusters of the run start without them. */
+    private boolean aotFailed;
+
     private final Target reused;
     private final Consumer<String> log;
     private final Consumer<Target> warmUp;
@@ -66,8 +69,8 @@ final class ClusterPool implements AutoCloseable {
             // A busy machine can push a start (or AOT training) past the launcher's timeout: one more attempt,
             // without the AOT cache, then give up.
             log.accept("cluster start failed (" + first.getMessage() + "); trying once more"
-                    + (aot ? " without AOT cache" : ""));
-            aot = false;
+                    + (usesAot(shape) ? " without AOT cache" : ""));
+            aotFailed = true;
             cluster = start(shape);
         }
         current = new LaunchedTarget(shape, cluster);
@@ -87,6 +90,10 @@ final class ClusterPool implements AutoCloseable {
         return Cluster.start(spec);
     }
 
+    private boolean usesAot(ClusterShape shape) {
+        return (aot || shape.aotCache()) && !aotFailed;
+    }
+
     /** Stops the current cluster so the next request starts a fresh one (after faults were injected). */
     void discard() {
         closeCurrent();
@@ -96,7 +103,7 @@ final class ClusterPool implements AutoCloseable {
         ClusterSpec spec = ClusterSpec.defaults()
                 .withDataDirectory(dataRoot)
                 .withFresh(false)
-                .withAotCache(aot)
+                .withAotCache(usesAot(shape))
                 .withFrontends(shape.frontends())
                 .withCatalogs(shape.catalogs())
                 .withOrders(shape.orders())

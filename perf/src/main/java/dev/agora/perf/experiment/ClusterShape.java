@@ -9,9 +9,16 @@ import java.util.TreeMap;
  * shapes share one running cluster.
  *
  * @param environment extra environment by service ("frontend", "catalog", "order", "exchange", "all")
+ * @param aotCache start the services from JDK 25 AOT caches even when the run did not ask for them (an
+ *     experiment that measures start-up itself)
  */
 public record ClusterShape(
-        int frontends, int catalogs, int orders, boolean exchange, Map<String, Map<String, String>> environment) {
+        int frontends,
+        int catalogs,
+        int orders,
+        boolean exchange,
+        Map<String, Map<String, String>> environment,
+        boolean aotCache) {
 
     public ClusterShape {
         Map<String, Map<String, String>> sorted = new TreeMap<>();
@@ -21,16 +28,16 @@ public record ClusterShape(
 
     /** The bookstore as shipped: 2 frontends with the cache on, 2 catalogs, 2 order services, no exchange. */
     public static ClusterShape bookstore() {
-        return new ClusterShape(2, 2, 2, false, Map.of());
+        return new ClusterShape(2, 2, 2, false, Map.of(), false);
     }
 
     /** Only the exchange (and PostgreSQL). */
     public static ClusterShape exchangeOnly() {
-        return new ClusterShape(0, 0, 0, true, Map.of());
+        return new ClusterShape(0, 0, 0, true, Map.of(), false);
     }
 
     public ClusterShape withReplicas(int frontends, int catalogs, int orders) {
-        return new ClusterShape(frontends, catalogs, orders, exchange, environment);
+        return new ClusterShape(frontends, catalogs, orders, exchange, environment, aotCache);
     }
 
     /**
@@ -43,6 +50,11 @@ public record ClusterShape(
                 .with("catalog", "AGORA_INVALIDATION_ENABLED", "false");
     }
 
+    /** The same cluster started from JDK 25 AOT caches (trained once per build in the run's data directory). */
+    public ClusterShape withAotCache() {
+        return new ClusterShape(frontends, catalogs, orders, exchange, environment, true);
+    }
+
     public boolean cacheEnabled() {
         return !"false".equals(environment.getOrDefault("frontend", Map.of()).get("AGORA_CACHE_ENABLED"));
     }
@@ -52,7 +64,7 @@ public record ClusterShape(
         Map<String, String> values = new LinkedHashMap<>(updated.getOrDefault(service, Map.of()));
         values.put(key, value);
         updated.put(service, values);
-        return new ClusterShape(frontends, catalogs, orders, exchange, updated);
+        return new ClusterShape(frontends, catalogs, orders, exchange, updated, aotCache);
     }
 
     public String describe() {
@@ -66,6 +78,7 @@ public record ClusterShape(
         if (orders > 0) text.append(orders).append(" order service(s), ");
         if (exchange) text.append("1 exchange, ");
         text.append("embedded PostgreSQL 17");
+        if (aotCache) text.append(", services started from AOT caches");
         return text.toString();
     }
 }

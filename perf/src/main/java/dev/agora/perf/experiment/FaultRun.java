@@ -4,14 +4,17 @@ import dev.agora.perf.load.HttpReply;
 import dev.agora.perf.stats.LatencyHistogram;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiFunction;
 
 /**
- * Continuous closed-loop load while one replica is killed (or frozen) and brought back: records every request
- * and the moments of the fault, of readiness and of the replica's first served request after it.
+ * A light closed-loop load (each client pauses between requests, so the box is not saturated and the baseline
+ * tail is small) while one replica is killed (or frozen) and brought back: records every request with the
+ * failover the frontend reports for it, and the moments of the fault, of the replica's readiness, of a frontend
+ * taking it back into its load balancing and of its first served request after it.
  */
 final class FaultRun {
 
@@ -20,44 +23,100 @@ final class FaultRun {
         FREEZE
     }
 
-    record Request(long startNanos, long latencyNanos, int status) {
+    /**
+     * One request. {@code failover}: the frontend's {@code Agora-Failover} entries (a call it repeated or hedged on
+     * another replica), empty when no failover touched the request.
+     */
+    record Request(long startNanos, long latencyNanos, int status, String failover) {
         boolean ok() {
             return status >= 200 && status < 300;
         }
+
+        boolean touchedByFailover() {
+            return !failover.isEmpty();
+        }
+
+        long endNanos() {
+            return startNanos + latencyNanos;
+        }
+
+        /**
+         * How long it took from the fault (or its own start, if later) to its answer: for a request caught in flight
+         * this leaves out the time it had already spent before the fault hit, which no failover could save.
+         */
+        long sinceNanos(long faultNanos) {
+            return endNanos() - Math.max(startNanos, faultNanos);
+        }
     }
 
-    /** All times in nanoseconds on the {@link System#nanoTime()} clock; -1 when it did not happen. */
+    /** How long each part of a run lasts, and how the clients pace themselves. */
+    record Plan(int clients, Duration thinkTime, Duration baseline, Duration outage, Duration afterRecovery) {}
+
+    /**
+     * All times in nanoseconds on the {@link System#nanoTime()} clock; -1 when it did not happen. {@code goneNanos}:
+     * when the killed process had been reaped, so its sockets were closed and connections to it refused (a SIGKILLed
+     * JVM is still torn down by the kernel for a while, holding its sockets open); the fault itself for a freeze.
+     */
     record Result(
             List<Request> requests,
             long faultNanos,
+            long goneNanos,
             long recoveryStartNanos,
             long readyNanos,
+            long readmittedNanos,
             long firstServedNanos,
-            Duration startToReady,
             List<String> failureExamples) {
 
+        /** Requests that ended before the fault. */
         LatencyHistogram baseline() {
             LatencyHistogram histogram = new LatencyHistogram();
             for (Request request : requests) {
-                if (request.startNanos() + request.latencyNanos() < faultNanos)
-                    histogram.recordNanos(request.latencyNanos());
+                if (request.endNanos() < faultNanos) histogram.recordNanos(request.latencyNanos());
             }
             return histogram;
         }
 
-        /** Requests that had started but not finished when the fault hit. */
-        List<Request> inFlightAtFault() {
+        /**
+         * Requests failover touched before the fault: what a hedge delay costs on this box without any fault (a
+         * slow answer is hedged too), so the affected count below can be read against it.
+         */
+        List<Request> touchedBeforeFault() {
             return requests.stream()
-                    .filter(r -> r.startNanos() <= faultNanos && r.startNanos() + r.latencyNanos() >= faultNanos)
+                    .filter(r -> r.endNanos() < faultNanos && r.touchedByFailover())
                     .toList();
         }
 
-        /** Requests started within the window after the fault whose latency is beyond the threshold. */
-        List<Request> slowAfterFault(Duration window, long thresholdNanos) {
+        /**
+         * Requests the fault itself reached: touched by failover, still running at the fault or started after it,
+         * and started before the replica was restarted (or thawed).
+         */
+        List<Request> affectedByFault() {
             return requests.stream()
-                    .filter(r -> r.startNanos() > faultNanos && r.startNanos() <= faultNanos + window.toNanos())
-                    .filter(r -> r.latencyNanos() > thresholdNanos)
+                    .filter(r ->
+                            r.touchedByFailover() && r.endNanos() >= faultNanos && r.startNanos() < recoveryStartNanos)
                     .toList();
+        }
+
+        /** Requests touched by failover that started once the replica was being restarted (or thawed). */
+        List<Request> affectedOnRejoin() {
+            return requests.stream()
+                    .filter(r -> r.touchedByFailover() && r.startNanos() >= recoveryStartNanos)
+                    .toList();
+        }
+
+        /** Restart (or thaw) to the replica answering ready; -1 when it did not get ready. */
+        long startToReadyNanos() {
+            return readyNanos > 0 ? readyNanos - recoveryStartNanos : -1;
+        }
+
+        /** Ready to a frontend having it back in its load balancing; -1 when either was not seen. */
+        long readyToReadmittedNanos() {
+            return readyNanos > 0 && readmittedNanos > 0 ? readmittedNanos - readyNanos : -1;
+        }
+
+        /** Ready to the replica's first served (completed) request; -1 when either was not seen. */
+        long readyToFirstServedNanos() {
+            return readyNanos > 0 && firstServedNanos > 0 ? firstServedNanos - readyNanos : -1;
         }
 
         long failures() {
@@ -65,27 +124,25 @@ final class FaultRun {
         }
     }
 
+    private static final Duration WATCH_LIMIT = Duration.ofSeconds(90);
+    private static final Duration POLL = Duration.ofMillis(10);
+
     private FaultRun() {}
 
     /**
+     * Load runs for the baseline, then the fault hits; after the outage the replica is restarted (or thawed),
+     * and the load goes on until the replica has served again (at most {@link #WATCH_LIMIT}) and then for
+     * {@code afterRecovery}.
+     *
      * @param call makes request {@code i} of client {@code c}
-     * @param baseline how long the load runs before the fault
-     * @param outage how long the replica stays down before it is restarted (or thawed)
      */
-    static Result run(
-            Target target,
-            String victim,
-            Fault fault,
-            int clients,
-            Duration baseline,
-            Duration outage,
-            BiFunction<Integer, Long, HttpReply> call)
+    static Result run(Target target, String victim, Fault fault, Plan plan, BiFunction<Integer, Long, HttpReply> call)
             throws InterruptedException {
         AtomicBoolean stop = new AtomicBoolean();
         List<List<Request>> perClient = new ArrayList<>();
-        List<String> failureExamples = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<String> failureExamples = Collections.synchronizedList(new ArrayList<>());
         List<Thread> threads = new ArrayList<>();
-        for (int c = 0; c < clients; c++) {
+        for (int c = 0; c < plan.clients(); c++) {
             List<Request> mine = new ArrayList<>();
             perClient.add(mine);
             int client = c;
@@ -93,40 +150,35 @@ final class FaultRun {
                 for (long i = 0; !stop.get(); i++) {
                     long start = System.nanoTime();
                     HttpReply reply = call.apply(client, i);
-                    mine.add(new Request(start, System.nanoTime() - start, reply.status()));
-                    if (!reply.isSuccess() && failureExamples.size() < 3) {
-                        String body = reply.body().length() > 300 ? reply.body().substring(0, 300) : reply.body();
-                        failureExamples.add(
-                                reply.status() == 0 ? "no answer: " + reply.failure() : reply.status() + " " + body);
-                    }
+                    mine.add(new Request(start, System.nanoTime() - start, reply.status(), reply.failover()));
+                    if (!reply.isSuccess() && failureExamples.size() < 3) failureExamples.add(describe(reply));
+                    if (!pause(plan.thinkTime())) return;
                 }
             }));
         }
         String victimUrl = target.url(victim);
         long faultNanos = -1;
+        long goneNanos = -1;
         long recoveryStart = -1;
-        long[] ready = {-1};
-        long[] firstServed = {-1};
-        Duration startToReady = Duration.ZERO;
+        Recovery recovery = new Recovery();
         try {
-            Thread.sleep(baseline.toMillis());
+            Thread.sleep(plan.baseline().toMillis());
             faultNanos = System.nanoTime();
-            if (fault == Fault.KILL) target.kill(victim);
+            if (fault == Fault.KILL) target.kill(victim); // returns once the process is reaped
             else target.freeze(victim);
-            Thread.sleep(outage.toMillis());
+            goneNanos = fault == Fault.KILL ? System.nanoTime() : faultNanos;
+            Thread.sleep(plan.outage().toMillis());
             recoveryStart = System.nanoTime();
             Thread monitor = Thread.ofPlatform()
                     .name("fault-monitor")
-                    .start(() -> watch(victimUrl, ready, firstServed, fault == Fault.KILL));
-            if (fault == Fault.KILL) {
-                startToReady = target.restart(victim);
-            } else {
-                target.thaw(victim);
-            }
-            monitor.join(Duration.ofSeconds(60));
+                    .start(() -> watch(victimUrl, target.urls("frontend"), recovery, fault == Fault.KILL));
+            if (fault == Fault.KILL) target.restart(victim);
+            else target.thaw(victim);
+            monitor.join(WATCH_LIMIT);
             monitor.interrupt();
-            Thread.sleep(1_000);
+            Thread.sleep(plan.afterRecovery().toMillis());
         } finally {
+            // No interrupt: a load thread interrupted inside a request would record a failure the fault did not cause.
             stop.set(true);
             for (Thread thread : threads) thread.join();
         }
@@ -134,38 +186,70 @@ final class FaultRun {
         perClient.forEach(all::addAll);
         all.sort((a, b) -> Long.compare(a.startNanos(), b.startNanos()));
         return new Result(
-                all, faultNanos, recoveryStart, ready[0], firstServed[0], startToReady, List.copyOf(failureExamples));
+                all,
+                faultNanos,
+                goneNanos,
+                recoveryStart,
+                recovery.ready,
+                recovery.readmitted,
+                recovery.firstServed,
+                List.copyOf(failureExamples));
     }
 
-    /** Polls readiness, then the served-request count, every 10 ms, for at most a minute. */
-    private static void watch(String url, long[] ready, long[] firstServed, boolean freshProcess) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    private static String describe(HttpReply reply) {
+        String body = reply.body().length() > 300 ? reply.body().substring(0, 300) : reply.body();
+        return reply.status() == 0 ? "no answer: " + reply.failure() : reply.status() + " " + body;
+    }
+
+    /** Sleeps between a client's requests; false when the run is over. */
+    private static boolean pause(Duration thinkTime) {
+        if (thinkTime.isZero()) return true;
+        try {
+            Thread.sleep(thinkTime);
+            return true;
+        } catch (InterruptedException stopped) {
+            return false;
+        }
+    }
+
+    /** When the recovering replica got ready, back into a caller's rotation, and served its first request. */
+    private static final class Recovery {
+        volatile long ready = -1;
+        volatile long readmitted = -1;
+        volatile long firstServed = -1;
+
+        boolean complete() {
+            return ready > 0 && readmitted > 0 && firstServed > 0;
+        }
+    }
+
+    /**
+     * Polls readiness, then whether a caller has the replica back in rotation and the replica's served-request
+     * count, every 10 ms. Readiness is polled from the restart on, so start-to-ready has the poll's resolution
+     * rather than the launcher's.
+     */
+    private static void watch(String url, List<String> callers, Recovery recovery, boolean freshProcess) {
+        long deadline = System.nanoTime() + WATCH_LIMIT.toNanos();
         long served = -1;
-        while (System.nanoTime() < deadline && !Thread.currentThread().isInterrupted()) {
-            if (ready[0] < 0) {
+        while (System.nanoTime() < deadline && !recovery.complete()) {
+            if (recovery.ready < 0) {
                 if (ServedRequests.ready(url)) {
-                    ready[0] = System.nanoTime();
+                    recovery.ready = System.nanoTime();
                     OptionalLong count = ServedRequests.of(url);
-                    if (count.isEmpty()) return; // no request metrics: cannot see the first served request
                     // a fresh process has served nothing before it was ready; what it counts now came after
-                    served = freshProcess ? 0 : count.getAsLong();
-                    if (count.getAsLong() > served) {
-                        firstServed[0] = ready[0];
-                        return;
-                    }
+                    served = freshProcess ? 0 : count.orElse(0);
+                    if (count.orElse(0) > served) recovery.firstServed = recovery.ready;
                 }
             } else {
-                OptionalLong count = ServedRequests.of(url);
-                if (count.isPresent() && count.getAsLong() > served) {
-                    firstServed[0] = System.nanoTime();
-                    return;
+                if (recovery.readmitted < 0 && Rotation.admittedByAny(callers, url)) {
+                    recovery.readmitted = System.nanoTime();
+                }
+                if (recovery.firstServed < 0) {
+                    OptionalLong count = ServedRequests.of(url);
+                    if (count.isPresent() && count.getAsLong() > served) recovery.firstServed = System.nanoTime();
                 }
             }
-            try {
-                Thread.sleep(10);
-            } catch (InterruptedException e) {
-                return;
-            }
+            if (!pause(POLL)) return;
         }
     }
 }

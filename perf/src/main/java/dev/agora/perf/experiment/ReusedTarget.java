@@ -27,7 +27,8 @@ final class ReusedTarget implements Target {
                 urls("catalog").size(),
                 urls("order").size(),
                 !urls("exchange").isEmpty(),
-                java.util.Map.of());
+                java.util.Map.of(),
+                false);
     }
 
     @Override

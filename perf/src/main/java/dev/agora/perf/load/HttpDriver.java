@@ -25,6 +25,9 @@ import org.apache.hc.core5.util.Timeout;
  */
 public final class HttpDriver implements AutoCloseable {
 
+    /** Set by Agora's services on a response whose request met a repeated or hedged call (common's client). */
+    private static final String FAILOVER = "Agora-Failover";
+
     private final CloseableHttpClient client;
 
     public HttpDriver(int maxConnections) {
@@ -73,11 +76,25 @@ public final class HttpDriver implements AutoCloseable {
                 String body = response.getEntity() == null ? "" : EntityUtils.toString(response.getEntity());
                 Header timing = response.getFirstHeader("Server-Timing");
                 return new HttpReply(
-                        response.getCode(), body, ServerTiming.parse(timing == null ? null : timing.getValue()), null);
+                        response.getCode(),
+                        body,
+                        ServerTiming.parse(timing == null ? null : timing.getValue()),
+                        failover(response.getHeaders(FAILOVER)),
+                        null);
             });
         } catch (IOException e) {
             return HttpReply.failed(e.getClass().getSimpleName() + ": " + e.getMessage());
         }
+    }
+
+    private static String failover(Header[] entries) {
+        if (entries.length == 0) return "";
+        StringBuilder joined = new StringBuilder();
+        for (Header entry : entries) {
+            if (!joined.isEmpty()) joined.append(", ");
+            joined.append(entry.getValue());
+        }
+        return joined.toString();
     }
 
     @Override
