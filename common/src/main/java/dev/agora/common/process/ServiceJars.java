@@ -22,7 +22,8 @@ public final class ServiceJars {
         String output = outputFolder();
         Path dir = Path.of("").toAbsolutePath();
         while (dir != null) {
-            Path jar = dir.resolve(module).resolve(output).resolve(module + "-exec.jar");
+            // Joined as Maven joins ${project.basedir}/${agora.target}: "/tmp/x" is a folder below the module too.
+            Path jar = Path.of(dir.toString(), module, output, module + "-exec.jar");
             if (Files.isRegularFile(jar)) return jar;
             dir = dir.getParent();
         }
