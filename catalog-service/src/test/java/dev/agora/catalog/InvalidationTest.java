@@ -3,6 +3,7 @@ package dev.agora.catalog;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.agora.common.web.WritingFrontend;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
@@ -72,6 +73,46 @@ class InvalidationTest extends CatalogTestSupport {
 
         assertThat(afterFirst).containsExactly(1L, book(id).path("version").asLong());
         assertThat(versionsPushedFor(id)).isEqualTo(afterFirst);
+    }
+
+    @Test
+    void aReservationThroughAFrontendIsStillPushedToThatFrontendAndToEveryOther() {
+        long id = newBook("pushed", 3).path("id").asLong();
+        double deadFailuresBefore = deadFrontendFailures();
+
+        Response reserved = post(
+                "/internal/reservations",
+                """
+                {"orderId":%d,"bookId":%d,"quantity":1}""".formatted(nextOrderId(), id),
+                "X-Internal-Token",
+                INTERNAL_TOKEN,
+                WritingFrontend.HEADER,
+                FRONTEND.url() + "/");
+
+        assertThat(reserved.json().path("outcome").asString()).isEqualTo("RESERVED");
+        long reservedVersion = book(id).path("version").asLong();
+        // The writing frontend's push is not awaited (it drops the book itself), but it is sent.
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(versionsPushedFor(id)).containsExactly(1L, reservedVersion));
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(deadFrontendFailures()).isEqualTo(deadFailuresBefore + 1));
+    }
+
+    @Test
+    void aWritingFrontendTheCatalogDoesNotKnowLeavesNoFrontendOut() {
+        long id = newBook("pushed", 3).path("id").asLong();
+
+        post(
+                "/internal/reservations",
+                """
+                {"orderId":%d,"bookId":%d,"quantity":1}""".formatted(nextOrderId(), id),
+                "X-Internal-Token",
+                INTERNAL_TOKEN,
+                WritingFrontend.HEADER,
+                "not a url");
+
+        assertThat(versionsPushedFor(id))
+                .containsExactly(1L, book(id).path("version").asLong());
     }
 
     @Test

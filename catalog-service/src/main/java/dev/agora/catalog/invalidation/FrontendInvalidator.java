@@ -3,13 +3,16 @@ package dev.agora.catalog.invalidation;
 import dev.agora.catalog.book.BookChangeListener;
 import dev.agora.catalog.book.BookChanged;
 import dev.agora.common.security.TokenGuardFilter;
+import dev.agora.common.web.WritingFrontend;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.URI;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -27,10 +30,12 @@ import org.springframework.web.client.RestClientException;
 import org.springframework.web.util.UriComponentsBuilder;
 
 /**
- * Pushes every committed book change to every frontend instance, in parallel (one virtual thread each),
- * before the write is answered, so no frontend serves the old book once the write returned. A frontend
- * that fails gets a few quick retries within the deadline; after that the failure is counted and logged,
- * and the write is answered anyway: a slow or dead frontend delays writes by at most the deadline.
+ * Pushes every committed book change to every frontend instance, in parallel (the writing thread pushes to
+ * one frontend itself, pooled threads to the others), before the write is answered, so no frontend serves
+ * the old book once the write returned. The frontend a buy came through is not waited for: it drops the
+ * book itself when the answer reaches it. A frontend that fails gets a few quick retries within the deadline;
+ * after that the failure is counted and logged, and the write is answered anyway: a slow or dead frontend
+ * delays writes by at most the deadline.
  */
 final class FrontendInvalidator implements BookChangeListener, AutoCloseable {
 
@@ -42,7 +47,15 @@ final class FrontendInvalidator implements BookChangeListener, AutoCloseable {
     private final Closeable connections;
     private final String internalToken;
     private final MeterRegistry meters;
-    private final ExecutorService pushers = Executors.newVirtualThreadPerTaskExecutor();
+    /**
+     * Platform threads: a virtual thread blocked on a socket read costs two more wake-ups (poller, carrier)
+     * per push, and each wake-up is a wait for a core on a crowded machine.
+     */
+    /** The longest one attempt can take: connecting plus waiting for the answer. */
+    private final long attemptBoundNanos;
+
+    private final ExecutorService pushers = Executors.newCachedThreadPool(
+            Thread.ofPlatform().name("invalidation-push-", 0).daemon().factory());
     /** What invalidation adds to a write: from the commit to the last frontend's acknowledgement. */
     private final Timer pushTime;
     /** Frontends whose last push failed: logged once when they fail and once when they are back. */
@@ -61,6 +74,8 @@ final class FrontendInvalidator implements BookChangeListener, AutoCloseable {
         this.connections = connections;
         this.internalToken = internalToken;
         this.meters = meters;
+        this.attemptBoundNanos =
+                properties.connectTimeout().plus(properties.readTimeout()).toNanos();
         this.pushTime = Timer.builder("agora.invalidation.push")
                 .description("Time a write waits for every frontend to take its invalidation")
                 // Client-side percentiles only: Prometheus drops them from a timer that also has a histogram.
@@ -69,21 +84,34 @@ final class FrontendInvalidator implements BookChangeListener, AutoCloseable {
     }
 
     @Override
-    public void bookChanged(BookChanged change) {
-        List<ServiceInstance> frontends = discovery.getInstances(properties.serviceId());
-        if (frontends.isEmpty()) return;
+    public void bookChanged(BookChanged change, Optional<URI> writingFrontend) {
+        List<URI> frontends = new ArrayList<>();
         long started = System.nanoTime();
+        long deadline = started + properties.deadline().toNanos();
+        for (ServiceInstance instance : discovery.getInstances(properties.serviceId())) {
+            URI frontend = instance.getUri();
+            if (writingFrontend.isPresent() && WritingFrontend.sameInstance(frontend, writingFrontend.get())) {
+                // Not awaited: it drops the book itself before it answers. The push still goes, for the case
+                // that this write commits after the writing frontend gave up waiting for it.
+                pushers.execute(() -> push(frontend, change, deadline));
+            } else {
+                frontends.add(frontend);
+            }
+        }
+        if (frontends.isEmpty()) return;
         try {
-            pushToAll(frontends, change, started + properties.deadline().toNanos());
+            pushToAll(frontends, change, deadline);
         } finally {
             pushTime.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
         }
     }
 
-    private void pushToAll(List<ServiceInstance> frontends, BookChanged change, long deadline) {
-        List<Future<?>> pushes = frontends.stream()
-                .<Future<?>>map(frontend -> pushers.submit(() -> push(frontend.getUri(), change, deadline)))
+    private void pushToAll(List<URI> frontends, BookChanged change, long deadline) {
+        int last = frontends.size() - 1;
+        List<Future<?>> pushes = frontends.subList(0, last).stream()
+                .<Future<?>>map(frontend -> pushers.submit(() -> push(frontend, change, deadline)))
                 .toList();
+        push(frontends.get(last), change, deadline);
         for (Future<?> push : pushes) {
             try {
                 push.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
@@ -117,7 +145,9 @@ final class FrontendInvalidator implements BookChangeListener, AutoCloseable {
             } catch (RestClientException e) {
                 last = e;
             }
-            if (System.nanoTime() >= deadline) break;
+            // Another attempt only if it ends by the deadline even when it times out: the push to the last
+            // frontend runs on the writing thread, which must not wait past the deadline.
+            if (deadline - System.nanoTime() < attemptBoundNanos) break;
         }
         Counter.builder("agora.invalidation.failures")
                 .description("Invalidations a frontend did not acknowledge after all attempts")

@@ -28,7 +28,7 @@ class InvalidationConfiguration {
             RestClient.Builder restClients,
             AgoraSecurityProperties security,
             MeterRegistry meters) {
-        if (!properties.enabled()) return change -> {};
+        if (!properties.enabled()) return (change, writingFrontend) -> {};
         CloseableHttpClient client = pooledClient(properties);
         RestClient http = restClients
                 .requestFactory(new HttpComponentsClientHttpRequestFactory(client))

@@ -2,6 +2,7 @@ package dev.agora.catalog.reservation;
 
 import dev.agora.common.problem.ProblemException;
 import dev.agora.common.problem.ProblemTypes;
+import dev.agora.common.web.WritingFrontend;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -12,6 +13,7 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -35,8 +37,11 @@ class ReservationController {
             @NotNull @Min(1) @Max(MAX_QUANTITY) Integer quantity) {}
 
     @PostMapping
-    Reservation reserve(@Valid @RequestBody ReserveStock request) {
-        return switch (reserving.reserve(request.orderId(), request.bookId(), request.quantity())) {
+    Reservation reserve(
+            @Valid @RequestBody ReserveStock request,
+            @RequestHeader(name = WritingFrontend.HEADER, required = false) String writingFrontend) {
+        return switch (reserving.reserve(
+                request.orderId(), request.bookId(), request.quantity(), WritingFrontend.parse(writingFrontend))) {
             case ReservationResult.Decided(Reservation reservation) -> reservation;
             case ReservationResult.Repeated(Reservation reservation) -> reservation;
             case ReservationResult.UnknownBook(long bookId) ->

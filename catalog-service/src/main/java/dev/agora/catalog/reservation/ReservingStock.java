@@ -1,6 +1,7 @@
 package dev.agora.catalog.reservation;
 
 import dev.agora.catalog.book.BookChangeListener;
+import java.net.URI;
 import java.util.Optional;
 import org.springframework.stereotype.Service;
 
@@ -20,11 +21,12 @@ public class ReservingStock {
         this.changes = changes;
     }
 
-    public ReservationResult reserve(long orderId, long bookId, int quantity) {
+    /** @param writingFrontend the frontend the buy came through, if the order service named one */
+    public ReservationResult reserve(long orderId, long bookId, int quantity, Optional<URI> writingFrontend) {
         return reservations
                 .reserve(orderId, bookId, quantity)
                 .<ReservationResult>map(claim -> {
-                    if (claim.change() != null) changes.bookChanged(claim.change());
+                    if (claim.change() != null) changes.bookChanged(claim.change(), writingFrontend);
                     Reservation reservation = claim.reservation();
                     if (claim.claimedNow()) return new ReservationResult.Decided(reservation);
                     return reservation.asks(bookId, quantity)

@@ -124,8 +124,13 @@ public final class BookCache implements MeterBinder {
         }
     }
 
-    /** Drops one book without knowing its new version (after a buy through this frontend). */
-    public void evict(long bookId) {
+    /**
+     * Drops a book this frontend just wrote through (a buy), without knowing its new version, and refuses
+     * every lookup fetched before: such a fetch may have read the book before the write committed. Lookups
+     * started after this read the committed write.
+     */
+    public void evictAfterOwnWrite(long bookId) {
+        lookupGeneration.incrementAndGet();
         lookups.invalidate(bookId);
     }
 

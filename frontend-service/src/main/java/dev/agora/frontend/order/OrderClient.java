@@ -1,17 +1,21 @@
 package dev.agora.frontend.order;
 
 import dev.agora.common.client.CallSafety;
+import dev.agora.common.web.WritingFrontend;
 import dev.agora.frontend.upstream.Tier;
 import dev.agora.frontend.upstream.Upstream;
+import java.net.URI;
 import tools.jackson.databind.JsonNode;
 
 /** The order tier over HTTP. */
 final class OrderClient {
 
     private final Upstream upstream;
+    private final String advertisedUrl;
 
-    OrderClient(Upstream upstream) {
+    OrderClient(Upstream upstream, URI advertisedUrl) {
         this.upstream = upstream;
+        this.advertisedUrl = advertisedUrl.toString();
     }
 
     /** Safe to repeat on another replica: the idempotency key makes a repeat return the first outcome. */
@@ -20,6 +24,7 @@ final class OrderClient {
                 .post()
                 .uri("/orders")
                 .header(PlacingOrder.IDEMPOTENCY_KEY, idempotencyKey)
+                .header(WritingFrontend.HEADER, advertisedUrl)
                 .body(request)
                 .retrieve()
                 .body(OrderView.class));

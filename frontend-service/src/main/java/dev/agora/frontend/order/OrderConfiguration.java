@@ -2,6 +2,8 @@ package dev.agora.frontend.order;
 
 import dev.agora.frontend.book.BookCache;
 import dev.agora.frontend.upstream.Upstream;
+import java.net.URI;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -9,8 +11,8 @@ import org.springframework.context.annotation.Configuration;
 class OrderConfiguration {
 
     @Bean
-    OrderClient orderClient(Upstream upstream) {
-        return new OrderClient(upstream);
+    OrderClient orderClient(Upstream upstream, @Value("${agora.advertised-url}") URI advertisedUrl) {
+        return new OrderClient(upstream, advertisedUrl);
     }
 
     @Bean

@@ -31,9 +31,10 @@ final class PlacingOrder {
             failed.getHeaders().set(IDEMPOTENCY_KEY, key);
             throw failed;
         } finally {
-            // The catalog pushes the invalidation before the buy returns; this covers a push to this
-            // frontend that was lost, and an out-of-stock answer that shows the cached stock is behind.
-            cache.evict(request.bookId());
+            // The catalog does not wait for its push to this frontend (it was named as the writer), so the
+            // book is dropped here, after the buy's commit and before the client hears of it; this also
+            // covers an out-of-stock answer that shows the cached stock is behind.
+            cache.evictAfterOwnWrite(request.bookId());
         }
     }
 }

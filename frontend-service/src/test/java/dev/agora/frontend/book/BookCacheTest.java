@@ -54,6 +54,21 @@ class BookCacheTest {
     }
 
     @Test
+    void aBuyThroughThisFrontendDropsTheBookAndRefusesLookupsFetchedBeforeIt() {
+        cache.offerLookup(book(1, 3), cache.lookupTicket());
+        long fetchedBeforeTheBuy = cache.lookupTicket();
+
+        // The catalog committed version 4 and did not wait to push it here; the buy's answer arrived.
+        cache.evictAfterOwnWrite(1);
+
+        assertThat(cache.cachedLookup(1)).isNull();
+        assertThat(cache.offerLookup(book(1, 3), fetchedBeforeTheBuy)).isFalse();
+        assertThat(cache.cachedLookup(1)).isNull();
+        assertThat(cache.offerLookup(book(1, 4), cache.lookupTicket())).isTrue();
+        assertThat(cache.cachedLookup(1).version()).isEqualTo(4);
+    }
+
+    @Test
     void anOlderAnswerNeverReplacesANewerCopy() {
         cache.offerLookup(book(1, 8), cache.lookupTicket());
         assertThat(cache.offerLookup(book(1, 7), cache.lookupTicket())).isFalse();

@@ -4,8 +4,11 @@ import dev.agora.common.client.CallSafety;
 import dev.agora.common.client.FailoverClient;
 import dev.agora.common.client.ServiceUnavailableException;
 import dev.agora.common.security.TokenGuardFilter;
+import dev.agora.common.web.WritingFrontend;
 import dev.agora.order.order.Stock;
 import java.math.BigDecimal;
+import java.net.URI;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpStatus;
@@ -39,20 +42,23 @@ final class CatalogStock implements Stock {
     record Reservation(long orderId, String outcome, BigDecimal total) {}
 
     @Override
-    public Answer reserve(long orderId, long bookId, int quantity) {
+    public Answer reserve(long orderId, long bookId, int quantity, Optional<URI> writingFrontend) {
         ReserveStock request = new ReserveStock(orderId, bookId, quantity);
         try {
-            return catalog.call(serviceId, CallSafety.IDEMPOTENT, replica -> post(replica.client(), request));
+            return catalog.call(
+                    serviceId, CallSafety.IDEMPOTENT, replica -> post(replica.client(), request, writingFrontend));
         } catch (ServiceUnavailableException | RestClientException e) {
             log.warn("Reservation for order {} got no answer from the catalog: {}", orderId, e.getMessage());
             return new Unavailable(e.getMessage());
         }
     }
 
-    private Answer post(RestClient catalog, ReserveStock request) {
+    private Answer post(RestClient catalog, ReserveStock request, Optional<URI> writingFrontend) {
         return catalog.post()
                 .uri("/internal/reservations")
                 .header(TokenGuardFilter.INTERNAL_TOKEN_HEADER, internalToken)
+                .headers(headers ->
+                        writingFrontend.ifPresent(frontend -> headers.set(WritingFrontend.HEADER, frontend.toString())))
                 .body(request)
                 .exchange((ignored, response) -> {
                     HttpStatus status =

@@ -2,6 +2,7 @@ package dev.agora.order.order;
 
 import dev.agora.common.problem.ProblemException;
 import dev.agora.common.problem.ProblemTypes;
+import dev.agora.common.web.WritingFrontend;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -47,8 +48,10 @@ class OrderController {
     @PostMapping
     ResponseEntity<OrderView> place(
             @RequestHeader("Idempotency-Key") @NotBlank @Size(max = 100) String idempotencyKey,
-            @Valid @RequestBody PlaceOrder request) {
-        return switch (placing.place(idempotencyKey, request.bookId(), request.quantity())) {
+            @Valid @RequestBody PlaceOrder request,
+            @RequestHeader(name = WritingFrontend.HEADER, required = false) String writingFrontend) {
+        return switch (placing.place(
+                idempotencyKey, request.bookId(), request.quantity(), WritingFrontend.parse(writingFrontend))) {
             case PlacingOrder.Placed(Order order) -> answer(order);
             case PlacingOrder.KeyReused(Order existing) ->
                 throw problem(

@@ -1,5 +1,7 @@
 package dev.agora.order.order;
 
+import java.net.URI;
+import java.util.Optional;
 import org.springframework.stereotype.Service;
 
 /**
@@ -27,17 +29,22 @@ public class PlacingOrder {
     /** The key already belongs to an order for another book or quantity. */
     public record KeyReused(Order existing) implements Result {}
 
-    public Result place(String idempotencyKey, long bookId, int quantity) {
+    /** @param writingFrontend the frontend the buy came through, if it named itself */
+    public Result place(String idempotencyKey, long bookId, int quantity, Optional<URI> writingFrontend) {
         Order order = orders.insertPending(idempotencyKey, bookId, quantity)
                 .or(() -> orders.findByKey(idempotencyKey))
                 .orElseThrow();
         if (!order.isFor(bookId, quantity)) return new KeyReused(order);
-        return new Placed(order.isPending() ? drive(order) : order);
+        return new Placed(order.isPending() ? drive(order, writingFrontend) : order);
     }
 
     /** Asks the catalog for the order's stock and records the answer; a PENDING order stays so if none came. */
     public Order drive(Order order) {
-        return switch (stock.reserve(order.id(), order.bookId(), order.quantity())) {
+        return drive(order, Optional.empty());
+    }
+
+    private Order drive(Order order, Optional<URI> writingFrontend) {
+        return switch (stock.reserve(order.id(), order.bookId(), order.quantity(), writingFrontend)) {
             case Stock.Reserved reserved -> orders.finish(order.id(), OrderStatus.CONFIRMED, reserved.total(), null);
             case Stock.OutOfStock ignored ->
                 orders.finish(order.id(), OrderStatus.REJECTED, null, Rejection.OUT_OF_STOCK);

@@ -1,11 +1,17 @@
 package dev.agora.order.order;
 
 import java.math.BigDecimal;
+import java.net.URI;
+import java.util.Optional;
 
 /** The catalog's stock, as the order saga needs it. Reserving is idempotent by order id. */
 public interface Stock {
 
-    Answer reserve(long orderId, long bookId, int quantity);
+    /**
+     * @param writingFrontend the frontend the buy came through, passed on to the catalog
+     *     ({@link dev.agora.common.web.WritingFrontend}); empty when no frontend waits (recovery)
+     */
+    Answer reserve(long orderId, long bookId, int quantity, Optional<URI> writingFrontend);
 
     sealed interface Answer {}
 

@@ -84,7 +84,7 @@ public class CacheLookupBenchmark {
     @Benchmark
     public FindingBooks.Lookup lookupMissAndStore(Cursor cursor) {
         long id = cursor.nextId();
-        cache.evict(id);
+        cache.evictAfterOwnWrite(id);
         return finding.lookup(id);
     }
 
