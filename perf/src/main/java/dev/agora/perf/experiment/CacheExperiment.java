@@ -157,8 +157,9 @@ final class CacheExperiment implements Experiment {
             hitMeans.add(hit.meanMillis());
         }
         long misclassified = misses.failures("classified");
-        double buyWith = buyRuns.get("with cache").latency("buy").meanMillis();
-        double buyWithout = buyRuns.get("without cache").latency("buy").meanMillis();
+        // Medians: the issue states the overhead as a p50, and a mean of 100 buys follows its few slowest.
+        double buyWith = buyRuns.get("with cache").latency("buy").percentileMillis(50);
+        double buyWithout = buyRuns.get("without cache").latency("buy").percentileMillis(50);
         double invalidation = buyWith - buyWithout;
         double share = 100 * invalidation / buyWith;
 
@@ -172,7 +173,7 @@ final class CacheExperiment implements Experiment {
                 uncachedMs / cachedMs));
         report.compare(Comparison.lowerIsBetter("cache-miss lookup mean", "ms", SEED_MISS_MS, missAll.meanMillis()));
         report.compare(Comparison.lowerIsBetter(
-                "invalidation overhead per buy (buy with cache - buy without)",
+                "invalidation overhead per buy (buy p50 with cache - p50 without)",
                 "ms",
                 SEED_INVALIDATION_MS,
                 invalidation));
@@ -190,11 +191,11 @@ final class CacheExperiment implements Experiment {
         report.section(
                 "Invalidation overhead per buy",
                 buys + " sequential lookup + buy pairs on frontend 1, once with the cache and its invalidation pushes "
-                        + "on, once with both off. Mean buy with cache " + format(buyWith) + " ms, without "
+                        + "on, once with both off. Median buy with cache " + format(buyWith) + " ms, without "
                         + format(buyWithout) + " ms; the difference, " + format(invalidation) + " ms ("
-                        + format(share) + "% of a buy), is the price of pushing the invalidation to every frontend "
-                        + "before the catalog answers. The seed timed its invalidation call alone (31 us of a "
-                        + "119-unit E2E); a difference of two means is noisier: a value near zero or negative means "
+                        + format(share) + "% of a buy), is the price of pushing the invalidation to the other "
+                        + "frontend before the catalog answers (the buy's own frontend drops the book itself). The seed timed its invalidation call alone (31 us of a "
+                        + "119-unit E2E); a difference of two medians of two clusters is noisier: a value near zero or negative means "
                         + "the overhead is below the noise of this measurement.",
                 null);
         if (!pushTimes.isEmpty()) {
