@@ -7,8 +7,7 @@ import java.util.List;
 /**
  * The protocol's request-to-reply path without sockets and without the sequencer: parse, apply to an
  * engine, write the reply. For benchmarks and tools that drive an engine directly; the server itself goes
- * through the sequencer so that replies wait for the commit. One codec per thread (its parser reuses its
- * reader).
+ * through the sequencer so that replies wait for the commit.
  */
 public final class XmlCodec {
 

@@ -10,14 +10,11 @@ import javax.xml.stream.XMLStreamReader;
 
 /**
  * Parses a request with StAX, hardened: DTDs are refused outright (no entity expansion, no external
- * entities, no billion laughs), nesting depth and the number of children are bounded. Not thread-safe: one
- * parser per thread (the XML server parses on its one I/O thread).
+ * entities, no billion laughs), nesting depth and the number of children are bounded.
  */
 final class XmlRequestParser {
 
     private static final int MAX_DEPTH = 16;
-    /** The JDK (Xerces) StAX factory's own property: reuse a closed reader for the next document. */
-    private static final String REUSE_READER = "reuse-instance";
 
     private final XMLInputFactory factory;
     private final int maxItems;
@@ -30,10 +27,6 @@ final class XmlRequestParser {
         factory.setProperty(XMLInputFactory.IS_REPLACING_ENTITY_REFERENCES, false);
         factory.setProperty(XMLInputFactory.IS_NAMESPACE_AWARE, false);
         factory.setProperty(XMLInputFactory.IS_COALESCING, true);
-        // The JDK's factory then hands out its last reader again once it was closed (reset for the new input)
-        // instead of building a new one with a copy of every property: about a third of a small request's
-        // parsing time. A factory set up so is for one thread at a time, as a parser is.
-        factory.setProperty(REUSE_READER, true);
     }
 
     XmlRequest parse(byte[] xml) throws ProtocolException {
