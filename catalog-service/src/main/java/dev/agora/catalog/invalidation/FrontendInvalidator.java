@@ -30,8 +30,8 @@ import org.springframework.web.client.RestClientException;
 import org.springframework.web.util.UriComponentsBuilder;
 
 /**
- * Pushes every committed book change to every frontend instance, in parallel (the writing thread pushes to
- * one frontend itself, pooled threads to the others), before the write is answered, so no frontend serves
+ * Pushes every committed book change to every frontend instance, in parallel (pooled threads), before the
+ * write is answered, so no frontend serves
  * the old book once the write returned. The frontend a buy came through is not waited for: it drops the
  * book itself when the answer reaches it. A frontend that fails gets a few quick retries within the deadline;
  * after that the failure is counted and logged, and the write is answered anyway: a slow or dead frontend
@@ -51,9 +51,6 @@ final class FrontendInvalidator implements BookChangeListener, AutoCloseable {
      * Platform threads: a virtual thread blocked on a socket read costs two more wake-ups (poller, carrier)
      * per push, and each wake-up is a wait for a core on a crowded machine.
      */
-    /** The longest one attempt can take: connecting plus waiting for the answer. */
-    private final long attemptBoundNanos;
-
     private final ExecutorService pushers = Executors.newCachedThreadPool(
             Thread.ofPlatform().name("invalidation-push-", 0).daemon().factory());
     /** What invalidation adds to a write: from the commit to the last frontend's acknowledgement. */
@@ -74,8 +71,6 @@ final class FrontendInvalidator implements BookChangeListener, AutoCloseable {
         this.connections = connections;
         this.internalToken = internalToken;
         this.meters = meters;
-        this.attemptBoundNanos =
-                properties.connectTimeout().plus(properties.readTimeout()).toNanos();
         this.pushTime = Timer.builder("agora.invalidation.push")
                 .description("Time a write waits for every frontend to take its invalidation")
                 // Client-side percentiles only: Prometheus drops them from a timer that also has a histogram.
@@ -107,11 +102,9 @@ final class FrontendInvalidator implements BookChangeListener, AutoCloseable {
     }
 
     private void pushToAll(List<URI> frontends, BookChanged change, long deadline) {
-        int last = frontends.size() - 1;
-        List<Future<?>> pushes = frontends.subList(0, last).stream()
+        List<Future<?>> pushes = frontends.stream()
                 .<Future<?>>map(frontend -> pushers.submit(() -> push(frontend, change, deadline)))
                 .toList();
-        push(frontends.get(last), change, deadline);
         for (Future<?> push : pushes) {
             try {
                 push.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
@@ -145,9 +138,7 @@ final class FrontendInvalidator implements BookChangeListener, AutoCloseable {
             } catch (RestClientException e) {
                 last = e;
             }
-            // Another attempt only if it ends by the deadline even when it times out: the push to the last
-            // frontend runs on the writing thread, which must not wait past the deadline.
-            if (deadline - System.nanoTime() < attemptBoundNanos) break;
+            if (System.nanoTime() >= deadline) break;
         }
         Counter.builder("agora.invalidation.failures")
                 .description("Invalidations a frontend did not acknowledge after all attempts")

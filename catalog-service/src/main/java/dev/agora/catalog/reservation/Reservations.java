@@ -46,6 +46,14 @@ class Reservations {
         return new Claim(reservation, row.getBoolean("claimed"), change);
     }
 
+    /** The book as it stands now, as a change to announce: its current version (empty for an unknown book). */
+    Optional<BookChanged> currentState(long bookId) {
+        return jdbc.sql("SELECT version, topic FROM books WHERE id = ?")
+                .param(bookId)
+                .query((row, index) -> new BookChanged(bookId, row.getLong("version"), row.getString("topic"), false))
+                .optional();
+    }
+
     Optional<Reservation> find(long orderId) {
         return jdbc.sql("SELECT " + COLUMNS + " FROM reservations WHERE order_id = :orderId")
                 .param("orderId", orderId)

@@ -8,7 +8,8 @@ import org.springframework.stereotype.Service;
 /**
  * Reserves copies of a book for an order, exactly once per order id: a claim and a conditional decrement in
  * one database call. Repeats return the stored outcome. Running out of stock is an ordinary outcome. The
- * frontends hear of a decrement after it committed and before the order service gets its answer.
+ * frontends hear of a decrement after it committed and before the order service gets its answer, also when
+ * the answer is a repeat's.
  */
 @Service
 public class ReservingStock {
@@ -26,8 +27,17 @@ public class ReservingStock {
         return reservations
                 .reserve(orderId, bookId, quantity)
                 .<ReservationResult>map(claim -> {
-                    if (claim.change() != null) changes.bookChanged(claim.change(), writingFrontend);
                     Reservation reservation = claim.reservation();
+                    if (claim.change() != null) {
+                        changes.bookChanged(claim.change(), writingFrontend);
+                    } else if (!claim.claimedNow()
+                            && reservation.asks(bookId, quantity)
+                            && reservation.outcome() == ReservationOutcome.RESERVED) {
+                        // A repeat (a hedged or retried buy, recovery) may be answered while the first call
+                        // is still pushing its invalidations: announce the book's current version again, so
+                        // no buy is answered before the frontends have heard of its decrement.
+                        reservations.currentState(bookId).ifPresent(now -> changes.bookChanged(now, writingFrontend));
+                    }
                     if (claim.claimedNow()) return new ReservationResult.Decided(reservation);
                     return reservation.asks(bookId, quantity)
                             ? new ReservationResult.Repeated(reservation)
