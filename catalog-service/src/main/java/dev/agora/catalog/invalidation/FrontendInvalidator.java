@@ -31,11 +31,10 @@ import org.springframework.web.util.UriComponentsBuilder;
 
 /**
  * Pushes every committed book change to every frontend instance, in parallel (pooled threads), before the
- * write is answered, so no frontend serves
- * the old book once the write returned. The frontend a buy came through is not waited for: it drops the
- * book itself when the answer reaches it. A frontend that fails gets a few quick retries within the deadline;
- * after that the failure is counted and logged, and the write is answered anyway: a slow or dead frontend
- * delays writes by at most the deadline.
+ * write is answered, so no frontend serves the old book once the write returned. The frontend a buy came
+ * through is not waited for: it drops the book itself when the answer reaches it. A frontend that fails gets
+ * a few quick retries within the deadline; after that the failure is counted and logged, and the write is
+ * answered anyway: a slow or dead frontend delays writes by at most the deadline.
  */
 final class FrontendInvalidator implements BookChangeListener, AutoCloseable {
 
