@@ -24,8 +24,9 @@ import org.springframework.web.client.RestClientResponseException;
  * {@link BalancingPolicy}; when that replica fails (connection error, timeout, 5xx) the call is repeated at
  * once on a different replica (if {@link CallSafety} allows) and a replica that failed by connection or
  * timeout is ejected from the choice until a {@link HealthProber health probe} passes again. An idempotent
- * call that has no answer after the hedge delay is also sent to another replica, and the first answer wins,
- * so a frozen replica costs the hedge delay; a replica that keeps losing such races without answering is
+ * call that has no answer after the {@link HedgeDelay hedge delay} (a high percentile of the service's recent
+ * answer times, at most the configured delay) is also sent to another replica, and the first answer wins,
+ * so a frozen or dying replica costs the hedge delay; a replica that keeps losing such races without answering is
  * ejected as frozen. Every call ends within its call timeout. When no replica can serve the call, it ends
  * quickly in {@link ServiceUnavailableException} (503). Every repeat and hedge is noted on the response of
  * the request being handled ({@link FailoverNotice}), so a client can tell which requests failover touched.
@@ -83,7 +84,7 @@ public final class FailoverClient {
 
     public <T> T call(String serviceId, CallSafety safety, Attempt<T> attempt) {
         ServicePool pool = pool(serviceId);
-        long hedgeNanos = settings.hedgeDelay(serviceId).toNanos();
+        long hedgeNanos = pool.hedgeDelay().nanos();
         long deadline = System.nanoTime() + settings.callTimeout(serviceId).toNanos();
         if (safety == CallSafety.IDEMPOTENT && hedgeNanos > 0 && settings.maxAttempts() > 1) {
             return hedged(pool, attempt, hedgeNanos, deadline);
@@ -101,7 +102,7 @@ public final class FailoverClient {
             if (instance == null) break;
             if (!tried.isEmpty()) failedOver(serviceId);
             tried.add(instance);
-            Outcome<T> outcome = attempt(instance, attempt);
+            Outcome<T> outcome = attempt(pool, instance, attempt);
             if (outcome.succeeded()) return outcome.result();
             if (outcome.answered()) throw outcome.error();
             lastFailure = outcome.error();
@@ -114,7 +115,7 @@ public final class FailoverClient {
     }
 
     /**
-     * Attempts run on virtual threads while the caller waits for the first answer: when none came within the
+     * Attempts run on pooled threads while the caller waits for the first answer: when none came within the
      * hedge delay the same request also goes to another admitted replica (a frozen replica costs the hedge
      * delay, not a timeout); a failed attempt is repeated elsewhere at once; the first answer (a result or a
      * 4xx) wins and later ones are dropped. Only for idempotent calls, so a duplicate does no harm.
@@ -128,7 +129,7 @@ public final class FailoverClient {
         RuntimeException lastFailure = null;
         Instance first = pool.choose(tried, true);
         if (first == null) throw unavailable(serviceId, 0, null);
-        start(first, attempt, context, finished, tried, running);
+        start(pool, first, attempt, context, finished, tried, running);
         long nextHedge = System.nanoTime() + hedgeNanos;
         try {
             while (!running.isEmpty()) {
@@ -148,7 +149,7 @@ public final class FailoverClient {
                     }
                     meters.counter("agora.client.hedges", "service", serviceId).increment();
                     FailoverNotice.record(serviceId, FailoverNotice.Event.HEDGE);
-                    start(hedge, attempt, context, finished, tried, running);
+                    start(pool, hedge, attempt, context, finished, tried, running);
                     nextHedge = System.nanoTime() + hedgeNanos;
                     continue;
                 }
@@ -172,7 +173,7 @@ public final class FailoverClient {
                     Instance next = pool.choose(tried, true);
                     if (next != null) {
                         failedOver(serviceId);
-                        start(next, attempt, context, finished, tried, running);
+                        start(pool, next, attempt, context, finished, tried, running);
                         nextHedge = System.nanoTime() + hedgeNanos;
                     }
                 }
@@ -187,6 +188,7 @@ public final class FailoverClient {
     }
 
     private <T> void start(
+            ServicePool pool,
             Instance instance,
             Attempt<T> attempt,
             Map<String, String> context,
@@ -198,7 +200,7 @@ public final class FailoverClient {
         ATTEMPTS.submit(() -> {
             if (context != null) MDC.setContextMap(context);
             try {
-                finished.add(new Finished<>(instance, attempt(instance, attempt)));
+                finished.add(new Finished<>(instance, attempt(pool, instance, attempt)));
             } finally {
                 MDC.clear();
             }
@@ -206,16 +208,21 @@ public final class FailoverClient {
     }
 
     /** Runs one attempt on {@code instance} and records what it says about the replica's health. */
-    private <T> Outcome<T> attempt(Instance instance, Attempt<T> attempt) {
+    private <T> Outcome<T> attempt(ServicePool pool, Instance instance, Attempt<T> attempt) {
         instance.callStarted();
+        long started = System.nanoTime();
         try {
             T result = attempt.call(instance);
             instance.answered();
+            pool.hedgeDelay().answered(System.nanoTime() - started);
             return new Outcome<>(result, null, null);
         } catch (RuntimeException error) {
             Failure failure = Failure.classify(error);
             if (failure == null) {
-                if (error instanceof RestClientResponseException) instance.answered();
+                if (error instanceof RestClientResponseException) {
+                    instance.answered();
+                    pool.hedgeDelay().answered(System.nanoTime() - started);
+                }
                 return new Outcome<>(null, error, null);
             }
             if (instance.failed(failure, settings.serverErrorsToEject(), System.nanoTime())) {
@@ -292,12 +299,21 @@ public final class FailoverClient {
     }
 
     private ServicePool newPool(String serviceId) {
-        ServicePool pool = new ServicePool(serviceId, settings.balancing(), uri -> newInstance(serviceId, uri));
+        HedgeDelay hedgeDelay = new HedgeDelay(
+                settings.hedgePercentile(),
+                settings.hedgeFloor().toNanos(),
+                settings.hedgeDelay(serviceId).toNanos());
+        ServicePool pool =
+                new ServicePool(serviceId, settings.balancing(), hedgeDelay, uri -> newInstance(serviceId, uri));
         refresh(pool);
         Gauge.builder("agora.client.instances.admitted", pool, p -> p.instances().stream()
                         .filter(Instance::admitted)
                         .count())
                 .tag("service", serviceId)
+                .register(meters);
+        Gauge.builder("agora.client.hedge.delay", hedgeDelay, delay -> delay.nanos() / 1e6)
+                .tag("service", serviceId)
+                .baseUnit("milliseconds")
                 .register(meters);
         return pool;
     }

@@ -16,7 +16,13 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param connectTimeout connect timeout; a refused or timed-out connect is retried on another replica at once
  * @param readTimeout how long one attempt may wait for its answer before it counts as failed
  * @param hedgeDelay when an idempotent call has no answer after this long, the same request is also sent to
- *     another replica and the first answer wins; {@code 0} turns hedging off
+ *     another replica and the first answer wins; {@code 0} turns hedging off. With {@code hedgePercentile} this
+ *     is the longest hedge delay: the cap that keeps what a frozen replica costs bounded
+ * @param hedgePercentile hedge once a call has waited longer than this percentile of the service's recent
+ *     answer times (between {@code hedgeFloor} and {@code hedgeDelay}), so a slow, frozen or dying replica costs
+ *     about one usual slow answer and about {@code 100 - hedgePercentile}% more calls; {@code 0}: always wait
+ *     {@code hedgeDelay}
+ * @param hedgeFloor the shortest hedge delay, so that a fast service's calls are not hedged on scheduling noise
  * @param callTimeout the whole call, all attempts and hedges included; when it passes the call ends in 503
  * @param maxAttempts attempts (hedges included) per call, each on a different replica
  * @param balancing how a replica is picked among the admitted ones
@@ -37,6 +43,8 @@ public record FailoverSettings(
         @DefaultValue("200ms") Duration connectTimeout,
         @DefaultValue("1s") Duration readTimeout,
         @DefaultValue("50ms") Duration hedgeDelay,
+        @DefaultValue("95") int hedgePercentile,
+        @DefaultValue("5ms") Duration hedgeFloor,
         @DefaultValue("1500ms") Duration callTimeout,
         @DefaultValue("3") int maxAttempts,
         @DefaultValue("ROUND_ROBIN") BalancingPolicy balancing,
@@ -54,6 +62,9 @@ public record FailoverSettings(
 
     public FailoverSettings {
         if (maxAttempts < 1) throw new IllegalArgumentException("agora.client.max-attempts must be at least 1");
+        if (hedgePercentile < 0 || hedgePercentile >= 100) {
+            throw new IllegalArgumentException("agora.client.hedge-percentile must be in [0, 100)");
+        }
         if (serverErrorsToEject < 1) serverErrorsToEject = 1;
         if (overtakenToEject < 1) overtakenToEject = 1;
         if (probeFailuresToEject < 1) probeFailuresToEject = 1;
@@ -65,6 +76,8 @@ public record FailoverSettings(
                 Duration.ofMillis(200),
                 Duration.ofSeconds(1),
                 Duration.ofMillis(50),
+                95,
+                Duration.ofMillis(5),
                 Duration.ofMillis(1500),
                 3,
                 BalancingPolicy.ROUND_ROBIN,
@@ -98,6 +111,8 @@ public record FailoverSettings(
                 connectTimeout,
                 readTimeout,
                 hedgeDelay,
+                hedgePercentile,
+                hedgeFloor,
                 callTimeout,
                 maxAttempts,
                 policy,
@@ -118,6 +133,29 @@ public record FailoverSettings(
                 connectTimeout,
                 readTimeout,
                 hedgeDelay,
+                hedgePercentile,
+                hedgeFloor,
+                callTimeout,
+                maxAttempts,
+                balancing,
+                serverErrorsToEject,
+                overtakenToEject,
+                healthInterval,
+                healthTimeout,
+                healthPath,
+                probeFailuresToEject,
+                maxConnections,
+                services);
+    }
+
+    /** The same settings with another adaptive hedge delay ({@code percentile} 0: always the hedge delay). */
+    public FailoverSettings withHedging(int percentile, Duration floor) {
+        return new FailoverSettings(
+                connectTimeout,
+                readTimeout,
+                hedgeDelay,
+                percentile,
+                floor,
                 callTimeout,
                 maxAttempts,
                 balancing,
@@ -137,6 +175,8 @@ public record FailoverSettings(
                 connectTimeout,
                 readTimeout,
                 hedgeDelay,
+                hedgePercentile,
+                hedgeFloor,
                 callTimeout,
                 maxAttempts,
                 balancing,
@@ -156,6 +196,8 @@ public record FailoverSettings(
                 connectTimeout,
                 readTimeout,
                 hedgeDelay,
+                hedgePercentile,
+                hedgeFloor,
                 callTimeout,
                 maxAttempts,
                 balancing,

@@ -8,18 +8,21 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
-/** The replicas of one service and the choice among them. */
+/** The replicas of one service, the choice among them, and how long a call waits before it is hedged. */
 final class ServicePool {
 
     private final String serviceId;
     private final BalancingPolicy policy;
     private final Function<URI, Instance> instanceFactory;
+    private final HedgeDelay hedgeDelay;
     private final AtomicInteger turn = new AtomicInteger();
     private volatile List<Instance> instances = List.of();
 
-    ServicePool(String serviceId, BalancingPolicy policy, Function<URI, Instance> instanceFactory) {
+    ServicePool(
+            String serviceId, BalancingPolicy policy, HedgeDelay hedgeDelay, Function<URI, Instance> instanceFactory) {
         this.serviceId = serviceId;
         this.policy = policy;
+        this.hedgeDelay = hedgeDelay;
         this.instanceFactory = instanceFactory;
     }
 
@@ -29,6 +32,10 @@ final class ServicePool {
 
     List<Instance> instances() {
         return instances;
+    }
+
+    HedgeDelay hedgeDelay() {
+        return hedgeDelay;
     }
 
     /** Adopts a fresh instance list, keeping the state of replicas that are still listed. */
