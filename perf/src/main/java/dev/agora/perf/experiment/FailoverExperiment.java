@@ -32,7 +32,10 @@ final class FailoverExperiment implements Experiment {
     private static final double SEED_RECOVER_CATALOG_MS = 535.3;
     private static final double SEED_RECOVER_ORDER_MS = 1073.9;
 
-    /** The frontend's hedge delays (application.yml defaults): what a frozen replica may cost a request. */
+    /**
+     * The frontend's hedge delays (application.yml defaults): the longest a frozen replica may make a request wait
+     * before it is hedged (the hedge delay adapts below it, to a high percentile of recent answer times).
+     */
     private static final int CATALOG_HEDGE_MS = 50;
 
     private static final int ORDER_HEDGE_MS = 250;
@@ -64,7 +67,12 @@ final class FailoverExperiment implements Experiment {
         return "detect+switch 4.98 ms (catalog), 9.33 ms (order); recover 535 ms / 1074 ms";
     }
 
-    private record Phase(String label, String victim, FaultRun.Fault fault, Load load, FaultRun.Result result) {}
+    /**
+     * @param hedges hedged calls the frontends and the never-faulted first order replica made during the phase: the
+     *     extra load hedging added
+     */
+    private record Phase(
+            String label, String victim, FaultRun.Fault fault, Load load, FaultRun.Result result, long hedges) {}
 
     @Override
     public Report run(ExperimentContext context) throws Exception {
@@ -88,6 +96,8 @@ final class FailoverExperiment implements Experiment {
                 Duration.ofSeconds(context.count(4, 2)),
                 Duration.ofSeconds(context.count(2, 1)));
         List<String> frontends = target.urls("frontend");
+        List<String> hedgers = new ArrayList<>(frontends);
+        hedgers.add(target.urls("order").getFirst());
         String catalogVictim = target.instanceNames("catalog").getLast();
         String orderVictim = target.instanceNames("order").getLast();
         String survivingCatalog = target.urls("catalog").getFirst();
@@ -105,7 +115,7 @@ final class FailoverExperiment implements Experiment {
                     ORDER_HEDGE_MS,
                     (client, i) -> bookstore.buy(
                             frontends.get((int) ((client + i) % frontends.size())), 1 + (client + i) % 7, 1));
-            FaultPhases run = new FaultPhases(context, target, phases);
+            FaultPhases run = new FaultPhases(context, target, http, hedgers, phases);
             run.phase("catalog crash (lookups)", catalogVictim, FaultRun.Fault.KILL, plan, lookups);
             run.phase("order crash (buys)", orderVictim, FaultRun.Fault.KILL, plan, buys);
             run.phase("catalog frozen (lookups)", catalogVictim, FaultRun.Fault.FREEZE, plan, lookups);
@@ -120,6 +130,8 @@ final class FailoverExperiment implements Experiment {
                 "baseline p50 ms",
                 "baseline p99 ms",
                 "failover before fault",
+                "hedged calls (share of requests)",
+                "refused after ms (teardown)",
                 "process gone after ms",
                 "affected",
                 "worst added ms",
@@ -156,6 +168,9 @@ final class FailoverExperiment implements Experiment {
                     format(f.baselineP50Ms()),
                     format(f.baselineP99Ms()),
                     f.failoverBeforeFault(),
+                    phase.hedges() + " ("
+                            + format(100.0 * phase.hedges() / r.requests().size()) + "%)",
+                    crash ? format(f.refusedAfterMs()) : "(frozen)",
                     crash ? format(f.goneAfterMs()) : "(frozen)",
                     f.atFault().count(),
                     format(f.atFault().worstAddedMs()),
@@ -252,10 +267,16 @@ final class FailoverExperiment implements Experiment {
                         + "fault). Added latency is an affected request's latency minus the baseline p50 of the "
                         + "same phase; switch is the same from the fault on (a request caught in flight is not "
                         + "charged its time before the fault: the seed's detect + switch). A SIGKILLed JVM is torn "
-                        + "down by the kernel before its sockets close ('process gone after'): requests meeting it "
-                        + "meanwhile find it silent, like a frozen one, and are hedged; 'refused after gone' are the "
-                        + "affected requests that started once connections were refused. The bound is the issue's: "
-                        + "5 ms for a crash (connection refused), the hedge delay plus 5 ms for a freeze.",
+                        + "down by the kernel before its sockets close: Linux unmaps a killed process's memory "
+                        + "before it closes its files. 'Refused after' is that teardown window, from the kill to the "
+                        + "first refused connection (a probe connects every 2 ms), which the kernel costs, not "
+                        + "Agora; requests meeting the dying JVM meanwhile find it silent, like a frozen one, and "
+                        + "are hedged after the hedge delay or repeated when its sockets close. 'Refused after "
+                        + "gone' are the affected requests that started once connections were refused. 'Hedged "
+                        + "calls' counts the hedges the frontends and the first order replica (never faulted) "
+                        + "sent during the phase, against the phase's requests: the extra load hedging adds, "
+                        + "baseline and fault together. The bound is the issue's: 5 ms for a crash (connection "
+                        + "refused), the configured (longest) hedge delay plus 5 ms for a freeze.",
                 faults.build());
         report.section(
                 "Recovery",
@@ -271,10 +292,11 @@ final class FailoverExperiment implements Experiment {
         return report.chart(chart.build())
                 .raw("phases", raw)
                 .note("Bounds configured for a freeze (frontend-service/README.md, 'Timeout budget'): an idempotent "
-                        + "call with no answer is hedged to another replica after " + CATALOG_HEDGE_MS + " ms (catalog "
-                        + "reads) or " + ORDER_HEDGE_MS + " ms (buys), so a frozen replica costs its requests about "
-                        + "that plus one normal request; a killed one refuses at once (or resets the requests it "
-                        + "was serving) and costs one retry.")
+                        + "call with no answer is hedged to another replica after the p95 of that service's recent "
+                        + "answer times, at least 5 ms and at most " + CATALOG_HEDGE_MS + " ms (catalog reads) or "
+                        + ORDER_HEDGE_MS + " ms (buys), so a frozen or dying replica costs its requests about that "
+                        + "plus one normal request; a killed one refuses at once once the kernel has closed its "
+                        + "sockets (or resets the requests it was serving) and costs one retry.")
                 .note("The seed delayed its replicas by 10 s to crash them mid-request and timed detection inside its "
                         + "server; here the crash is a real SIGKILL of a JVM under load, and the time is what clients "
                         + "observe.")
@@ -299,6 +321,7 @@ final class FailoverExperiment implements Experiment {
         entry.put("failures", r.failures());
         entry.put("failureExamples", r.failureExamples());
         entry.put("boundMs", bound);
+        entry.put("hedgedCalls", phase.hedges());
         entry.put("figures", f);
         long p50 = Math.round(f.baselineP50Ms() * 1e6);
         entry.put("affectedByFault", affected(r.affectedByFault(), r, p50));
@@ -337,19 +360,36 @@ final class FailoverExperiment implements Experiment {
      */
     private record Load(String name, int hedgeMillis, BiFunction<Integer, Long, HttpReply> call) {}
 
-    /** Runs one fault under load after another against the same cluster, logging each and keeping its result. */
-    private record FaultPhases(ExperimentContext context, Target target, List<Phase> phases) {
+    /**
+     * Runs one fault under load after another against the same cluster, logging each and keeping its result and the
+     * hedges {@code hedgers} sent meanwhile.
+     */
+    private record FaultPhases(
+            ExperimentContext context, Target target, HttpDriver http, List<String> hedgers, List<Phase> phases) {
 
         void phase(String label, String victim, FaultRun.Fault fault, FaultRun.Plan plan, Load load)
                 throws InterruptedException {
             context.log(
                     "  " + (fault == FaultRun.Fault.KILL ? "kill -9 " : "SIGSTOP ") + victim + " under " + load.name());
+            long hedgesBefore = hedges();
             FaultRun.Result result = FaultRun.run(target, victim, fault, plan, load.call());
+            long hedged = hedges() - hedgesBefore;
             context.log("    " + result.requests().size() + " requests, " + result.failures() + " failed, "
                     + result.affectedByFault().size() + " affected, ready after " + millis(result.startToReadyNanos())
                     + " ms, in rotation " + millis(result.readyToReadmittedNanos()) + " ms and serving "
-                    + millis(result.readyToFirstServedNanos()) + " ms later");
-            phases.add(new Phase(label, victim, fault, load, result));
+                    + millis(result.readyToFirstServedNanos()) + " ms later; " + hedged + " hedged calls");
+            phases.add(new Phase(label, victim, fault, load, result, hedged));
+        }
+
+        /** Hedged calls so far, over every service the hedgers call ({@code agora.client.hedges}). */
+        private long hedges() {
+            double total = 0;
+            for (String instance : hedgers) {
+                for (ServerMetrics.Sample sample : ServerMetrics.scrape(http, instance)) {
+                    if (sample.isNamed("agora_client_hedges_total")) total += sample.value();
+                }
+            }
+            return Math.round(total);
         }
     }
 }

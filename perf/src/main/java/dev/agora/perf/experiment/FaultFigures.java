@@ -9,10 +9,11 @@ import java.util.function.Predicate;
  * latency minus the baseline p50; switch is the same counted from the fault (or the request's start, if later), so a
  * request caught in flight is not charged the time it had spent before the fault.
  *
- * @param goneAfterMs from SIGKILL until the process was reaped (its sockets closed): requests that met it meanwhile
- *     found it silent, as if frozen; 0 for a freeze
+ * @param refusedAfterMs from SIGKILL until its port refused connections: the kernel's teardown window, in which
+ *     requests that met the process found it silent, as if frozen; 0 for a freeze
+ * @param goneAfterMs from SIGKILL until the process was reaped; 0 for a freeze
  * @param atFault requests the fault reached, before the restart (or thaw)
- * @param refused those of them that started once the killed process was gone (connections refused)
+ * @param refused those of them that started once the killed process's port refused connections
  * @param onRejoin requests touched by failover once the replica was restarted (or thawed): a cold JVM's first
  *     answers may be slow enough to be hedged
  */
@@ -20,6 +21,7 @@ record FaultFigures(
         double baselineP50Ms,
         double baselineP99Ms,
         int failoverBeforeFault,
+        double refusedAfterMs,
         double goneAfterMs,
         Group atFault,
         Group refused,
@@ -39,13 +41,19 @@ record FaultFigures(
                 base.percentileMillis(50),
                 base.percentileMillis(99),
                 r.touchedBeforeFault().size(),
+                millis(r.refusedNanos() - r.faultNanos()),
                 millis(r.goneNanos() - r.faultNanos()),
                 group(atFault, q -> true, r, p50),
-                group(atFault, q -> q.startNanos() >= r.goneNanos(), r, p50),
+                group(atFault, q -> q.startNanos() >= refusedOrGone(r), r, p50),
                 group(r.affectedOnRejoin(), q -> true, r, p50),
                 millis(r.startToReadyNanos()),
                 millis(r.readyToReadmittedNanos()),
                 millis(r.readyToFirstServedNanos()));
+    }
+
+    /** When connections were refused; when that was not seen, when the process was reaped (later, or the same). */
+    private static long refusedOrGone(FaultRun.Result r) {
+        return r.refusedNanos() > 0 ? r.refusedNanos() : r.goneNanos();
     }
 
     private static Group group(

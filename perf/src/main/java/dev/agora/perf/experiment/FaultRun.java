@@ -53,13 +53,15 @@ final class FaultRun {
     record Plan(int clients, Duration thinkTime, Duration baseline, Duration outage, Duration afterRecovery) {}
 
     /**
-     * All times in nanoseconds on the {@link System#nanoTime()} clock; -1 when it did not happen. {@code goneNanos}:
-     * when the killed process had been reaped, so its sockets were closed and connections to it refused (a SIGKILLed
-     * JVM is still torn down by the kernel for a while, holding its sockets open); the fault itself for a freeze.
+     * All times in nanoseconds on the {@link System#nanoTime()} clock; -1 when it did not happen. {@code refusedNanos}:
+     * when the killed process's port first refused a connection (a SIGKILLed JVM is torn down by the kernel for a
+     * while, holding its sockets open: the teardown window); {@code goneNanos}: when the killed process had been
+     * reaped. Both are the fault itself for a freeze.
      */
     record Result(
             List<Request> requests,
             long faultNanos,
+            long refusedNanos,
             long goneNanos,
             long recoveryStartNanos,
             long readyNanos,
@@ -158,15 +160,18 @@ final class FaultRun {
         }
         String victimUrl = target.url(victim);
         long faultNanos = -1;
+        long refusedNanos = -1;
         long goneNanos = -1;
         long recoveryStart = -1;
         Recovery recovery = new Recovery();
         try {
             Thread.sleep(plan.baseline().toMillis());
+            RefusalWatch refusal = fault == Fault.KILL ? RefusalWatch.start(victimUrl) : null;
             faultNanos = System.nanoTime();
             if (fault == Fault.KILL) target.kill(victim); // returns once the process is reaped
             else target.freeze(victim);
             goneNanos = fault == Fault.KILL ? System.nanoTime() : faultNanos;
+            refusedNanos = refusal != null ? refusal.refusedNanos() : faultNanos;
             Thread.sleep(plan.outage().toMillis());
             recoveryStart = System.nanoTime();
             Thread monitor = Thread.ofPlatform()
@@ -188,6 +193,7 @@ final class FaultRun {
         return new Result(
                 all,
                 faultNanos,
+                refusedNanos,
                 goneNanos,
                 recoveryStart,
                 recovery.ready,
