@@ -6,10 +6,12 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
@@ -35,7 +37,10 @@ final class ClusterPool implements AutoCloseable {
 
     private final Target reused;
     private final Consumer<String> log;
-    private final Consumer<Target> warmUp;
+    /** Warms a new cluster up and says how, for the reports. */
+    private final Function<Target, String> warmUp;
+
+    private final List<String> warmUpNotes = new ArrayList<>();
     private LaunchedTarget current;
     private int started;
 
@@ -45,7 +50,7 @@ final class ClusterPool implements AutoCloseable {
             Path dataRoot,
             Target reused,
             Consumer<String> log,
-            Consumer<Target> warmUp) {
+            Function<Target, String> warmUp) {
         this.throughputJvm = throughputJvm;
         this.aot = aot;
         this.dataRoot = dataRoot;
@@ -75,8 +80,19 @@ final class ClusterPool implements AutoCloseable {
         }
         current = new LaunchedTarget(shape, cluster);
         log.accept("cluster ready in " + current.startupTime().toMillis() + " ms");
-        warmUp.accept(current);
+        String warmUpNote = warmUp.apply(current);
+        if (!warmUpNote.isEmpty()) {
+            log.accept(warmUpNote);
+            warmUpNotes.add("Cluster " + (started - 1) + ": " + warmUpNote);
+        }
         return current;
+    }
+
+    /** How the clusters started since the last call were warmed up. */
+    List<String> takeWarmUpNotes() {
+        List<String> notes = List.copyOf(warmUpNotes);
+        warmUpNotes.clear();
+        return notes;
     }
 
     private Cluster start(ClusterShape shape) {

@@ -93,12 +93,7 @@ public final class RunCommand implements Callable<Integer> {
         List<Report> reports = new ArrayList<>();
         Instant started = Instant.now();
         try (ClusterPool clusters = new ClusterPool(
-                throughputJvm,
-                aot,
-                dataRoot,
-                reused,
-                console::println,
-                target -> Warmup.bookstore(target, quick ? 100 : 2000))) {
+                throughputJvm, aot, dataRoot, reused, console::println, target -> Warmup.bookstore(target, quick))) {
             ExperimentContext context = new ExperimentContext(quick, output, clusters, console);
             for (Experiment experiment : selected) {
                 context.log("experiment " + experiment.name() + " (seed " + experiment.seed() + "): "
@@ -109,6 +104,7 @@ public final class RunCommand implements Callable<Integer> {
                 try {
                     report = experiment.run(context);
                     report = report.withNote(loadNote(loadBefore, Machine.loadAverage()));
+                    for (String warmUp : clusters.takeWarmUpNotes()) report = report.withNote(warmUp);
                 } catch (Exception | AssertionError e) {
                     context.log("experiment " + experiment.name() + " failed: " + e);
                     e.printStackTrace(console);

@@ -68,7 +68,7 @@ class ExperimentCatalogTest {
 
     @Test
     void everyClusterGetsItsOwnPortsClearOfTheDevelopersCluster() {
-        ClusterPool pool = new ClusterPool(false, true, Path.of("/tmp/x"), null, line -> {}, target -> {});
+        ClusterPool pool = new ClusterPool(false, true, Path.of("/tmp/x"), null, line -> {}, target -> "");
         ClusterShape shape = ClusterShape.bookstore().withReplicas(16, 2, 2).withoutCache();
         for (int index = 0; index < 12; index++) {
             ClusterSpec spec = pool.spec(shape, index);
@@ -96,7 +96,7 @@ class ExperimentCatalogTest {
             assertThat(spec.environmentByService().get("frontend")).containsEntry("AGORA_CACHE_ENABLED", "false");
             assertThat(spec.jvmOptions()).isEqualTo(ClusterSpec.FAST_START_JVM_OPTIONS);
         }
-        assertThat(new ClusterPool(true, false, Path.of("/tmp/x"), null, line -> {}, target -> {})
+        assertThat(new ClusterPool(true, false, Path.of("/tmp/x"), null, line -> {}, target -> "")
                         .spec(shape, 0)
                         .jvmOptions())
                 .isEqualTo(ClusterSpec.THROUGHPUT_JVM_OPTIONS);
