@@ -15,13 +15,13 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.LongSupplier;
 
 /**
  * The exchange's throughput targets (issue 6): creates only and transactions only, each measured separately
@@ -74,7 +74,7 @@ final class ExchangeThroughputExperiment implements Experiment {
             long failures,
             long errorElements,
             LatencyHistogram latencies,
-            double exchangeCpuMicrosPerRequest) {
+            ExchangeProcessCpu.PerRequest cpu) {
 
         double throughput() {
             return requests / seconds;
@@ -91,8 +91,9 @@ final class ExchangeThroughputExperiment implements Experiment {
         Instant started = Instant.now();
         Duration warmup = Duration.ofSeconds(context.count(20, 5));
         Duration runTime = Duration.ofSeconds(context.count(10, 3));
-        List<Integer> clientCounts = context.choose(List.of(8, 16, 32), List.of(8, 32));
-        List<Integer> coreCounts = context.choose(List.of(2, 1), List.of(2, 1));
+        // An A/B of two builds wants only some configurations, each in the same quiet window.
+        List<Integer> clientCounts = chosen("clients", context.choose(List.of(8, 16, 32), List.of(8, 32)));
+        List<Integer> coreCounts = chosen("cores", context.choose(List.of(2, 1), List.of(2, 1)));
         Report.Builder report = Report.builder(name(), "Exchange matching server: throughput targets")
                 .seed(seed(), Seeds.HARDWARE_001)
                 .quick(context.quick());
@@ -102,8 +103,10 @@ final class ExchangeThroughputExperiment implements Experiment {
         for (int cores : coreCounts) {
             ClusterShape shape = ClusterShape.exchangeOnly();
             if (cores == 1) shape = shape.with("exchange", "JAVA_TOOL_OPTIONS", "-XX:ActiveProcessorCount=1");
+            Instant clusterStarted = Instant.now().minusSeconds(1);
             Target target = context.cluster(shape);
             long pid = target.pid(target.instanceNames("exchange").getFirst());
+            ExchangeProcessCpu cpu = ExchangeProcessCpu.of(pid, clusterStarted);
             if (cores == 1) {
                 taskset(pid, "0");
                 notes.add("1 core: exchange pid " + pid + " pinned with `taskset -a -cp 0`, started with "
@@ -115,7 +118,7 @@ final class ExchangeThroughputExperiment implements Experiment {
                         "127.0.0.1",
                         target.exchangeTcpPort(),
                         "r" + (round++) + "x" + ProcessHandle.current().pid(),
-                        () -> cpuNanos(pid));
+                        cpu);
                 context.log(
                         "  warm-up " + warmup.toSeconds() + " s (creates, then transactions), " + cores + " core(s)");
                 load.run(Kind.CREATES, 16, warmup.dividedBy(2));
@@ -132,13 +135,16 @@ final class ExchangeThroughputExperiment implements Experiment {
                                 outcome.failures(),
                                 outcome.errorElements(),
                                 outcome.latencies(),
-                                outcome.exchangeCpuMicrosPerRequest());
+                                outcome.cpu());
                         outcomes.add(outcome);
                         context.log("  " + outcome.label() + ": " + format(outcome.throughput()) + " req/s, p50 "
                                 + format(outcome.latencies().percentileMillis(50)) + " ms, p99 "
                                 + format(outcome.latencies().percentileMillis(99)) + " ms, failures "
                                 + outcome.failures() + ", error elements " + outcome.errorElements()
-                                + ", exchange CPU " + format(outcome.exchangeCpuMicrosPerRequest()) + " us/request");
+                                + ", CPU us/request: exchange "
+                                + format(outcome.cpu().exchange()) + ", postgres "
+                                + format(outcome.cpu().postgres()) + ", load generator "
+                                + format(outcome.cpu().loadGenerator()));
                     }
                 }
             } finally {
@@ -161,7 +167,9 @@ final class ExchangeThroughputExperiment implements Experiment {
                 "requests",
                 "failures",
                 "error elements",
-                "exchange CPU us/request");
+                "exchange CPU us/request",
+                "postgres CPU us/request",
+                "load generator CPU us/request");
         Map<String, Object> raw = new LinkedHashMap<>();
         for (Outcome o : outcomes) {
             table.row(
@@ -173,7 +181,9 @@ final class ExchangeThroughputExperiment implements Experiment {
                     o.requests(),
                     o.failures(),
                     o.errorElements(),
-                    format(o.exchangeCpuMicrosPerRequest()));
+                    format(o.cpu().exchange()),
+                    format(o.cpu().postgres()),
+                    format(o.cpu().loadGenerator()));
             report.latency(
                     o.label(), o.latencies().summarize(Duration.ofNanos((long) (o.seconds() * 1e9))), o.failures());
             Map<String, Object> entry = new LinkedHashMap<>();
@@ -181,7 +191,9 @@ final class ExchangeThroughputExperiment implements Experiment {
             entry.put("latency", o.latencies().summarize(Duration.ofNanos((long) (o.seconds() * 1e9))));
             entry.put("failures", o.failures());
             entry.put("errorElements", o.errorElements());
-            entry.put("exchangeCpuMicrosPerRequest", o.exchangeCpuMicrosPerRequest());
+            entry.put("exchangeCpuMicrosPerRequest", o.cpu().exchange());
+            entry.put("postgresCpuMicrosPerRequest", o.cpu().postgres());
+            entry.put("loadGeneratorCpuMicrosPerRequest", o.cpu().loadGenerator());
             raw.put(o.label(), entry);
         }
         StringBuilder headline = new StringBuilder();
@@ -224,7 +236,8 @@ final class ExchangeThroughputExperiment implements Experiment {
                         + "each). Orders rest away from the market (bids 95.00-99.99, asks 100.00-104.99) except one "
                         + "in " + Load.MARKETABLE_ONE_IN + ", a small order (1-10 shares) that crosses the spread and "
                         + "trades; error elements are cancels of resting orders such trades filled completely. "
-                        + "Latency from HdrHistogram.",
+                        + "Latency from HdrHistogram. CPU per request from /proc/PID/stat: the exchange JVM, its "
+                        + "PostgreSQL (postmaster and every process below it) and the load generator's JVM.",
                 table.build());
         for (String note : notes) report.note(note);
         return report.note("The load generator runs unpinned on the same 2-core machine and competes with the exchange "
@@ -232,12 +245,14 @@ final class ExchangeThroughputExperiment implements Experiment {
                 .raw("configurations", raw);
     }
 
-    /** CPU time (user + system, all threads) the process used so far; -1 when unknown. */
-    private static long cpuNanos(long pid) {
-        return ProcessHandle.of(pid)
-                .flatMap(p -> p.info().totalCpuDuration())
-                .map(Duration::toNanos)
-                .orElse(-1L);
+    /** {@code -Dexchange-throughput.clients=8,32} (or {@code .cores=2}) narrows a run to those configurations. */
+    private static List<Integer> chosen(String what, List<Integer> otherwise) {
+        String configured = System.getProperty("exchange-throughput." + what);
+        if (configured == null || configured.isBlank()) return otherwise;
+        return Arrays.stream(configured.split(","))
+                .map(String::strip)
+                .map(Integer::valueOf)
+                .toList();
     }
 
     private static void taskset(long pid, String cpus) throws IOException {
@@ -268,13 +283,13 @@ final class ExchangeThroughputExperiment implements Experiment {
 
         private final InetSocketAddress address;
         private final String prefix;
-        private final LongSupplier exchangeCpuNanos;
+        private final ExchangeProcessCpu cpu;
         private long nextAccount;
 
-        Load(String host, int port, String prefix, LongSupplier exchangeCpuNanos) {
+        Load(String host, int port, String prefix, ExchangeProcessCpu cpu) {
             this.address = new InetSocketAddress(host, port);
             this.prefix = prefix;
-            this.exchangeCpuNanos = exchangeCpuNanos;
+            this.cpu = cpu;
         }
 
         /** Runs {@code clients} closed-loop clients of one kind for {@code duration}. */
@@ -286,7 +301,7 @@ final class ExchangeThroughputExperiment implements Experiment {
             }
             AtomicBoolean stop = new AtomicBoolean();
             List<Thread> threads = new ArrayList<>();
-            long cpuBefore = exchangeCpuNanos.getAsLong();
+            ExchangeProcessCpu.Sample cpuBefore = cpu.sample();
             long begin = System.nanoTime();
             for (Client client : all) {
                 threads.add(Thread.ofPlatform().name("exchange-load").start(() -> client.loop(stop)));
@@ -295,7 +310,7 @@ final class ExchangeThroughputExperiment implements Experiment {
             stop.set(true);
             for (Thread thread : threads) thread.join();
             double seconds = (System.nanoTime() - begin) / 1e9;
-            long cpuUsed = exchangeCpuNanos.getAsLong() - cpuBefore;
+            ExchangeProcessCpu.Sample cpuAfter = cpu.sample();
             LatencyHistogram latencies = new LatencyHistogram();
             long requests = 0;
             long failures = 0;
@@ -306,7 +321,7 @@ final class ExchangeThroughputExperiment implements Experiment {
                 failures += client.failures;
                 errors += client.errorElements;
             }
-            double cpuPerRequest = cpuBefore < 0 || requests == 0 ? Double.NaN : cpuUsed / 1e3 / requests;
+            ExchangeProcessCpu.PerRequest cpuPerRequest = cpuAfter.since(cpuBefore, requests);
             return new Outcome(0, kind, clients, seconds, requests, failures, errors, latencies, cpuPerRequest);
         }
 
