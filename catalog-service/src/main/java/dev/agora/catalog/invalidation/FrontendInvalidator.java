@@ -30,11 +30,11 @@ import org.springframework.web.client.RestClientException;
 import org.springframework.web.util.UriComponentsBuilder;
 
 /**
- * Pushes every committed book change to every frontend instance, in parallel (pooled threads), before the
- * write is answered, so no frontend serves the old book once the write returned. The frontend a buy came
- * through is not waited for: it drops the book itself when the answer reaches it. A frontend that fails gets
- * a few quick retries within the deadline; after that the failure is counted and logged, and the write is
- * answered anyway: a slow or dead frontend delays writes by at most the deadline.
+ * Pushes every committed book change to every frontend instance, in parallel, before the write is answered,
+ * so no frontend serves the old book once the write returned. The frontend a buy came through is not waited
+ * for: it drops the book itself when the answer reaches it. A frontend that fails gets a few quick retries
+ * within the deadline; after that the failure is counted and logged, and the write is answered anyway: a slow
+ * or dead frontend delays writes by at most the deadline (plus one attempt, see {@link #pushToAll}).
  */
 final class FrontendInvalidator implements BookChangeListener, AutoCloseable {
 
@@ -100,10 +100,21 @@ final class FrontendInvalidator implements BookChangeListener, AutoCloseable {
         }
     }
 
+    /**
+     * The last frontend is pushed on this thread: handing a lone push to a pool thread and waiting for it
+     * costs two thread wake-ups on the write's path. That push may overrun the deadline by one attempt's
+     * timeouts, since it cannot be abandoned like a pooled one.
+     */
     private void pushToAll(List<URI> frontends, BookChanged change, long deadline) {
-        List<Future<?>> pushes = frontends.stream()
+        List<Future<?>> pushes = frontends.subList(0, frontends.size() - 1).stream()
                 .<Future<?>>map(frontend -> pushers.submit(() -> push(frontend, change, deadline)))
                 .toList();
+        try {
+            push(frontends.getLast(), change, deadline);
+        } catch (RuntimeException e) {
+            // The write has committed: it is answered whatever became of its push.
+            log.warn("Invalidation push failed unexpectedly", e);
+        }
         for (Future<?> push : pushes) {
             try {
                 push.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
