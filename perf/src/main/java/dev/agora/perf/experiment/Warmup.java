@@ -32,7 +32,7 @@ final class Warmup {
      */
     private static final double SETTLED_COMPILATION_SHARE = 0.03;
 
-    private static final Duration TIME_LIMIT = Duration.ofMinutes(3);
+    private static final Duration TIME_LIMIT = Duration.ofMinutes(2);
 
     private static final String COMPILATION_METRIC = "jvm_compilation_time_ms_total";
 
