@@ -55,8 +55,7 @@ public final class JmhCommand implements Callable<Integer> {
         command.add("-cp");
         command.add(BootJarClasspath.resolve());
         command.add("org.openjdk.jmh.Main");
-        command.addAll(JmhSettings.arguments(quick, results));
-        command.addAll(extra);
+        command.addAll(JmhSettings.arguments(quick, results, extra));
         command.addAll(includes.isEmpty() ? List.of(JmhSettings.ALL_AGORA_BENCHMARKS) : includes);
         System.out.println("Running JMH " + (quick ? "(quick)" : "") + ": "
                 + String.join(" ", command.subList(3, command.size())));
