@@ -28,7 +28,9 @@ final class Warmup {
 
     /**
      * Settled: the last round's compilation time, per instance, is below this share of the round. What is
-     * still compiled then is the long tail of rarely taken paths, not the request path.
+     * still compiled then is the long tail of rarely taken paths, not the request path. The clock is elapsed
+     * time, so on a machine with fewer cores than busy threads it overstates the work and the time limit ends
+     * the warm-up instead.
      */
     private static final double SETTLED_COMPILATION_SHARE = 0.03;
 
@@ -67,8 +69,11 @@ final class Warmup {
             }
             long seconds = Duration.ofNanos(System.nanoTime() - started).toSeconds();
             return "Warm-up before measuring: " + requests + " mixed bookstore requests from " + CLIENTS
-                    + " clients in " + rounds + " rounds (" + seconds + " s), until the services' JIT compilers "
-                    + "spent " + Numbers.format(share * 100) + "% of the last round compiling"
+                    + " clients in " + rounds + " rounds (" + seconds
+                    + " s); in the last round the services' compilation "
+                    + "clock (jvm.compilation.time: elapsed time summed over compiler threads, so it also runs while "
+                    + "a compiler waits for a core) advanced " + Numbers.format(share * 100) + "% of the round per "
+                    + "instance"
                     + (quick
                             ? " (quick run: one short round)"
                             : share < SETTLED_COMPILATION_SHARE
