@@ -24,7 +24,9 @@ final class HedgeDelay {
     private final long floorNanos;
     private final long capNanos;
     private final long[] answers = new long[WINDOW];
-    private int recorded;
+    /** A long: an int would wrap after 2^31 answers and index the window with a negative remainder. */
+    private long recorded;
+
     private volatile long currentNanos;
 
     /**
@@ -47,10 +49,10 @@ final class HedgeDelay {
         if (percentile == 0) return;
         long[] snapshot;
         synchronized (this) {
-            answers[recorded % WINDOW] = nanos;
+            answers[(int) (recorded % WINDOW)] = nanos;
             recorded++;
             if (recorded < WINDOW / 4 || recorded % RECOMPUTE_EVERY != 0) return;
-            snapshot = Arrays.copyOf(answers, Math.min(recorded, WINDOW));
+            snapshot = Arrays.copyOf(answers, (int) Math.min(recorded, WINDOW));
         }
         Arrays.sort(snapshot);
         long atPercentile = snapshot[Math.min(snapshot.length - 1, snapshot.length * percentile / 100)];
