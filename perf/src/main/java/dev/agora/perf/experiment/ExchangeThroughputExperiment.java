@@ -8,9 +8,9 @@ import dev.agora.perf.stats.Comparison;
 import dev.agora.perf.stats.LatencyHistogram;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,16 +21,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The exchange's throughput targets (issue 6): creates only and transactions only, each measured separately
  * at 8/16/32 closed-loop clients for a fixed time after a real JIT warm-up, exchange on 2 cores and pinned to
  * 1 core. One TCP connection per request, as the protocol demands; every reply is durable (fsync on).
  *
- * <p>The load generator shares the machine with the exchange, so it is kept lean: raw blocking sockets, the
- * request written into a reused byte buffer, the reply read into a reused buffer and scanned for
- * {@code <error} and the opened order id without any XML parsing.
+ * <p>The load generator shares the machine with the exchange, so it is kept lean: one thread drives every client
+ * over non-blocking sockets ({@link ExchangeLoadDriver}), the request is written into a reused byte buffer, the
+ * reply read into a reused buffer and scanned for {@code <error} and the opened order id without any XML
+ * parsing.
  */
 final class ExchangeThroughputExperiment implements Experiment {
 
@@ -270,7 +270,7 @@ final class ExchangeThroughputExperiment implements Experiment {
         }
     }
 
-    /** The lean closed-loop load: one thread per client, reused buffers, no XML parsing. */
+    /** The lean closed-loop load: one thread for all clients, reused buffers, no XML parsing. */
     static final class Load {
 
         private static final int ACCOUNTS_PER_CLIENT = 64;
@@ -280,6 +280,7 @@ final class ExchangeThroughputExperiment implements Experiment {
         private static final int MARKETABLE_ONE_IN = 8;
 
         private static final String[] SYMBOLS = {"SPY", "BTC", "AGORA"};
+        private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
         private final InetSocketAddress address;
         private final String prefix;
@@ -293,22 +294,15 @@ final class ExchangeThroughputExperiment implements Experiment {
         }
 
         /** Runs {@code clients} closed-loop clients of one kind for {@code duration}. */
-        Outcome run(Kind kind, int clients, Duration duration) throws InterruptedException {
-            Client[] all = new Client[clients];
-            for (int c = 0; c < clients; c++) all[c] = new Client(kind, c);
+        Outcome run(Kind kind, int clients, Duration duration) throws IOException {
+            List<Client> all = new ArrayList<>();
+            for (int c = 0; c < clients; c++) all.add(new Client(kind, c));
             if (kind == Kind.TRANSACTIONS) {
                 for (Client client : all) client.setUpAccounts();
             }
-            AtomicBoolean stop = new AtomicBoolean();
-            List<Thread> threads = new ArrayList<>();
             ExchangeProcessCpu.Sample cpuBefore = cpu.sample();
             long begin = System.nanoTime();
-            for (Client client : all) {
-                threads.add(Thread.ofPlatform().name("exchange-load").start(() -> client.loop(stop)));
-            }
-            Thread.sleep(duration.toMillis());
-            stop.set(true);
-            for (Thread thread : threads) thread.join();
+            new ExchangeLoadDriver(address, TIMEOUT).run(all, duration);
             double seconds = (System.nanoTime() - begin) / 1e9;
             ExchangeProcessCpu.Sample cpuAfter = cpu.sample();
             LatencyHistogram latencies = new LatencyHistogram();
@@ -329,12 +323,15 @@ final class ExchangeThroughputExperiment implements Experiment {
             return nextAccount++;
         }
 
-        final class Client {
+        final class Client implements ExchangeLoadDriver.Conversation {
             private final Kind kind;
             private final SplittableRandom random;
             private final byte[] body = new byte[1024];
             private final byte[] frame = new byte[1100];
             private final byte[] reply = new byte[8192];
+            private final ByteBuffer request = ByteBuffer.wrap(frame);
+            private final ByteBuffer replies = ByteBuffer.wrap(reply);
+            private final StringBuilder xml = new StringBuilder(512);
             private final String[] accounts = new String[ACCOUNTS_PER_CLIENT];
             /** Each account's latest orders, any state: what queries ask about. */
             private final long[][] recent = new long[ACCOUNTS_PER_CLIENT][RECENT_ORDERS];
@@ -349,6 +346,10 @@ final class ExchangeThroughputExperiment implements Experiment {
             long failures;
             long errorElements;
             private int replyLength;
+            /** The account of the request in flight (-1 for a create), and whether its order crosses. */
+            private int account = -1;
+
+            private boolean marketable;
 
             Client(Kind kind, int index) {
                 this.kind = kind;
@@ -430,65 +431,71 @@ final class ExchangeThroughputExperiment implements Experiment {
                 return 1_000_000 + Math.floorMod(h, 8_000_000);
             }
 
-            void loop(AtomicBoolean stop) {
-                StringBuilder xml = new StringBuilder(512);
-                while (!stop.get()) {
-                    xml.setLength(0);
-                    int account = -1;
-                    boolean marketable = false;
-                    if (kind == Kind.CREATES) {
-                        String id = newAccountId();
-                        xml.append("<create><account id=\"")
-                                .append(id)
-                                .append("\" balance=\"")
-                                .append(1_000 + random.nextInt(1_000_000))
-                                .append("\"/><symbol sym=\"")
-                                .append(SYMBOLS[random.nextInt(SYMBOLS.length)])
-                                .append("\"><account id=\"")
-                                .append(id)
-                                .append("\">")
-                                .append(1 + random.nextInt(1_000))
-                                .append("</account></symbol></create>");
-                    } else {
-                        account = random.nextInt(ACCOUNTS_PER_CLIENT);
-                        boolean buy = random.nextBoolean();
-                        // Resting orders never cross: bids 95.00-99.99, asks 100.00-104.99. A marketable order is
-                        // small (1-10 shares) and crosses the whole spread, so it trades against the best resting
-                        // orders and mostly leaves them partly open: their owners' cancels still succeed.
-                        marketable = restingCount[account] > 1 && random.nextInt(MARKETABLE_ONE_IN) == 0;
-                        int shares = marketable ? 1 + random.nextInt(10) : 1 + random.nextInt(100);
-                        int cents;
-                        if (marketable) cents = buy ? 10_500 : 9_500;
-                        else cents = buy ? 9_500 + random.nextInt(500) : 10_000 + random.nextInt(500);
-                        xml.append("<transactions id=\"")
-                                .append(accounts[account])
-                                .append("\">");
-                        appendOrder(xml, buy ? shares : -shares, cents);
-                        long query = recent[account][random.nextInt(Math.min(recentCount[account], RECENT_ORDERS))];
-                        // None left only after a failed request lost one: the cancel of a query target then errs.
-                        long cancel = restingCount[account] > 0 ? resting[account][--restingCount[account]] : query;
-                        xml.append("<query id=\"")
-                                .append(query)
-                                .append("\"/><cancel id=\"")
-                                .append(cancel)
-                                .append("\"/></transactions>");
-                    }
-                    int n = put(body, 0, xml);
-                    long start = System.nanoTime();
-                    try {
-                        exchange(n);
-                        latencies.recordNanos(System.nanoTime() - start);
-                        requests++;
-                        if (replyLength < 9 || reply[0] != '<' || reply[1] != 'r') failures++;
-                        // Expected only when marketable orders filled a resting order completely before its cancel.
-                        errorElements += count("<error");
-                        if (account >= 0) remember(account, openedId(), !marketable);
-                    } catch (IOException e) {
-                        latencies.recordNanos(System.nanoTime() - start);
-                        requests++;
-                        failures++;
-                    }
+            @Override
+            public ByteBuffer nextRequest() {
+                xml.setLength(0);
+                account = -1;
+                marketable = false;
+                if (kind == Kind.CREATES) {
+                    String id = newAccountId();
+                    xml.append("<create><account id=\"")
+                            .append(id)
+                            .append("\" balance=\"")
+                            .append(1_000 + random.nextInt(1_000_000))
+                            .append("\"/><symbol sym=\"")
+                            .append(SYMBOLS[random.nextInt(SYMBOLS.length)])
+                            .append("\"><account id=\"")
+                            .append(id)
+                            .append("\">")
+                            .append(1 + random.nextInt(1_000))
+                            .append("</account></symbol></create>");
+                } else {
+                    account = random.nextInt(ACCOUNTS_PER_CLIENT);
+                    boolean buy = random.nextBoolean();
+                    // Resting orders never cross: bids 95.00-99.99, asks 100.00-104.99. A marketable order is
+                    // small (1-10 shares) and crosses the whole spread, so it trades against the best resting
+                    // orders and mostly leaves them partly open: their owners' cancels still succeed.
+                    marketable = restingCount[account] > 1 && random.nextInt(MARKETABLE_ONE_IN) == 0;
+                    int shares = marketable ? 1 + random.nextInt(10) : 1 + random.nextInt(100);
+                    int cents;
+                    if (marketable) cents = buy ? 10_500 : 9_500;
+                    else cents = buy ? 9_500 + random.nextInt(500) : 10_000 + random.nextInt(500);
+                    xml.append("<transactions id=\"").append(accounts[account]).append("\">");
+                    appendOrder(xml, buy ? shares : -shares, cents);
+                    long query = recent[account][random.nextInt(Math.min(recentCount[account], RECENT_ORDERS))];
+                    // None left only after a failed request lost one: the cancel of a query target then errs.
+                    long cancel = restingCount[account] > 0 ? resting[account][--restingCount[account]] : query;
+                    xml.append("<query id=\"")
+                            .append(query)
+                            .append("\"/><cancel id=\"")
+                            .append(cancel)
+                            .append("\"/></transactions>");
                 }
+                request.clear().limit(frame(put(body, 0, xml)));
+                return request;
+            }
+
+            @Override
+            public ByteBuffer replyBuffer() {
+                return replies;
+            }
+
+            @Override
+            public void replied(long nanos) {
+                replyLength = replies.position();
+                latencies.recordNanos(nanos);
+                requests++;
+                if (replyLength < 9 || reply[0] != '<' || reply[1] != 'r') failures++;
+                // Expected only when marketable orders filled a resting order completely before its cancel.
+                errorElements += count("<error");
+                if (account >= 0) remember(account, openedId(), !marketable);
+            }
+
+            @Override
+            public void failed(long nanos) {
+                latencies.recordNanos(nanos);
+                requests++;
+                failures++;
             }
 
             private int put(byte[] target, int offset, CharSequence text) {
@@ -497,19 +504,25 @@ final class ExchangeThroughputExperiment implements Experiment {
                 return n;
             }
 
-            private void exchange(int bodyLength) throws IOException {
+            /** Frames the body as the protocol wants it (length line, then the XML); returns the frame's length. */
+            private int frame(int bodyLength) {
                 int p = 0;
                 String length = Integer.toString(bodyLength);
                 for (int i = 0; i < length.length(); i++) frame[p++] = (byte) length.charAt(i);
                 frame[p++] = '\n';
                 System.arraycopy(body, 0, frame, p, bodyLength);
-                p += bodyLength;
+                return p + bodyLength;
+            }
+
+            /** One blocking request, for setting accounts up before a run. */
+            private void exchange(int bodyLength) throws IOException {
+                int p = frame(bodyLength);
                 try (Socket socket = new Socket()) {
                     socket.setTcpNoDelay(true);
-                    socket.setSoTimeout(30_000);
-                    socket.connect(address, 30_000);
-                    OutputStream out = socket.getOutputStream();
-                    out.write(frame, 0, p);
+                    int timeout = Math.toIntExact(TIMEOUT.toMillis());
+                    socket.setSoTimeout(timeout);
+                    socket.connect(address, timeout);
+                    socket.getOutputStream().write(frame, 0, p);
                     InputStream in = socket.getInputStream();
                     int total = 0;
                     int read;
