@@ -24,11 +24,13 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The commit runs on a second thread, the committer, so the sequencer never waits for the database: it
  * copies the changed rows' values ({@link ExchangeStore#snapshot}), hands the batch over, and goes on applying
- * the commands that arrive meanwhile. It hands over the next batch once the committer has taken the previous
- * one, so while a commit (and its fsync) runs, everything that arrives accumulates into the next batch: one
- * statement and one fsync per round, however many commands. The committer commits batches one at a time, in
- * order, and completes a batch's replies only after its commit returned, so a reply never describes state
- * that a crash could lose.
+ * the commands that arrive meanwhile. It hands over the next batch once the committer's previous commit has
+ * returned, so while a commit (and its fsync) runs, everything that arrives accumulates into the next batch:
+ * one statement and one fsync per round, however many commands. (Handing it over as soon as the committer had
+ * taken the previous one made every batch wait a whole commit with its size already fixed: with a fixed
+ * number of clients, a third of the requests in flight sat there instead of joining a batch.) The committer
+ * commits batches one at a time, in order, and completes a batch's replies only after its commit returned, so
+ * a reply never describes state that a crash could lose.
  *
  * <p>When a commit fails, the engine's state is ahead of the database: that batch and every later one get
  * errors and the engine is rebuilt from the database (after reacquiring the lock), so nothing
@@ -178,9 +180,9 @@ public final class Sequencer implements AutoCloseable {
                     batch.clear();
                     if (!ok) continue;
                 }
-                // Hand over when the committer has nothing waiting (it is idle, or committing the previous batch):
-                // while it does, commands keep accumulating, so one statement carries all that came meanwhile.
-                if (!accumulated.isEmpty() && (accumulated.size() >= maxBatch || !committer.hasPending())) {
+                // Hand over only when the committer is free: while it commits, commands keep accumulating, so one
+                // statement carries all that came meanwhile.
+                if (!accumulated.isEmpty() && (accumulated.size() >= maxBatch || !committer.busy())) {
                     write(changes);
                 }
             }
@@ -301,9 +303,10 @@ public final class Sequencer implements AutoCloseable {
             }
         }
 
-        boolean hasPending() {
+        /** Committing, or holding a batch it has not started: a batch handed over now would wait. */
+        boolean busy() {
             synchronized (lock) {
-                return !pending.isEmpty();
+                return committing || !pending.isEmpty();
             }
         }
 
@@ -328,6 +331,18 @@ public final class Sequencer implements AutoCloseable {
             }
         }
 
+        /**
+         * The database is free again: the sequencer may hand over what accumulated while this round committed,
+         * and it copies those rows while this thread still writes the round's replies.
+         */
+        private void free() {
+            synchronized (lock) {
+                committing = false;
+                lock.notifyAll();
+            }
+            queue.offer(WAKE);
+        }
+
         void run() {
             List<Written> round = new ArrayList<>();
             while (true) {
@@ -348,18 +363,19 @@ public final class Sequencer implements AutoCloseable {
                     pending.clear();
                     committing = true;
                 }
-                queue.offer(WAKE);
                 commitAndComplete(round);
                 round.clear();
             }
         }
 
         private void commitAndComplete(List<Written> round) {
-            for (Written written : round) {
+            for (int i = 0; i < round.size(); i++) {
+                Written written = round.get(i);
                 long started = System.nanoTime();
                 try {
                     if (broken) throw new IllegalStateException("an earlier commit failed");
                     if (written.rows() != null) store.commit(written.rows());
+                    if (i == round.size() - 1) free();
                 } catch (RuntimeException e) {
                     if (!broken) {
                         log.error("Commit failed; the exchange state will be rebuilt from the database", e);
