@@ -1,16 +1,22 @@
 package dev.agora.common;
 
 import dev.agora.common.problem.AgoraProblemHandler;
+import dev.agora.common.process.ParentWatch;
 import dev.agora.common.security.AgoraSecurityProperties;
 import dev.agora.common.security.TokenGuardFilter;
 import dev.agora.common.web.RequestIds;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.Ordered;
+import org.springframework.core.env.Environment;
 
 /** Wires the shared web edge into every service: problem+json, token guards, request ids. */
 @AutoConfiguration
@@ -18,6 +24,22 @@ import org.springframework.core.Ordered;
 @EnableConfigurationProperties(AgoraSecurityProperties.class)
 @Import(AgoraProblemHandler.class)
 public class AgoraCommonAutoConfiguration {
+
+    private static final Logger log = LoggerFactory.getLogger(AgoraCommonAutoConfiguration.class);
+
+    /**
+     * Started by the cluster launcher or a test ({@code AGORA_PARENT_PID}): end with it, also when it was killed
+     * with SIGKILL and could not stop us itself.
+     */
+    @Bean
+    @ConditionalOnProperty("agora.parent-pid")
+    SmartInitializingSingleton endWithParentProcess(Environment environment) {
+        long parentPid = environment.getRequiredProperty("agora.parent-pid", Long.class);
+        return () -> ParentWatch.whenGone(parentPid, () -> {
+            log.warn("The process that started this one ({}) is gone: shutting down", parentPid);
+            System.exit(1);
+        });
+    }
 
     @Bean
     FilterRegistrationBean<?> requestIdFilter() {

@@ -1,21 +1,29 @@
 package dev.agora.common.postgres;
 
+import dev.agora.common.process.ParentWatch;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 
 /**
  * A real PostgreSQL (zonky embedded binaries) run as a child process: no installation and no Docker needed.
  * Durability settings are PostgreSQL's defaults (fsync and synchronous commit on), so crash tests mean
- * something.
+ * something. A watchdog stops it (fast shutdown) when this JVM dies without running its shutdown hooks.
  */
 public final class EmbeddedPostgresServer implements PostgresServer {
 
     private final EmbeddedPostgres postgres;
+    private final Process watchdog;
 
     private EmbeddedPostgresServer(EmbeddedPostgres postgres) {
         this.postgres = postgres;
+        this.watchdog = ParentWatch.signalWhenGone(ProcessHandle.current().pid(), postmasterPid(postgres), "INT");
     }
 
     /**
@@ -62,8 +70,22 @@ public final class EmbeddedPostgresServer implements PostgresServer {
         return "postgres";
     }
 
+    /** The postmaster's pid: the first line of {@code postmaster.pid} in the server's data directory. */
+    private static long postmasterPid(EmbeddedPostgres postgres) {
+        try (Connection connection = postgres.getPostgresDatabase().getConnection();
+                Statement statement = connection.createStatement();
+                ResultSet dataDirectory = statement.executeQuery("SHOW data_directory")) {
+            dataDirectory.next();
+            Path pidFile = Path.of(dataDirectory.getString(1), "postmaster.pid");
+            return Long.parseLong(Files.readAllLines(pidFile).getFirst().trim());
+        } catch (SQLException | IOException e) {
+            throw new IllegalStateException("Could not find the embedded PostgreSQL's postmaster", e);
+        }
+    }
+
     @Override
     public void close() {
+        watchdog.destroy();
         try {
             postgres.close();
         } catch (IOException e) {

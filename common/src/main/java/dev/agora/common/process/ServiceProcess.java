@@ -57,6 +57,10 @@ public final class ServiceProcess implements AutoCloseable {
         command.add("--server.port=" + port);
         command.add("--server.address=127.0.0.1");
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment()
+                .put(
+                        ParentWatch.PARENT_PID_VARIABLE,
+                        Long.toString(ProcessHandle.current().pid()));
         builder.environment().putAll(environment);
         try {
             Files.createDirectories(logFile.toAbsolutePath().getParent());
