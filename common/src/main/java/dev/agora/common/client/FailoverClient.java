@@ -7,16 +7,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -59,17 +54,9 @@ public final class FailoverClient {
     private final Map<String, ServicePool> pools = new ConcurrentHashMap<>();
 
     /**
-     * Starts the hedge of a call whose first attempt, on the caller's thread, had no answer within the hedge
-     * delay. One thread for every client: it only hands the call over to {@link #ATTEMPTS}.
-     */
-    private static final ScheduledExecutorService HEDGE_TIMER = Executors.newSingleThreadScheduledExecutor(
-            Thread.ofPlatform().name("failover-hedge-timer").daemon().factory());
-
-    /**
-     * Hedges, repeats and races of hedged calls, so a caller can wait for whichever answers first. Pooled
-     * platform threads, not virtual ones: a virtual thread's blocking socket read parks it and costs two more
-     * thread wake-ups (the poller, then a carrier), which on a 2-core box crowded with JVMs shows up in every
-     * hop's latency.
+     * Hedged calls' attempts, so a caller can wait for whichever answers first. Pooled platform threads, not
+     * virtual ones: a virtual thread's blocking socket read parks it and costs two more thread wake-ups (the
+     * poller, then a carrier), which on a 2-core box crowded with JVMs shows up in every hop's latency.
      */
     private static final ExecutorService ATTEMPTS = Executors.newCachedThreadPool(
             Thread.ofPlatform().name("failover-attempt-", 0).daemon().factory());
@@ -115,7 +102,7 @@ public final class FailoverClient {
             if (instance == null) break;
             if (!tried.isEmpty()) failedOver(serviceId);
             tried.add(instance);
-            Outcome<T> outcome = attempt(pool, instance, attempt, new AbortableAttempt(instance));
+            Outcome<T> outcome = attempt(pool, instance, attempt);
             if (outcome.succeeded()) return outcome.result();
             if (outcome.answered()) throw outcome.error();
             lastFailure = outcome.error();
@@ -128,155 +115,49 @@ public final class FailoverClient {
     }
 
     /**
-     * The first answer wins: when none came within the hedge delay the same request also goes to another
-     * admitted replica (a frozen replica costs the hedge delay, not a timeout), a failed attempt is repeated
-     * elsewhere at once, and later answers (a result or a 4xx) are dropped. Only for idempotent calls, so a
-     * duplicate does no harm. The first attempt runs on the caller's thread when its replica's requests can be
-     * aborted ({@link AbortableRequestFactory}), so a call answered in time costs no thread hand-off; otherwise
-     * every attempt runs on a pooled thread while the caller waits, as a blocked caller could not be freed.
+     * Attempts run on pooled threads while the caller waits for the first answer: when none came within the
+     * hedge delay the same request also goes to another admitted replica (a frozen replica costs the hedge
+     * delay, not a timeout); a failed attempt is repeated elsewhere at once; the first answer (a result or a
+     * 4xx) wins and later ones are dropped. Only for idempotent calls, so a duplicate does no harm.
      */
     private <T> T hedged(ServicePool pool, Attempt<T> attempt, long hedgeNanos, long deadline) {
-        Instance first = pool.choose(List.of(), true);
-        if (first == null) throw unavailable(pool.serviceId(), 0, null);
-        Race<T> race = new Race<>(pool, attempt, hedgeNanos, deadline);
+        String serviceId = pool.serviceId();
+        List<Instance> tried = new ArrayList<>(settings.maxAttempts());
+        List<Instance> running = new ArrayList<>(settings.maxAttempts());
+        BlockingQueue<Finished<T>> finished = new LinkedBlockingQueue<>();
+        Map<String, String> context = MDC.getCopyOfContextMap();
+        RuntimeException lastFailure = null;
+        Instance first = pool.choose(tried, true);
+        if (first == null) throw unavailable(serviceId, 0, null);
+        start(pool, first, attempt, context, finished, tried, running);
+        long nextHedge = System.nanoTime() + hedgeNanos;
         try {
-            return first.abortableRequests() ? race.firstOnCaller(first) : race.pooled(first);
-        } finally {
-            race.notices.forEach(event -> FailoverNotice.record(pool.serviceId(), event));
-        }
-    }
-
-    /**
-     * One hedged call. With its first attempt on the caller's thread, whoever comes first decides who runs the
-     * rest: the caller, when that attempt ended before the hedge delay, or the hedge timer, which then runs the
-     * race on a pooled thread and aborts the caller's attempt when another answered first or the deadline passed.
-     */
-    private final class Race<T> {
-
-        private static final int FIRST_ATTEMPT = 0;
-        private static final int CALLER = 1;
-        private static final int POOLED = 2;
-
-        private final ServicePool pool;
-        private final Attempt<T> attempt;
-        private final long hedgeNanos;
-        private final long deadline;
-        private final AtomicInteger owner = new AtomicInteger(FIRST_ATTEMPT);
-        private final Map<String, String> context = MDC.getCopyOfContextMap();
-        private final List<Instance> tried = new ArrayList<>(settings.maxAttempts());
-        private final List<Instance> running = new ArrayList<>(settings.maxAttempts());
-        private final BlockingQueue<Finished<T>> finished = new LinkedBlockingQueue<>();
-        private final CompletableFuture<T> pooledAnswer = new CompletableFuture<>();
-        /** Repeats and hedges, noted on the caller's thread (the request's response lives there). */
-        private final List<FailoverNotice.Event> notices = new ArrayList<>(0);
-
-        private Instance first;
-        private AbortableAttempt firstAttempt;
-
-        Race(ServicePool pool, Attempt<T> attempt, long hedgeNanos, long deadline) {
-            this.pool = pool;
-            this.attempt = attempt;
-            this.hedgeNanos = hedgeNanos;
-            this.deadline = deadline;
-        }
-
-        /** Every attempt on a pooled thread; the caller waits for the first answer. */
-        T pooled(Instance instance) {
-            start(instance);
-            return decide(System.nanoTime() + hedgeNanos, null);
-        }
-
-        T firstOnCaller(Instance instance) {
-            first = instance;
-            firstAttempt = new AbortableAttempt(instance);
-            tried.add(instance);
-            running.add(instance);
-            ScheduledFuture<?> hedgeDue = HEDGE_TIMER.schedule(this::hedgeDue, hedgeNanos, TimeUnit.NANOSECONDS);
-            Outcome<T> outcome = attempt(pool, instance, attempt, firstAttempt);
-            hedgeDue.cancel(false);
-            return answer(outcome);
-        }
-
-        /** On the timer: the first attempt is still out, so the race goes on on a pooled thread. */
-        private void hedgeDue() {
-            if (!owner.compareAndSet(FIRST_ATTEMPT, POOLED)) return;
-            ATTEMPTS.execute(() -> {
-                try {
-                    pooledAnswer.complete(decide(System.nanoTime(), null));
-                } catch (RuntimeException e) {
-                    pooledAnswer.completeExceptionally(e);
-                } finally {
-                    // Lost the race, or the deadline passed: the caller must not wait for its own attempt.
-                    if (running.contains(first)) firstAttempt.abort();
+            while (!running.isEmpty()) {
+                long now = System.nanoTime();
+                if (now - deadline >= 0) break;
+                boolean mayHedge = tried.size() < settings.maxAttempts() && nextHedge - deadline < 0;
+                long waitUntil = mayHedge ? nextHedge : deadline;
+                Finished<T> done = finished.poll(Math.max(0, waitUntil - now), TimeUnit.NANOSECONDS);
+                if (done == null) {
+                    if (!mayHedge || System.nanoTime() - deadline >= 0) continue;
+                    // Any replica that may serve it, also one ejected for slowness whose probes pass: on a
+                    // starved machine a healthy replica can be ejected as slow, and a hedge to it still helps.
+                    Instance hedge = pool.choose(tried, true);
+                    if (hedge == null) {
+                        nextHedge = deadline; // nothing to hedge to: wait for what runs
+                        continue;
+                    }
+                    meters.counter("agora.client.hedges", "service", serviceId).increment();
+                    FailoverNotice.record(serviceId, FailoverNotice.Event.HEDGE);
+                    start(pool, hedge, attempt, context, finished, tried, running);
+                    nextHedge = System.nanoTime() + hedgeNanos;
+                    continue;
                 }
-            });
-        }
-
-        /** On the caller's thread, with the outcome of the attempt it ran. */
-        private T answer(Outcome<T> outcome) {
-            if (owner.compareAndSet(FIRST_ATTEMPT, CALLER)) {
-                running.remove(first);
-                if (outcome.succeeded()) return outcome.result();
-                if (outcome.answered()) throw outcome.error();
-                return decide(System.nanoTime() + hedgeNanos, outcome.error());
-            }
-            finished.add(new Finished<>(first, outcome));
-            try {
-                return pooledAnswer.get();
-            } catch (ExecutionException e) {
-                if (e.getCause() instanceof RuntimeException error) throw error;
-                throw new IllegalStateException(e.getCause());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw unavailable(pool.serviceId(), tried.size(), null);
-            }
-        }
-
-        /**
-         * Waits for the first answer among the running attempts, hedging when none came by {@code nextHedge} and
-         * repeating a failed attempt elsewhere at once, until the deadline.
-         */
-        private T decide(long nextHedge, RuntimeException failure) {
-            String serviceId = pool.serviceId();
-            RuntimeException lastFailure = failure;
-            try {
-                while (true) {
-                    if (running.isEmpty()) {
-                        Instance next = tried.size() < settings.maxAttempts() ? pool.choose(tried, true) : null;
-                        if (next == null) break;
-                        meters.counter("agora.client.failovers", "service", serviceId)
-                                .increment();
-                        notices.add(FailoverNotice.Event.RETRY);
-                        start(next);
-                        nextHedge = System.nanoTime() + hedgeNanos;
-                    }
-                    long now = System.nanoTime();
-                    if (now - deadline >= 0) break;
-                    boolean mayHedge = tried.size() < settings.maxAttempts() && nextHedge - deadline < 0;
-                    long waitUntil = mayHedge ? nextHedge : deadline;
-                    Finished<T> done = finished.poll(Math.max(0, waitUntil - now), TimeUnit.NANOSECONDS);
-                    if (done == null) {
-                        if (!mayHedge || System.nanoTime() - deadline >= 0) continue;
-                        // Any replica that may serve it, also one ejected for slowness whose probes pass: on a
-                        // starved machine a healthy replica can be ejected as slow, and a hedge to it still helps.
-                        Instance hedge = pool.choose(tried, true);
-                        if (hedge == null) {
-                            nextHedge = deadline; // nothing to hedge to: wait for what runs
-                            continue;
-                        }
-                        meters.counter("agora.client.hedges", "service", serviceId)
-                                .increment();
-                        notices.add(FailoverNotice.Event.HEDGE);
-                        start(hedge);
-                        nextHedge = System.nanoTime() + hedgeNanos;
-                        continue;
-                    }
-                    running.remove(done.instance());
-                    Outcome<T> outcome = done.outcome();
-                    if (!outcome.succeeded() && !outcome.answered()) {
-                        lastFailure = outcome.error();
-                        continue;
-                    }
+                running.remove(done.instance());
+                Outcome<T> outcome = done.outcome();
+                if (!outcome.succeeded() && !outcome.answered()) {
+                    lastFailure = outcome.error();
+                } else {
                     // Replicas asked earlier that have still not answered lost the race to a later one.
                     for (Instance slow : running) {
                         if (tried.indexOf(slow) < tried.indexOf(done.instance())
@@ -288,47 +169,54 @@ public final class FailoverClient {
                     if (outcome.succeeded()) return outcome.result();
                     throw outcome.error();
                 }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            if (!running.isEmpty()) {
-                meters.counter("agora.client.call.timeouts", "service", serviceId)
-                        .increment();
-            }
-            throw unavailable(serviceId, tried.size(), lastFailure);
-        }
-
-        private void start(Instance instance) {
-            tried.add(instance);
-            running.add(instance);
-            ATTEMPTS.execute(() -> {
-                if (context != null) MDC.setContextMap(context);
-                try {
-                    finished.add(
-                            new Finished<>(instance, attempt(pool, instance, attempt, new AbortableAttempt(instance))));
-                } finally {
-                    MDC.clear();
+                if (running.isEmpty() && tried.size() < settings.maxAttempts()) {
+                    Instance next = pool.choose(tried, true);
+                    if (next != null) {
+                        failedOver(serviceId);
+                        start(pool, next, attempt, context, finished, tried, running);
+                        nextHedge = System.nanoTime() + hedgeNanos;
+                    }
                 }
-            });
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
+        if (!running.isEmpty()) {
+            meters.counter("agora.client.call.timeouts", "service", serviceId).increment();
+        }
+        throw unavailable(serviceId, tried.size(), lastFailure);
     }
 
-    /**
-     * Runs one attempt on {@code instance} and records what it says about the replica's health (and, through
-     * {@code abortable}, whether its requests can be aborted).
-     */
-    private <T> Outcome<T> attempt(
-            ServicePool pool, Instance instance, Attempt<T> attempt, AbortableAttempt abortable) {
+    private <T> void start(
+            ServicePool pool,
+            Instance instance,
+            Attempt<T> attempt,
+            Map<String, String> context,
+            BlockingQueue<Finished<T>> finished,
+            List<Instance> tried,
+            List<Instance> running) {
+        tried.add(instance);
+        running.add(instance);
+        ATTEMPTS.submit(() -> {
+            if (context != null) MDC.setContextMap(context);
+            try {
+                finished.add(new Finished<>(instance, attempt(pool, instance, attempt)));
+            } finally {
+                MDC.clear();
+            }
+        });
+    }
+
+    /** Runs one attempt on {@code instance} and records what it says about the replica's health. */
+    private <T> Outcome<T> attempt(ServicePool pool, Instance instance, Attempt<T> attempt) {
         instance.callStarted();
         long started = System.nanoTime();
-        try (AbortableAttempt.Scope ignored = abortable.open()) {
+        try {
             T result = attempt.call(instance);
             instance.answered();
             pool.hedgeDelay().answered(System.nanoTime() - started);
             return new Outcome<>(result, null, null);
         } catch (RuntimeException error) {
-            // Aborted because another replica answered first or the deadline passed: that was already judged.
-            if (abortable.aborted()) return new Outcome<>(null, error, Failure.IO);
             Failure failure = Failure.classify(error);
             if (failure == null) {
                 if (error instanceof RestClientResponseException) {

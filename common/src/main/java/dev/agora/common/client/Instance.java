@@ -27,7 +27,6 @@ public final class Instance {
     private volatile boolean refused;
     private final AtomicBoolean probing = new AtomicBoolean();
     private volatile long ejectedAtNanos;
-    private volatile boolean abortableRequests;
 
     Instance(String serviceId, URI uri, RestClient client) {
         this.serviceId = serviceId;
@@ -53,15 +52,6 @@ public final class Instance {
 
     public int outstanding() {
         return outstanding.get();
-    }
-
-    /** Whether its requests were seen to be abortable ({@link AbortableRequestFactory}). */
-    boolean abortableRequests() {
-        return abortableRequests;
-    }
-
-    void requestsAreAbortable() {
-        abortableRequests = true;
     }
 
     void callStarted() {

@@ -13,18 +13,10 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.hc.client5.http.config.RequestConfig;
-import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
-import org.apache.hc.client5.http.impl.classic.HttpClients;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.springframework.http.client.SimpleClientHttpRequestFactory;
 import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.mock.web.MockHttpServletResponse;
@@ -47,17 +39,13 @@ class FailoverClientTest {
             OK,
             ERROR,
             HANG,
-            NOT_FOUND,
-            /** Holds every request until the test thaws it, like a replica stopped with SIGSTOP. */
-            FROZEN
+            NOT_FOUND
         }
 
         final HttpServer server;
         final AtomicInteger served = new AtomicInteger();
         volatile Mode mode = Mode.OK;
         volatile int healthStatus = 200;
-        final CountDownLatch thawed = new CountDownLatch(1);
-        final AtomicInteger held = new AtomicInteger();
 
         Replica() throws IOException {
             server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 50);
@@ -69,13 +57,9 @@ class FailoverClientTest {
             server.createContext("/", exchange -> {
                 Mode now = mode;
                 if (now == Mode.HANG) sleep(4_000);
-                if (now == Mode.FROZEN) {
-                    held.incrementAndGet();
-                    await(thawed);
-                }
                 int status =
                         switch (now) {
-                            case OK, HANG, FROZEN -> 200;
+                            case OK, HANG -> 200;
                             case ERROR -> 500;
                             case NOT_FOUND -> 404;
                         };
@@ -107,7 +91,6 @@ class FailoverClientTest {
 
     @AfterEach
     void stop() {
-        replicas.forEach(r -> r.thawed.countDown());
         replicas.forEach(r -> r.server.stop(0));
     }
 
@@ -352,67 +335,9 @@ class FailoverClientTest {
                 .allMatch(entry -> entry.equals(SERVICE + ";retry") || entry.equals(SERVICE + ";hedge"));
     }
 
-    @Test
-    @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
-    void aCallerWhoseFirstAttemptMetAFrozenReplicaGetsTheHedgesAnswerWhileTheFrozenOneStillHolds() throws IOException {
-        // No read timeout to end the frozen attempt: only its abort lets the caller return.
-        FailoverSettings frozenForever = settings.withTimeouts(
-                Duration.ofSeconds(1), Duration.ofMinutes(10), Duration.ofMillis(100), Duration.ofMinutes(5));
-        for (int i = 0; i < 2; i++) {
-            Replica replica = new Replica();
-            replicas.add(replica);
-            uris.add(replica.uri());
-        }
-        Replica frozen = replicas.get(0);
-        Replica healthy = replicas.get(1);
-        try (CloseableHttpClient http = HttpClients.custom()
-                .setDefaultRequestConfig(RequestConfig.custom()
-                        .setResponseTimeout(org.apache.hc.core5.util.Timeout.of(frozenForever.readTimeout()))
-                        .build())
-                .disableAutomaticRetries()
-                .build()) {
-            RestClient base = RestClient.builder()
-                    .requestFactory(new AbortableRequestFactory(http))
-                    .build();
-            client = new FailoverClient(base, service -> List.copyOf(uris), frozenForever, new SimpleMeterRegistry());
-
-            for (int i = 0; i < 2; i++) get(CallSafety.IDEMPOTENT); // both replicas known to abort
-            frozen.mode = Replica.Mode.FROZEN;
-            healthy.served.set(0);
-            frozen.served.set(0);
-            Set<Thread> frozenAttemptThreads = ConcurrentHashMap.newKeySet();
-
-            for (int i = 0; i < 4; i++) {
-                String answer = client.call(SERVICE, CallSafety.IDEMPOTENT, replica -> {
-                    if (replica.uri().equals(frozen.uri())) frozenAttemptThreads.add(Thread.currentThread());
-                    return replica.client().get().uri("/books/1").retrieve().body(String.class);
-                });
-                assertThat(answer)
-                        .isEqualTo("port " + healthy.server.getAddress().getPort());
-            }
-
-            assertThat(frozenAttemptThreads)
-                    .as("the frozen replica was asked first, on the caller's thread")
-                    .containsExactly(Thread.currentThread());
-            assertThat(frozen.held.get()).isPositive();
-            assertThat(frozen.served.get())
-                    .as("the frozen replica still holds them")
-                    .isZero();
-            assertThat(healthy.served.get()).isEqualTo(4);
-        }
-    }
-
     private static int closedPort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
-        }
-    }
-
-    private static void await(CountDownLatch latch) {
-        try {
-            latch.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 

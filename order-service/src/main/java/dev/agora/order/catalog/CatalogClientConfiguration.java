@@ -1,6 +1,5 @@
 package dev.agora.order.catalog;
 
-import dev.agora.common.client.AbortableRequestFactory;
 import dev.agora.common.client.FailoverClient;
 import dev.agora.common.client.HealthProber;
 import dev.agora.common.security.AgoraSecurityProperties;
@@ -19,6 +18,7 @@ import org.springframework.cloud.client.ServiceInstance;
 import org.springframework.cloud.client.discovery.DiscoveryClient;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
 import org.springframework.web.client.RestClient;
 
 /**
@@ -63,7 +63,7 @@ class CatalogClientConfiguration {
             CatalogProperties properties,
             MeterRegistry meters) {
         RestClient base = restClients
-                .requestFactory(new AbortableRequestFactory(catalogHttpClient))
+                .requestFactory(new HttpComponentsClientHttpRequestFactory(catalogHttpClient))
                 .requestInterceptor(RequestIds.propagatingInterceptor())
                 .build();
         FailoverClient failover = new FailoverClient(
