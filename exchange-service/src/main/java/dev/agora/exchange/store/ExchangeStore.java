@@ -10,6 +10,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 import javax.sql.DataSource;
@@ -36,38 +37,48 @@ public final class ExchangeStore implements AutoCloseable {
     private static final int FETCH_SIZE = 10_000;
 
     /**
-     * Everything a batch changed, as ONE statement: a single round trip that is also the whole transaction
-     * (the connection is in auto-commit), so a batch costs one network exchange and one WAL flush. The
-     * foreign keys are checked at the end of the statement, when the parents written in the same statement
-     * exist.
+     * Everything a batch changed is written by ONE statement: a single round trip that is also the whole
+     * transaction (the connection is in auto-commit), so a batch costs one network exchange and one WAL flush.
+     * The statement holds only the tables the batch touches (a batch of creates has no orders or executions),
+     * so PostgreSQL runs no plan nodes for empty arrays; each of the fifteen shapes is prepared on first use and
+     * keeps its generic plan. The foreign keys are checked at the end of the statement, when the parents written
+     * in the same statement exist.
      */
-    private static final String WRITE_BATCH =
-            """
-            WITH accounts AS (
-                INSERT INTO account (id, balance)
-                SELECT * FROM unnest(?::text[], ?::numeric[])
-                ON CONFLICT (id) DO UPDATE SET balance = EXCLUDED.balance
-            ), positions AS (
-                INSERT INTO position (account_id, symbol, shares)
-                SELECT * FROM unnest(?::text[], ?::text[], ?::numeric[])
-                ON CONFLICT (account_id, symbol) DO UPDATE SET shares = EXCLUDED.shares
-            ), orders AS (
-                INSERT INTO exchange_order
-                    (id, account_id, symbol, amount, limit_price, open_shares, canceled_shares, canceled_at)
-                SELECT * FROM unnest(?::bigint[], ?::text[], ?::text[], ?::numeric[], ?::numeric[], ?::numeric[],
-                                     ?::numeric[], ?::bigint[])
-                ON CONFLICT (id) DO UPDATE SET open_shares = EXCLUDED.open_shares,
-                    canceled_shares = EXCLUDED.canceled_shares, canceled_at = EXCLUDED.canceled_at
-            )
-            INSERT INTO execution (id, buy_order_id, sell_order_id, symbol, shares, price, executed_at)
-            SELECT * FROM unnest(?::bigint[], ?::bigint[], ?::bigint[], ?::text[], ?::numeric[], ?::numeric[],
-                                 ?::bigint[])
-            """;
+    private static final String[] TABLE_WRITES = {
+        """
+        INSERT INTO account (id, balance)
+        SELECT * FROM unnest(?::text[], ?::numeric[])
+        ON CONFLICT (id) DO UPDATE SET balance = EXCLUDED.balance""",
+        """
+        INSERT INTO position (account_id, symbol, shares)
+        SELECT * FROM unnest(?::text[], ?::text[], ?::numeric[])
+        ON CONFLICT (account_id, symbol) DO UPDATE SET shares = EXCLUDED.shares""",
+        """
+        INSERT INTO exchange_order
+            (id, account_id, symbol, amount, limit_price, open_shares, canceled_shares, canceled_at)
+        SELECT * FROM unnest(?::bigint[], ?::text[], ?::text[], ?::numeric[], ?::numeric[], ?::numeric[],
+                             ?::numeric[], ?::bigint[])
+        ON CONFLICT (id) DO UPDATE SET open_shares = EXCLUDED.open_shares,
+            canceled_shares = EXCLUDED.canceled_shares, canceled_at = EXCLUDED.canceled_at""",
+        """
+        INSERT INTO execution (id, buy_order_id, sell_order_id, symbol, shares, price, executed_at)
+        SELECT * FROM unnest(?::bigint[], ?::bigint[], ?::bigint[], ?::text[], ?::numeric[], ?::numeric[],
+                             ?::bigint[])"""
+    };
+
+    /** SQL array types of each table's parameters, in the order of {@link #TABLE_WRITES}. */
+    private static final String[][] TABLE_COLUMN_TYPES = {
+        {"text", "numeric"},
+        {"text", "text", "numeric"},
+        {"int8", "text", "text", "numeric", "numeric", "numeric", "numeric", "int8"},
+        {"int8", "int8", "int8", "text", "numeric", "numeric", "int8"}
+    };
 
     private final DataSource dataSource;
     private final long lockKey;
     private Connection connection;
-    private PreparedStatement writeBatch;
+    /** The batch statement of each shape, indexed by its bit set of non-empty tables. */
+    private final PreparedStatement[] batchWrites = new PreparedStatement[1 << TABLE_WRITES.length];
 
     public ExchangeStore(DataSource dataSource, long lockKey) {
         this.dataSource = dataSource;
@@ -189,36 +200,19 @@ public final class ExchangeStore implements AutoCloseable {
 
     /** The values of every row a batch changed, copied out of the engine: immutable, any thread may send it. */
     public static final class Snapshot {
-        private final Object[][] columns;
+        /** Per table of {@link #TABLE_WRITES}, its columns' values; null for a table the batch did not touch. */
+        private final Object[][][] tables;
 
-        private Snapshot(Object[][] columns) {
-            this.columns = columns;
+        private Snapshot(Object[][][] tables) {
+            this.tables = tables;
+        }
+
+        private int shape() {
+            int shape = 0;
+            for (int t = 0; t < tables.length; t++) if (tables[t] != null) shape |= 1 << t;
+            return shape;
         }
     }
-
-    /** SQL array types of the statement's parameters, in order. */
-    private static final String[] COLUMN_TYPES = {
-        "text",
-        "numeric", // accounts
-        "text",
-        "text",
-        "numeric", // positions
-        "int8",
-        "text",
-        "text",
-        "numeric",
-        "numeric",
-        "numeric",
-        "numeric",
-        "int8", // orders
-        "int8",
-        "int8",
-        "int8",
-        "text",
-        "numeric",
-        "numeric",
-        "int8" // executions
-    };
 
     /** Writes every row of the change set in one transaction and commits it durably. */
     public void commit(ChangeSet changes) {
@@ -286,41 +280,52 @@ public final class ExchangeStore implements AutoCloseable {
             prices[i] = execution.price();
             times[i++] = execution.time();
         }
-        return new Snapshot(new Object[][] {
-            accountIds,
-            balances,
-            positionAccounts,
-            positionSymbols,
-            shares,
-            orderIds,
-            owners,
-            symbols,
-            amounts,
-            limits,
-            open,
-            canceled,
-            canceledAt,
-            executionIds,
-            buys,
-            sells,
-            executionSymbols,
-            executedShares,
-            prices,
-            times
+        return new Snapshot(new Object[][][] {
+            accounts == 0 ? null : new Object[][] {accountIds, balances},
+            positions == 0 ? null : new Object[][] {positionAccounts, positionSymbols, shares},
+            orders == 0
+                    ? null
+                    : new Object[][] {orderIds, owners, symbols, amounts, limits, open, canceled, canceledAt},
+            executions == 0
+                    ? null
+                    : new Object[][] {executionIds, buys, sells, executionSymbols, executedShares, prices, times}
         });
     }
 
     /** Writes a snapshot's rows in one transaction (one statement) and returns once the commit is durable. */
     public void commit(Snapshot snapshot) {
         try {
-            if (writeBatch == null) writeBatch = connection.prepareStatement(WRITE_BATCH);
-            for (int c = 0; c < COLUMN_TYPES.length; c++) {
-                writeBatch.setArray(c + 1, connection.createArrayOf(COLUMN_TYPES[c], snapshot.columns[c]));
+            int shape = snapshot.shape();
+            PreparedStatement statement = batchWrites[shape];
+            if (statement == null) statement = batchWrites[shape] = connection.prepareStatement(batchWrite(shape));
+            int parameter = 1;
+            for (int t = 0; t < TABLE_WRITES.length; t++) {
+                Object[][] columns = snapshot.tables[t];
+                if (columns == null) continue;
+                for (int c = 0; c < columns.length; c++) {
+                    statement.setArray(parameter++, connection.createArrayOf(TABLE_COLUMN_TYPES[t][c], columns[c]));
+                }
             }
-            writeBatch.executeUpdate();
+            statement.executeUpdate();
         } catch (SQLException e) {
             throw new StoreUnavailableException("Could not commit a batch", e);
         }
+    }
+
+    /** The statement writing the tables whose bits are set: all but the last as CTEs, the last as its body. */
+    private static String batchWrite(int shape) {
+        StringBuilder sql = new StringBuilder();
+        int last = 31 - Integer.numberOfLeadingZeros(shape);
+        for (int t = 0; t < last; t++) {
+            if ((shape & (1 << t)) == 0) continue;
+            sql.append(sql.isEmpty() ? "WITH " : ", ")
+                    .append("w")
+                    .append(t)
+                    .append(" AS (\n")
+                    .append(TABLE_WRITES[t])
+                    .append("\n)\n");
+        }
+        return sql.append(TABLE_WRITES[last]).toString();
     }
 
     /** Gives the lock up by closing its session. */
@@ -328,7 +333,7 @@ public final class ExchangeStore implements AutoCloseable {
         if (connection == null) return;
         closeQuietly(connection);
         connection = null;
-        writeBatch = null;
+        Arrays.fill(batchWrites, null);
     }
 
     @Override
