@@ -89,7 +89,8 @@ final class ExchangeThroughputExperiment implements Experiment {
     @Override
     public Report run(ExperimentContext context) throws Exception {
         Instant started = Instant.now();
-        Duration warmup = Duration.ofSeconds(context.count(20, 5));
+        // 20 s left the JIT compiling through the first measured runs on 2 cores (CPU per request doubled there).
+        Duration warmup = Duration.ofSeconds(context.count(60, 5));
         Duration runTime = Duration.ofSeconds(context.count(10, 3));
         // An A/B of two builds wants only some configurations, each in the same quiet window.
         List<Integer> clientCounts = chosen("clients", context.choose(List.of(8, 16, 32), List.of(8, 32)));
