@@ -214,11 +214,6 @@ public final class ExchangeStore implements AutoCloseable {
         }
     }
 
-    /** Writes every row of the change set in one transaction and commits it durably. */
-    public void commit(ChangeSet changes) {
-        commit(snapshot(changes));
-    }
-
     /** Copies the current values of the rows the change set names (on the thread that owns the engine). */
     public static Snapshot snapshot(ChangeSet changes) {
         int accounts = changes.accounts.size();
@@ -294,8 +289,9 @@ public final class ExchangeStore implements AutoCloseable {
 
     /** Writes a snapshot's rows in one transaction (one statement) and returns once the commit is durable. */
     public void commit(Snapshot snapshot) {
+        int shape = snapshot.shape();
+        if (shape == 0) return; // no table touched: there is no statement to send
         try {
-            int shape = snapshot.shape();
             PreparedStatement statement = batchWrites[shape];
             if (statement == null) statement = batchWrites[shape] = connection.prepareStatement(batchWrite(shape));
             int parameter = 1;
