@@ -85,27 +85,30 @@ public final class FailoverClient {
     public <T> T call(String serviceId, CallSafety safety, Attempt<T> attempt) {
         ServicePool pool = pool(serviceId);
         long hedgeNanos = pool.hedgeDelay().nanos();
-        long deadline = System.nanoTime() + settings.callTimeout(serviceId).toNanos();
+        long started = System.nanoTime();
+        long deadline = started + settings.callTimeout(serviceId).toNanos();
         if (safety == CallSafety.IDEMPOTENT && hedgeNanos > 0 && settings.maxAttempts() > 1) {
-            return hedged(pool, attempt, hedgeNanos, deadline);
+            return hedged(pool, attempt, hedgeNanos, started, deadline);
         }
-        return sequential(pool, safety, attempt, deadline);
+        return sequential(pool, safety, attempt, started, deadline);
     }
 
     /** One attempt after the other, on the caller's thread: a failed attempt is repeated elsewhere at once. */
-    private <T> T sequential(ServicePool pool, CallSafety safety, Attempt<T> attempt, long deadline) {
+    private <T> T sequential(ServicePool pool, CallSafety safety, Attempt<T> attempt, long started, long deadline) {
         String serviceId = pool.serviceId();
         List<Instance> tried = new ArrayList<>(settings.maxAttempts());
         RuntimeException lastFailure = null;
+        Failure lastFailureKind = null;
         while (tried.size() < settings.maxAttempts() && System.nanoTime() - deadline < 0) {
             Instance instance = pool.choose(tried, true);
             if (instance == null) break;
-            if (!tried.isEmpty()) failedOver(serviceId);
+            if (!tried.isEmpty()) failedOver(serviceId, lastFailureKind, started);
             tried.add(instance);
             Outcome<T> outcome = attempt(pool, instance, attempt);
             if (outcome.succeeded()) return outcome.result();
             if (outcome.answered()) throw outcome.error();
             lastFailure = outcome.error();
+            lastFailureKind = outcome.failure();
             if (!outcome.failure().retryable(safety)) {
                 throw new ServiceUnavailableException(
                         serviceId, serviceId + " failed while handling the request; its outcome is unknown");
@@ -120,17 +123,18 @@ public final class FailoverClient {
      * delay, not a timeout); a failed attempt is repeated elsewhere at once; the first answer (a result or a
      * 4xx) wins and later ones are dropped. Only for idempotent calls, so a duplicate does no harm.
      */
-    private <T> T hedged(ServicePool pool, Attempt<T> attempt, long hedgeNanos, long deadline) {
+    private <T> T hedged(ServicePool pool, Attempt<T> attempt, long hedgeNanos, long started, long deadline) {
         String serviceId = pool.serviceId();
         List<Instance> tried = new ArrayList<>(settings.maxAttempts());
         List<Instance> running = new ArrayList<>(settings.maxAttempts());
         BlockingQueue<Finished<T>> finished = new LinkedBlockingQueue<>();
         Map<String, String> context = MDC.getCopyOfContextMap();
         RuntimeException lastFailure = null;
+        Failure lastFailureKind = null;
         Instance first = pool.choose(tried, true);
         if (first == null) throw unavailable(serviceId, 0, null);
         start(pool, first, attempt, context, finished, tried, running);
-        long nextHedge = System.nanoTime() + hedgeNanos;
+        long nextHedge = started + hedgeNanos;
         try {
             while (!running.isEmpty()) {
                 long now = System.nanoTime();
@@ -148,7 +152,7 @@ public final class FailoverClient {
                         continue;
                     }
                     meters.counter("agora.client.hedges", "service", serviceId).increment();
-                    FailoverNotice.record(serviceId, FailoverNotice.Event.HEDGE);
+                    FailoverNotice.record(serviceId, FailoverNotice.Event.HEDGE, null, System.nanoTime() - started);
                     start(pool, hedge, attempt, context, finished, tried, running);
                     nextHedge = System.nanoTime() + hedgeNanos;
                     continue;
@@ -157,6 +161,7 @@ public final class FailoverClient {
                 Outcome<T> outcome = done.outcome();
                 if (!outcome.succeeded() && !outcome.answered()) {
                     lastFailure = outcome.error();
+                    lastFailureKind = outcome.failure();
                 } else {
                     // Replicas asked earlier that have still not answered lost the race to a later one.
                     for (Instance slow : running) {
@@ -172,7 +177,7 @@ public final class FailoverClient {
                 if (running.isEmpty() && tried.size() < settings.maxAttempts()) {
                     Instance next = pool.choose(tried, true);
                     if (next != null) {
-                        failedOver(serviceId);
+                        failedOver(serviceId, lastFailureKind, started);
                         start(pool, next, attempt, context, finished, tried, running);
                         nextHedge = System.nanoTime() + hedgeNanos;
                     }
@@ -250,9 +255,9 @@ public final class FailoverClient {
 
     private record Finished<T>(Instance instance, Outcome<T> outcome) {}
 
-    private void failedOver(String serviceId) {
+    private void failedOver(String serviceId, Failure cause, long callStarted) {
         meters.counter("agora.client.failovers", "service", serviceId).increment();
-        FailoverNotice.record(serviceId, FailoverNotice.Event.RETRY);
+        FailoverNotice.record(serviceId, FailoverNotice.Event.RETRY, cause, System.nanoTime() - callStarted);
     }
 
     private static ServiceUnavailableException unavailable(String serviceId, int tried, RuntimeException last) {

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.client.SimpleClientHttpRequestFactory;
@@ -330,9 +331,17 @@ class FailoverClientTest {
             RequestContextHolder.resetRequestAttributes();
         }
 
-        assertThat(response.getHeaders(FailoverNotice.HEADER))
-                .contains(SERVICE + ";retry", SERVICE + ";hedge")
-                .allMatch(entry -> entry.equals(SERVICE + ";retry") || entry.equals(SERVICE + ";hedge"));
+        List<String> entries = response.getHeaders(FailoverNotice.HEADER);
+        assertThat(entries)
+                .anyMatch(entry -> entry.matches(Pattern.quote(SERVICE) + ";retry;cause=connect;after=\\d+\\.\\d{3}"))
+                .anyMatch(entry -> entry.matches(Pattern.quote(SERVICE) + ";hedge;after=\\d+\\.\\d{3}"))
+                .allMatch(
+                        entry -> entry.matches(Pattern.quote(SERVICE) + ";(retry;cause=[a-z_]+|hedge);after=[0-9.]+"));
+        assertThat(entries.stream()
+                        .filter(entry -> entry.contains(";hedge;"))
+                        .map(entry -> Double.parseDouble(entry.substring(entry.indexOf("after=") + 6))))
+                .as("a hedge starts no earlier than the hedge delay's floor (ms) after the call")
+                .allMatch(after -> after >= hedging.hedgeFloor().toNanos() / 1e6);
     }
 
     private static int closedPort() throws IOException {

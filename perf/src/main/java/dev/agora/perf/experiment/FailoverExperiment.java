@@ -136,8 +136,10 @@ final class FailoverExperiment implements Experiment {
                 "affected",
                 "worst added ms",
                 "worst switch ms",
+                "worst switch in frontend ms",
                 "refused after gone",
                 "worst switch ms (refused)",
+                "worst switch in frontend ms (refused)",
                 "bound ms");
         Table.Builder recoveries = Table.with(
                 "phase",
@@ -175,8 +177,10 @@ final class FailoverExperiment implements Experiment {
                     f.atFault().count(),
                     format(f.atFault().worstAddedMs()),
                     format(f.atFault().worstSwitchMs()),
+                    format(f.atFault().worstSwitchInFrontendMs()),
                     crash ? Integer.toString(f.refused().count()) : "",
                     crash ? format(f.refused().worstSwitchMs()) : "",
+                    crash ? format(f.refused().worstSwitchInFrontendMs()) : "",
                     bound);
             recoveries.row(
                     name,
@@ -228,6 +232,16 @@ final class FailoverExperiment implements Experiment {
                 SEED_SWITCH_ORDER_MS,
                 order.refused().worstSwitchMs()));
         report.compare(Comparison.lowerIsBetter(
+                "catalog detect+switch once refused, in the frontend",
+                "ms",
+                SEED_SWITCH_CATALOG_MS,
+                catalog.refused().worstSwitchInFrontendMs()));
+        report.compare(Comparison.lowerIsBetter(
+                "order detect+switch once refused, in the frontend",
+                "ms",
+                SEED_SWITCH_ORDER_MS,
+                order.refused().worstSwitchInFrontendMs()));
+        report.compare(Comparison.lowerIsBetter(
                 "catalog back in rotation after ready", "ms", SEED_RECOVER_CATALOG_MS, catalog.readyToRotationMs()));
         report.compare(Comparison.lowerIsBetter(
                 "order back in rotation after ready", "ms", SEED_RECOVER_ORDER_MS, order.readyToRotationMs()));
@@ -266,7 +280,11 @@ final class FailoverExperiment implements Experiment {
                         + "before fault' counts such requests in the baseline (slow answers hedged without any "
                         + "fault). Added latency is an affected request's latency minus the baseline p50 of the "
                         + "same phase; switch is the same from the fault on (a request caught in flight is not "
-                        + "charged its time before the fault: the seed's detect + switch). A SIGKILLed JVM is torn "
+                        + "charged its time before the fault: the seed's detect + switch). 'In frontend' is the "
+                        + "same switch as the frontend measured it (the `after` of its `Agora-Failover` entry: from "
+                        + "its call's start, or the fault, to the start of the attempt on another replica), free "
+                        + "of the scheduling noise of this box that a client's latency carries (see the baseline "
+                        + "p99). A SIGKILLed JVM is torn "
                         + "down by the kernel before its sockets close: Linux unmaps a killed process's memory "
                         + "before it closes its files. 'Refused after' is that teardown window, from the kill to the "
                         + "first refused connection (a probe connects every 2 ms), which the kernel costs, not "

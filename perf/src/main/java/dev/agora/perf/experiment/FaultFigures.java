@@ -30,8 +30,12 @@ record FaultFigures(
         double readyToRotationMs,
         double readyToServedMs) {
 
-    /** Affected requests of one kind: how many, and the worst added and switch latency among them. */
-    record Group(int count, double worstAddedMs, double worstSwitchMs) {}
+    /**
+     * Affected requests of one kind: how many, and the worst added and switch latency among them as the client saw
+     * it, and the worst switch as the frontend measured it (its {@code after}: free of the box's scheduling noise
+     * that a client's end-to-end latency carries, NaN when no request named one).
+     */
+    record Group(int count, double worstAddedMs, double worstSwitchMs, double worstSwitchInFrontendMs) {}
 
     static FaultFigures of(FaultRun.Result r) {
         LatencyHistogram base = r.baseline();
@@ -61,15 +65,17 @@ record FaultFigures(
         int count = 0;
         long added = Long.MIN_VALUE;
         long switched = Long.MIN_VALUE;
+        long switchedInFrontend = -1;
         for (FaultRun.Request q : requests) {
             if (!which.test(q)) continue;
             count++;
             added = Math.max(added, q.latencyNanos() - p50);
             switched = Math.max(switched, q.sinceNanos(r.faultNanos()) - p50);
+            switchedInFrontend = Math.max(switchedInFrontend, q.frontendSwitchNanos(r.faultNanos()));
         }
         return count == 0
-                ? new Group(0, Double.NaN, Double.NaN)
-                : new Group(count, Math.max(0, added) / 1e6, Math.max(0, switched) / 1e6);
+                ? new Group(0, Double.NaN, Double.NaN, Double.NaN)
+                : new Group(count, Math.max(0, added) / 1e6, Math.max(0, switched) / 1e6, millis(switchedInFrontend));
     }
 
     private static double millis(long nanos) {

@@ -41,6 +41,26 @@ final class FaultRun {
         }
 
         /**
+         * The frontend's own measure of what failover cost this request: the latest {@code after} of its
+         * {@code Agora-Failover} entries (from the frontend's call to the start of the attempt that was repeated
+         * or hedged elsewhere), in nanoseconds, counted from the fault when the request was caught in flight (the
+         * frontend's call starts a little after the client's request, so this errs low by that hop); -1 when no
+         * entry names one.
+         */
+        long frontendSwitchNanos(long faultNanos) {
+            long latest = -1;
+            for (String parameter : failover.split("[,;]")) {
+                String trimmed = parameter.strip();
+                if (trimmed.startsWith("after=")) {
+                    long after = Math.round(Double.parseDouble(trimmed.substring("after=".length())) * 1e6);
+                    latest = Math.max(latest, after);
+                }
+            }
+            if (latest < 0) return -1;
+            return Math.max(0, latest - Math.max(0, faultNanos - startNanos));
+        }
+
+        /**
          * How long it took from the fault (or its own start, if later) to its answer: for a request caught in flight
          * this leaves out the time it had already spent before the fault hit, which no failover could save.
          */
