@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiFunction;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Seed 002, section 4: a catalog replica and an order replica crash (SIGKILL) under a light load; how much
@@ -42,6 +43,13 @@ final class FailoverExperiment implements Experiment {
 
     /** The issue's allowance on top of the configured delay (and a crash's whole allowance). */
     private static final int ALLOWANCE_MS = 5;
+
+    private static final String CATALOG_CRASH = "catalog crash (lookups)";
+    private static final String CATALOG_CRASH_BETWEEN = "catalog crash between requests (lookups)";
+    private static final String ORDER_CRASH = "order crash (buys)";
+    private static final String ORDER_CRASH_BETWEEN = "order crash between requests (buys)";
+
+    private static final int BETWEEN_REQUESTS_ROUNDS = 3;
 
     /** Between a client's requests: two clients pausing this long keep the box far from saturation. */
     private static final Duration THINK_TIME = Duration.ofMillis(10);
@@ -116,8 +124,27 @@ final class FailoverExperiment implements Experiment {
                     (client, i) -> bookstore.buy(
                             frontends.get((int) ((client + i) % frontends.size())), 1 + (client + i) % 7, 1));
             FaultPhases run = new FaultPhases(context, target, http, hedgers, phases);
-            run.phase("catalog crash (lookups)", catalogVictim, FaultRun.Fault.KILL, plan, lookups);
-            run.phase("order crash (buys)", orderVictim, FaultRun.Fault.KILL, plan, buys);
+            run.phase(CATALOG_CRASH, catalogVictim, FaultRun.Fault.KILL, plan, lookups);
+            // Each such crash reaches only the few requests that meet the dead replica before their caller ejects
+            // it, so it is repeated for a handful of them.
+            int rounds = context.count(BETWEEN_REQUESTS_ROUNDS, 1);
+            for (int round = 1; round <= rounds; round++) {
+                run.phase(
+                        CATALOG_CRASH_BETWEEN + " #" + round,
+                        catalogVictim,
+                        FaultRun.Fault.KILL_BETWEEN_REQUESTS,
+                        plan,
+                        lookups);
+            }
+            run.phase(ORDER_CRASH, orderVictim, FaultRun.Fault.KILL, plan, buys);
+            for (int round = 1; round <= rounds; round++) {
+                run.phase(
+                        ORDER_CRASH_BETWEEN + " #" + round,
+                        orderVictim,
+                        FaultRun.Fault.KILL_BETWEEN_REQUESTS,
+                        plan,
+                        buys);
+            }
             run.phase("catalog frozen (lookups)", catalogVictim, FaultRun.Fault.FREEZE, plan, lookups);
             run.phase("order frozen (buys)", orderVictim, FaultRun.Fault.FREEZE, plan, buys);
         } finally {
@@ -160,8 +187,12 @@ final class FailoverExperiment implements Experiment {
             FaultRun.Result r = phase.result();
             FaultFigures f = FaultFigures.of(r);
             figures.put(phase.label(), f);
-            boolean crash = phase.fault() == FaultRun.Fault.KILL;
-            int bound = crash ? ALLOWANCE_MS : phase.load().hedgeMillis() + ALLOWANCE_MS;
+            boolean crash = phase.fault().kills();
+            // In flight at a SIGKILL, a request meets a silent process until the kernel closes its sockets, as in a
+            // freeze; between requests, the crash is met as the issue's bound has it: a refused connection.
+            int bound = phase.fault() == FaultRun.Fault.KILL_BETWEEN_REQUESTS
+                    ? ALLOWANCE_MS
+                    : phase.load().hedgeMillis() + ALLOWANCE_MS;
             String name = phase.label() + " (" + phase.victim() + ")";
             faults.row(
                     name,
@@ -208,39 +239,33 @@ final class FailoverExperiment implements Experiment {
             }
             raw.put(phase.label(), rawEntry(phase, f, bound));
         }
-        FaultFigures catalog = figures.get("catalog crash (lookups)");
-        FaultFigures order = figures.get("order crash (buys)");
+        FaultFigures catalog = figures.get(CATALOG_CRASH);
+        FaultFigures order = figures.get(ORDER_CRASH);
+        FaultFigures.Group catalogRefused = worstOfRounds(figures, CATALOG_CRASH_BETWEEN);
+        FaultFigures.Group orderRefused = worstOfRounds(figures, ORDER_CRASH_BETWEEN);
+        // The frontend's own measure: a client's latency minus the baseline median is mostly this box's scheduling
+        // noise at this scale (it is often below zero), so the table shows it but the comparison uses this.
         Comparison catalogSwitch = Comparison.lowerIsBetter(
-                "catalog detect+switch (worst, from the kill)",
+                "catalog detect+switch, crash between requests (refused; worst, in the frontend)",
                 "ms",
                 SEED_SWITCH_CATALOG_MS,
-                catalog.atFault().worstSwitchMs());
+                catalogRefused.worstSwitchInFrontendMs());
         Comparison orderSwitch = Comparison.lowerIsBetter(
-                "order detect+switch (worst, from the kill)",
+                "order detect+switch, crash between requests (refused; worst, in the frontend)",
                 "ms",
                 SEED_SWITCH_ORDER_MS,
-                order.atFault().worstSwitchMs());
+                orderRefused.worstSwitchInFrontendMs());
         report.compare(catalogSwitch).compare(orderSwitch);
         report.compare(Comparison.lowerIsBetter(
-                "catalog detect+switch once connections are refused",
+                "catalog detect+switch, crash with requests in flight (worst)",
                 "ms",
                 SEED_SWITCH_CATALOG_MS,
-                catalog.refused().worstSwitchMs()));
+                catalog.atFault().worstSwitchMs()));
         report.compare(Comparison.lowerIsBetter(
-                "order detect+switch once connections are refused",
+                "order detect+switch, crash with requests in flight (worst)",
                 "ms",
                 SEED_SWITCH_ORDER_MS,
-                order.refused().worstSwitchMs()));
-        report.compare(Comparison.lowerIsBetter(
-                "catalog detect+switch once refused, in the frontend",
-                "ms",
-                SEED_SWITCH_CATALOG_MS,
-                catalog.refused().worstSwitchInFrontendMs()));
-        report.compare(Comparison.lowerIsBetter(
-                "order detect+switch once refused, in the frontend",
-                "ms",
-                SEED_SWITCH_ORDER_MS,
-                order.refused().worstSwitchInFrontendMs()));
+                order.atFault().worstSwitchMs()));
         report.compare(Comparison.lowerIsBetter(
                 "catalog back in rotation after ready", "ms", SEED_RECOVER_CATALOG_MS, catalog.readyToRotationMs()));
         report.compare(Comparison.lowerIsBetter(
@@ -260,7 +285,11 @@ final class FailoverExperiment implements Experiment {
                 SEED_RECOVER_ORDER_MS,
                 order.startToReadyMs() + order.readyToServedMs()));
         long failures = phases.stream().mapToLong(p -> p.result().failures()).sum();
-        report.headline(catalogSwitch.headline() + "; " + orderSwitch.headline() + "; " + failures
+        report.headline(catalogSwitch.headline() + " (" + catalogRefused.count() + " requests met the crash); "
+                + orderSwitch.headline() + " (" + orderRefused.count() + " requests)"
+                + "; requests in flight at the kill (hedged, or repeated when the kernel closed the sockets): "
+                + format(catalog.atFault().worstSwitchMs()) + " ms (catalog) / "
+                + format(order.atFault().worstSwitchMs()) + " ms (order); " + failures
                 + " client-visible failures; restarted replicas back in rotation " + format(catalog.readyToRotationMs())
                 + " ms (catalog) / " + format(order.readyToRotationMs()) + " ms (order) after ready (seed recovered in "
                 + "535 / 1074 ms); process start to ready " + format(catalog.startToReadyMs()) + " / "
@@ -293,8 +322,12 @@ final class FailoverExperiment implements Experiment {
                         + "gone' are the affected requests that started once connections were refused. 'Hedged "
                         + "calls' counts the hedges the frontends and the first order replica (never faulted) "
                         + "sent during the phase, against the phase's requests: the extra load hedging adds, "
-                        + "baseline and fault together. The bound is the issue's: 5 ms for a crash (connection "
-                        + "refused), the configured (longest) hedge delay plus 5 ms for a freeze.",
+                        + "baseline and fault together. 'Between requests': the clients hold back while the victim "
+                        + "is killed and resume once its port refuses connections, so the crash reaches requests "
+                        + "as a refused connection (or a pooled connection the dead process closed) before any "
+                        + "caller knew of it. The bound is the issue's: 5 ms for a crash met as a refused "
+                        + "connection; the configured (longest) hedge delay plus 5 ms for a freeze and for requests "
+                        + "in flight at a kill, which meet a silent process until the kernel closes its sockets.",
                 faults.build());
         report.section(
                 "Recovery",
@@ -324,6 +357,27 @@ final class FailoverExperiment implements Experiment {
                         + "replicas are probed every 100 ms).")
                 .timing(started, Duration.between(started, Instant.now()))
                 .build();
+    }
+
+    /** The requests every round of a repeated phase affected, as one group. */
+    private static FaultFigures.Group worstOfRounds(Map<String, FaultFigures> figures, String phase) {
+        List<FaultFigures.Group> rounds = figures.entrySet().stream()
+                .filter(entry -> entry.getKey().startsWith(phase + " #"))
+                .map(entry -> entry.getValue().atFault())
+                .toList();
+        return new FaultFigures.Group(
+                rounds.stream().mapToInt(FaultFigures.Group::count).sum(),
+                worst(rounds, FaultFigures.Group::worstAddedMs),
+                worst(rounds, FaultFigures.Group::worstSwitchMs),
+                worst(rounds, FaultFigures.Group::worstSwitchInFrontendMs));
+    }
+
+    private static double worst(List<FaultFigures.Group> groups, ToDoubleFunction<FaultFigures.Group> figure) {
+        return groups.stream()
+                .mapToDouble(figure)
+                .filter(value -> !Double.isNaN(value))
+                .max()
+                .orElse(Double.NaN);
     }
 
     private static double millis(long nanos) {
@@ -387,8 +441,8 @@ final class FailoverExperiment implements Experiment {
 
         void phase(String label, String victim, FaultRun.Fault fault, FaultRun.Plan plan, Load load)
                 throws InterruptedException {
-            context.log(
-                    "  " + (fault == FaultRun.Fault.KILL ? "kill -9 " : "SIGSTOP ") + victim + " under " + load.name());
+            context.log("  " + (fault.kills() ? "kill -9 " : "SIGSTOP ") + victim + " under " + load.name()
+                    + (fault == FaultRun.Fault.KILL_BETWEEN_REQUESTS ? ", between requests" : ""));
             long hedgesBefore = hedges();
             FaultRun.Result result = FaultRun.run(target, victim, fault, plan, load.call());
             long hedged = hedges() - hedgesBefore;

@@ -19,8 +19,19 @@ import java.util.function.BiFunction;
 final class FaultRun {
 
     enum Fault {
+        /** SIGKILL under load: requests in flight meet the dying JVM during the kernel's teardown. */
         KILL,
-        FREEZE
+        /**
+         * SIGKILL between requests: the clients hold back while the victim is killed and torn down, and resume once
+         * its port refuses connections, so the requests the crash reaches meet exactly that: a refused connection (or a
+         * pooled connection the dead process closed), before any caller knew of the crash.
+         */
+        KILL_BETWEEN_REQUESTS,
+        FREEZE;
+
+        boolean kills() {
+            return this != FREEZE;
+        }
     }
 
     /**
@@ -161,6 +172,7 @@ final class FaultRun {
     static Result run(Target target, String victim, Fault fault, Plan plan, BiFunction<Integer, Long, HttpReply> call)
             throws InterruptedException {
         AtomicBoolean stop = new AtomicBoolean();
+        RequestGate gate = new RequestGate();
         List<List<Request>> perClient = new ArrayList<>();
         List<String> failureExamples = Collections.synchronizedList(new ArrayList<>());
         List<Thread> threads = new ArrayList<>();
@@ -170,8 +182,14 @@ final class FaultRun {
             int client = c;
             threads.add(Thread.ofPlatform().name("fault-load-" + c).start(() -> {
                 for (long i = 0; !stop.get(); i++) {
+                    if (!gate.enter()) return;
                     long start = System.nanoTime();
-                    HttpReply reply = call.apply(client, i);
+                    HttpReply reply;
+                    try {
+                        reply = call.apply(client, i);
+                    } finally {
+                        gate.exit();
+                    }
                     mine.add(new Request(start, System.nanoTime() - start, reply.status(), reply.failover()));
                     if (!reply.isSuccess() && failureExamples.size() < 3) failureExamples.add(describe(reply));
                     if (!pause(plan.thinkTime())) return;
@@ -186,18 +204,20 @@ final class FaultRun {
         Recovery recovery = new Recovery();
         try {
             Thread.sleep(plan.baseline().toMillis());
-            RefusalWatch refusal = fault == Fault.KILL ? RefusalWatch.start(victimUrl) : null;
+            if (fault == Fault.KILL_BETWEEN_REQUESTS) gate.closeWhenIdle();
+            RefusalWatch refusal = fault.kills() ? RefusalWatch.start(victimUrl) : null;
             faultNanos = System.nanoTime();
-            if (fault == Fault.KILL) target.kill(victim); // returns once the process is reaped
+            if (fault.kills()) target.kill(victim); // returns once the process is reaped
             else target.freeze(victim);
-            goneNanos = fault == Fault.KILL ? System.nanoTime() : faultNanos;
+            goneNanos = fault.kills() ? System.nanoTime() : faultNanos;
             refusedNanos = refusal != null ? refusal.refusedNanos() : faultNanos;
+            gate.open();
             Thread.sleep(plan.outage().toMillis());
             recoveryStart = System.nanoTime();
             Thread monitor = Thread.ofPlatform()
                     .name("fault-monitor")
-                    .start(() -> watch(victimUrl, target.urls("frontend"), recovery, fault == Fault.KILL));
-            if (fault == Fault.KILL) target.restart(victim);
+                    .start(() -> watch(victimUrl, target.urls("frontend"), recovery, fault.kills()));
+            if (fault.kills()) target.restart(victim);
             else target.thaw(victim);
             monitor.join(WATCH_LIMIT);
             monitor.interrupt();
@@ -205,6 +225,7 @@ final class FaultRun {
         } finally {
             // No interrupt: a load thread interrupted inside a request would record a failure the fault did not cause.
             stop.set(true);
+            gate.open();
             for (Thread thread : threads) thread.join();
         }
         List<Request> all = new ArrayList<>();
@@ -235,6 +256,39 @@ final class FaultRun {
             return true;
         } catch (InterruptedException stopped) {
             return false;
+        }
+    }
+
+    /** Lets the clients' requests through, or holds them back while a fault is set up between requests. */
+    private static final class RequestGate {
+        private boolean closed;
+        private int inFlight;
+
+        /** Waits while the gate is closed, then counts a request in; false when interrupted. */
+        synchronized boolean enter() {
+            try {
+                while (closed) wait();
+            } catch (InterruptedException stopped) {
+                return false;
+            }
+            inFlight++;
+            return true;
+        }
+
+        synchronized void exit() {
+            inFlight--;
+            notifyAll();
+        }
+
+        /** Holds back new requests and waits until none is in flight. */
+        synchronized void closeWhenIdle() throws InterruptedException {
+            closed = true;
+            while (inFlight > 0) wait();
+        }
+
+        synchronized void open() {
+            closed = false;
+            notifyAll();
         }
     }
 
