@@ -19,7 +19,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
@@ -53,9 +52,6 @@ final class FrontendInvalidator implements BookChangeListener, AutoCloseable {
      */
     private final ExecutorService pushers = Executors.newCachedThreadPool(
             Thread.ofPlatform().name("invalidation-push-", 0).daemon().factory());
-    /** Holds back the pushes to the frontends writes came through (see {@link #bookChanged}). */
-    private final ScheduledExecutorService writerPushes = Executors.newSingleThreadScheduledExecutor(
-            Thread.ofPlatform().name("invalidation-writer-push").daemon().factory());
     /** What invalidation adds to a write: from the commit to the last frontend's acknowledgement. */
     private final Timer pushTime;
     /** Frontends whose last push failed: logged once when they fail and once when they are back. */
@@ -90,15 +86,8 @@ final class FrontendInvalidator implements BookChangeListener, AutoCloseable {
             URI frontend = instance.getUri();
             if (writingFrontend.isPresent() && WritingFrontend.sameInstance(frontend, writingFrontend.get())) {
                 // Not awaited: it drops the book itself before it answers. The push still goes, for the case
-                // that this write commits after the writing frontend gave up waiting for it, but a little later:
-                // sent now, it would compete for a core with this write's answer on its way to that frontend.
-                writerPushes.schedule(
-                        () -> pushers.execute(() -> push(
-                                frontend,
-                                change,
-                                System.nanoTime() + properties.deadline().toNanos())),
-                        properties.writerPushDelay().toNanos(),
-                        TimeUnit.NANOSECONDS);
+                // that this write commits after the writing frontend gave up waiting for it.
+                pushers.execute(() -> push(frontend, change, deadline));
             } else {
                 frontends.add(frontend);
             }
@@ -179,7 +168,6 @@ final class FrontendInvalidator implements BookChangeListener, AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        writerPushes.close();
         pushers.close();
         connections.close();
     }

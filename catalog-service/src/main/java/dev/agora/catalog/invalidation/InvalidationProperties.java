@@ -14,9 +14,6 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param readTimeout per attempt
  * @param attempts tries per frontend and change, the first included
  * @param deadline longest a write waits for its pushes; a push still running then finishes in the background
- * @param writerPushDelay how long the push to the frontend a write came through waits: that frontend drops the
- *     book itself when the answer reaches it, and the push (for the case that it gave up waiting) would otherwise
- *     compete for a core with that very answer on its way back
  */
 @ConfigurationProperties("agora.invalidation")
 record InvalidationProperties(
@@ -26,5 +23,4 @@ record InvalidationProperties(
         @DefaultValue("200ms") Duration connectTimeout,
         @DefaultValue("200ms") Duration readTimeout,
         @DefaultValue("3") int attempts,
-        @DefaultValue("250ms") Duration deadline,
-        @DefaultValue("50ms") Duration writerPushDelay) {}
+        @DefaultValue("250ms") Duration deadline) {}
