@@ -75,7 +75,10 @@ final class CacheExperiment implements Experiment {
         Instant started = Instant.now();
         int lookups = context.count(1000, 200);
         int missRounds = context.count(20, 5);
-        int buys = context.count(100, 30);
+        int buys = context.count(500, 30);
+        // The general warm-up sends few buys; the buy path and the push (the catalog's client, the other frontend's
+        // invalidation endpoint) need a thousand or so before the JIT has compiled them.
+        int warmBuys = context.count(1000, 30);
         Report.Builder report = Report.builder(name(), "Frontend cache: hits, misses, invalidation")
                 .seed(seed(), Seeds.HARDWARE_002)
                 .quick(context.quick());
@@ -93,7 +96,7 @@ final class CacheExperiment implements Experiment {
             String label = cache ? "with cache" : "without cache";
             try (HttpDriver http = context.http(64)) {
                 Bookstore bookstore = new Bookstore(http);
-                Stock.ensure(bookstore, catalog, Bookstore.BOOK_IDS, buys + 100L);
+                Stock.ensure(bookstore, catalog, Bookstore.BOOK_IDS, warmBuys + buys + 100L);
                 LoadResult lookupRun = ClosedLoad.run(
                         1,
                         lookups,
@@ -103,11 +106,13 @@ final class CacheExperiment implements Experiment {
                 Runs.addLatencies(report, "lookups " + label, lookupRun);
                 context.log("  lookups " + label + ": mean "
                         + format(lookupRun.latency("lookup").meanMillis()) + " ms");
-                LoadResult buyRun = ClosedLoad.run(1, buys, (client, i, recorder) -> {
+                ClosedLoad.Workload lookupAndBuy = (client, i, recorder) -> {
                     long book = 1 + i % 7;
                     recorder.time("lookup", () -> bookstore.lookup(frontend, book));
                     recorder.time("buy", () -> bookstore.buy(frontend, book, 1), 201, 201);
-                });
+                };
+                ClosedLoad.run(1, warmBuys, lookupAndBuy);
+                LoadResult buyRun = ClosedLoad.run(1, buys, lookupAndBuy);
                 buyRuns.put(label, buyRun);
                 Runs.addLatencies(report, "lookup+buy " + label, buyRun);
                 if (cache) {
@@ -190,8 +195,9 @@ final class CacheExperiment implements Experiment {
                 perBook.build());
         report.section(
                 "Invalidation overhead per buy",
-                buys + " sequential lookup + buy pairs on frontend 1, once with the cache and its invalidation pushes "
-                        + "on, once with both off. Median buy with cache " + format(buyWith) + " ms, without "
+                buys + " sequential lookup + buy pairs on frontend 1 (after " + warmBuys + " unmeasured ones), once "
+                        + "with the cache and its invalidation pushes on, once with both off. Median buy with cache "
+                        + format(buyWith) + " ms, without "
                         + format(buyWithout) + " ms; the difference, " + format(invalidation) + " ms ("
                         + format(share) + "% of a buy), is the price of pushing the invalidation to the other "
                         + "frontend before the catalog answers (the buy's own frontend drops the book itself). The seed timed its invalidation call alone (31 us of a "
