@@ -97,24 +97,22 @@ public final class FailoverClient {
     private <T> T sequential(ServicePool pool, CallSafety safety, Attempt<T> attempt, long started, long deadline) {
         String serviceId = pool.serviceId();
         List<Instance> tried = new ArrayList<>(settings.maxAttempts());
-        RuntimeException lastFailure = null;
-        Failure lastFailureKind = null;
+        Outcome<T> lastFailed = null;
         while (tried.size() < settings.maxAttempts() && System.nanoTime() - deadline < 0) {
             Instance instance = pool.choose(tried, true);
             if (instance == null) break;
-            if (!tried.isEmpty()) failedOver(serviceId, lastFailureKind, started);
+            if (lastFailed != null) failedOver(serviceId, lastFailed, started);
             tried.add(instance);
             Outcome<T> outcome = attempt(pool, instance, attempt);
             if (outcome.succeeded()) return outcome.result();
             if (outcome.answered()) throw outcome.error();
-            lastFailure = outcome.error();
-            lastFailureKind = outcome.failure();
+            lastFailed = outcome;
             if (!outcome.failure().retryable(safety)) {
                 throw new ServiceUnavailableException(
                         serviceId, serviceId + " failed while handling the request; its outcome is unknown");
             }
         }
-        throw unavailable(serviceId, tried.size(), lastFailure);
+        throw unavailable(serviceId, tried.size(), lastFailed);
     }
 
     /**
@@ -129,8 +127,7 @@ public final class FailoverClient {
         List<Instance> running = new ArrayList<>(settings.maxAttempts());
         BlockingQueue<Finished<T>> finished = new LinkedBlockingQueue<>();
         Map<String, String> context = MDC.getCopyOfContextMap();
-        RuntimeException lastFailure = null;
-        Failure lastFailureKind = null;
+        Outcome<T> lastFailed = null;
         Instance first = pool.choose(tried, true);
         if (first == null) throw unavailable(serviceId, 0, null);
         start(pool, first, attempt, context, finished, tried, running);
@@ -160,8 +157,7 @@ public final class FailoverClient {
                 running.remove(done.instance());
                 Outcome<T> outcome = done.outcome();
                 if (!outcome.succeeded() && !outcome.answered()) {
-                    lastFailure = outcome.error();
-                    lastFailureKind = outcome.failure();
+                    lastFailed = outcome;
                 } else {
                     // Replicas asked earlier that have still not answered lost the race to a later one.
                     for (Instance slow : running) {
@@ -177,7 +173,7 @@ public final class FailoverClient {
                 if (running.isEmpty() && tried.size() < settings.maxAttempts()) {
                     Instance next = pool.choose(tried, true);
                     if (next != null) {
-                        failedOver(serviceId, lastFailureKind, started);
+                        failedOver(serviceId, lastFailed, started);
                         start(pool, next, attempt, context, finished, tried, running);
                         nextHedge = System.nanoTime() + hedgeNanos;
                     }
@@ -189,7 +185,7 @@ public final class FailoverClient {
         if (!running.isEmpty()) {
             meters.counter("agora.client.call.timeouts", "service", serviceId).increment();
         }
-        throw unavailable(serviceId, tried.size(), lastFailure);
+        throw unavailable(serviceId, tried.size(), lastFailed);
     }
 
     private <T> void start(
@@ -255,13 +251,15 @@ public final class FailoverClient {
 
     private record Finished<T>(Instance instance, Outcome<T> outcome) {}
 
-    private void failedOver(String serviceId, Failure cause, long callStarted) {
+    /** The call is repeated on another replica because {@code previous} failed. */
+    private void failedOver(String serviceId, Outcome<?> previous, long callStarted) {
         meters.counter("agora.client.failovers", "service", serviceId).increment();
-        FailoverNotice.record(serviceId, FailoverNotice.Event.RETRY, cause, System.nanoTime() - callStarted);
+        FailoverNotice.record(
+                serviceId, FailoverNotice.Event.RETRY, previous.failure(), System.nanoTime() - callStarted);
     }
 
-    private static ServiceUnavailableException unavailable(String serviceId, int tried, RuntimeException last) {
-        if (last != null) log.debug("{} failed on {} replica(s)", serviceId, tried, last);
+    private static ServiceUnavailableException unavailable(String serviceId, int tried, Outcome<?> lastFailed) {
+        if (lastFailed != null) log.debug("{} failed on {} replica(s)", serviceId, tried, lastFailed.error());
         return new ServiceUnavailableException(serviceId, serviceId + " is unavailable");
     }
 

@@ -42,7 +42,7 @@ final class FailoverNotice {
         response.addHeader(HEADER, entry(serviceId, event, cause, afterNanos));
     }
 
-    static String entry(String serviceId, Event event, Failure cause, long afterNanos) {
+    private static String entry(String serviceId, Event event, Failure cause, long afterNanos) {
         String causeParameter = cause == null ? "" : ";cause=" + cause.name().toLowerCase(Locale.ROOT);
         return String.format(
                 Locale.ROOT,

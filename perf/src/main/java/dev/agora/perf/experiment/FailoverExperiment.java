@@ -50,6 +50,8 @@ final class FailoverExperiment implements Experiment {
     private static final String ORDER_CRASH_BETWEEN = "order crash between requests (buys)";
 
     private static final int BETWEEN_REQUESTS_ROUNDS = 3;
+    /** Between a repeated phase's label and its round's number. */
+    private static final String ROUND = " #";
 
     /** Between a client's requests: two clients pausing this long keep the box far from saturation. */
     private static final Duration THINK_TIME = Duration.ofMillis(10);
@@ -128,23 +130,10 @@ final class FailoverExperiment implements Experiment {
             // Each such crash reaches only the few requests that meet the dead replica before their caller ejects
             // it, so it is repeated for a handful of them.
             int rounds = context.count(BETWEEN_REQUESTS_ROUNDS, 1);
-            for (int round = 1; round <= rounds; round++) {
-                run.phase(
-                        CATALOG_CRASH_BETWEEN + " #" + round,
-                        catalogVictim,
-                        FaultRun.Fault.KILL_BETWEEN_REQUESTS,
-                        plan,
-                        lookups);
-            }
+            run.rounds(
+                    rounds, CATALOG_CRASH_BETWEEN, catalogVictim, FaultRun.Fault.KILL_BETWEEN_REQUESTS, plan, lookups);
             run.phase(ORDER_CRASH, orderVictim, FaultRun.Fault.KILL, plan, buys);
-            for (int round = 1; round <= rounds; round++) {
-                run.phase(
-                        ORDER_CRASH_BETWEEN + " #" + round,
-                        orderVictim,
-                        FaultRun.Fault.KILL_BETWEEN_REQUESTS,
-                        plan,
-                        buys);
-            }
+            run.rounds(rounds, ORDER_CRASH_BETWEEN, orderVictim, FaultRun.Fault.KILL_BETWEEN_REQUESTS, plan, buys);
             run.phase("catalog frozen (lookups)", catalogVictim, FaultRun.Fault.FREEZE, plan, lookups);
             run.phase("order frozen (buys)", orderVictim, FaultRun.Fault.FREEZE, plan, buys);
         } finally {
@@ -362,7 +351,7 @@ final class FailoverExperiment implements Experiment {
     /** The requests every round of a repeated phase affected, as one group. */
     private static FaultFigures.Group worstOfRounds(Map<String, FaultFigures> figures, String phase) {
         List<FaultFigures.Group> rounds = figures.entrySet().stream()
-                .filter(entry -> entry.getKey().startsWith(phase + " #"))
+                .filter(entry -> entry.getKey().startsWith(phase + ROUND))
                 .map(entry -> entry.getValue().atFault())
                 .toList();
         return new FaultFigures.Group(
@@ -451,6 +440,12 @@ final class FailoverExperiment implements Experiment {
                     + " ms, in rotation " + millis(result.readyToReadmittedNanos()) + " ms and serving "
                     + millis(result.readyToFirstServedNanos()) + " ms later; " + hedged + " hedged calls");
             phases.add(new Phase(label, victim, fault, load, result, hedged));
+        }
+
+        /** The same phase {@code rounds} times over, each labelled with its round's number. */
+        void rounds(int rounds, String label, String victim, FaultRun.Fault fault, FaultRun.Plan plan, Load load)
+                throws InterruptedException {
+            for (int round = 1; round <= rounds; round++) phase(label + ROUND + round, victim, fault, plan, load);
         }
 
         /** Hedged calls so far, over every service the hedgers call ({@code agora.client.hedges}). */
