@@ -5,6 +5,8 @@ import java.net.NoRouteToHostException;
 import java.net.UnknownHostException;
 import org.springframework.web.client.HttpServerErrorException;
 import org.springframework.web.client.ResourceAccessException;
+import org.springframework.web.client.RestClientException;
+import org.springframework.web.client.RestClientResponseException;
 
 /** How a call to one replica failed, as far as failover is concerned. */
 enum Failure {
@@ -25,6 +27,10 @@ enum Failure {
         if (error instanceof ResourceAccessException) {
             return neverSent(error) ? CONNECT : IO;
         }
+        // The status arrived but the body did not (the replica was killed or froze while sending it, or sent
+        // one that cannot be read): RestClient reports that as a plain RestClientException, not as an I/O
+        // failure, yet for failover it is one.
+        if (error instanceof RestClientException && !(error instanceof RestClientResponseException)) return IO;
         return null;
     }
 

@@ -40,7 +40,9 @@ class FailoverClientTest {
             OK,
             ERROR,
             HANG,
-            NOT_FOUND
+            NOT_FOUND,
+            /** Sends the status and part of the body, then closes: a replica killed while answering. */
+            CUT_OFF
         }
 
         final HttpServer server;
@@ -60,12 +62,23 @@ class FailoverClientTest {
                 if (now == Mode.HANG) sleep(4_000);
                 int status =
                         switch (now) {
-                            case OK, HANG -> 200;
+                            case OK, HANG, CUT_OFF -> 200;
                             case ERROR -> 500;
                             case NOT_FOUND -> 404;
                         };
                 byte[] body = ("port " + server.getAddress().getPort()).getBytes(StandardCharsets.UTF_8);
                 served.incrementAndGet();
+                if (now == Mode.CUT_OFF) {
+                    exchange.sendResponseHeaders(status, body.length + 100L);
+                    exchange.getResponseBody().write(body);
+                    exchange.getResponseBody().flush();
+                    try {
+                        exchange.getResponseBody().close();
+                    } catch (IOException shortOfTheAnnouncedLength) {
+                        // expected: the connection is closed with the body incomplete
+                    }
+                    return;
+                }
                 exchange.sendResponseHeaders(status, body.length);
                 exchange.getResponseBody().write(body);
                 exchange.close();
@@ -148,6 +161,33 @@ class FailoverClientTest {
         start(2, settings);
         replicas.get(0).mode = Replica.Mode.HANG;
         replicas.get(1).mode = Replica.Mode.HANG;
+
+        assertThatThrownBy(() -> get(CallSafety.NOT_IDEMPOTENT))
+                .isInstanceOf(ServiceUnavailableException.class)
+                .hasMessageContaining("outcome is unknown");
+    }
+
+    @Test
+    void anAnswerCutOffBeforeItsEndIsRepeatedElsewhere() throws IOException {
+        for (FailoverSettings with : List.of(settings, hedging)) {
+            start(2, with);
+            replicas.get(0).mode = Replica.Mode.CUT_OFF;
+            for (int i = 0; i < 4; i++) assertThat(get(CallSafety.IDEMPOTENT)).startsWith("port");
+
+            assertThat(replicas.get(0).served.get())
+                    .as("the cut-off replica was called")
+                    .isPositive();
+            assertThat(replicas.get(1).served.get()).isEqualTo(4);
+            stop();
+            replicas.clear();
+            uris.clear();
+        }
+    }
+
+    @Test
+    void anAnswerCutOffBeforeItsEndIsNotRepeatedUnlessIdempotent() throws IOException {
+        start(1, settings);
+        replicas.getFirst().mode = Replica.Mode.CUT_OFF;
 
         assertThatThrownBy(() -> get(CallSafety.NOT_IDEMPOTENT))
                 .isInstanceOf(ServiceUnavailableException.class)
