@@ -14,8 +14,6 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.cloud.client.discovery.DiscoveryClient;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
-import org.springframework.web.client.RestClient;
 
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(InvalidationProperties.class)
@@ -25,15 +23,11 @@ class InvalidationConfiguration {
     BookChangeListener bookChangeListener(
             InvalidationProperties properties,
             DiscoveryClient discovery,
-            RestClient.Builder restClients,
             AgoraSecurityProperties security,
             MeterRegistry meters) {
         if (!properties.enabled()) return (change, writingFrontend) -> {};
-        CloseableHttpClient client = pooledClient(properties);
-        RestClient http = restClients
-                .requestFactory(new HttpComponentsClientHttpRequestFactory(client))
-                .build();
-        return new FrontendInvalidator(properties, discovery, http, client, security.internalToken(), meters);
+        return new FrontendInvalidator(
+                properties, discovery, pooledClient(properties), security.internalToken(), meters);
     }
 
     /**

@@ -1,9 +1,16 @@
 package dev.agora.frontend.book;
 
+import dev.agora.common.security.AgoraSecurityProperties;
+import dev.agora.common.security.TokenGuardFilter;
 import dev.agora.frontend.upstream.Upstream;
+import io.micrometer.observation.ObservationPredicate;
+import jakarta.validation.Validator;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import org.springframework.http.server.observation.ServerRequestObservationContext;
 
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(CacheSettings.class)
@@ -22,5 +29,29 @@ class BookConfiguration {
     @Bean
     FindingBooks findingBooks(BookCache cache, Upstream upstream) {
         return new FindingBooks(cache, new CatalogClient(upstream));
+    }
+
+    /**
+     * After the request id and {@code Server-Timing} filters, ahead of the token guards and Spring MVC; the
+     * invalidation is guarded by the same internal token itself.
+     */
+    @Bean
+    FilterRegistrationBean<InvalidationFilter> invalidationFilter(
+            BookCache cache, AgoraSecurityProperties security, Validator validator) {
+        var registration = new FilterRegistrationBean<>(
+                new InvalidationFilter(cache, TokenGuardFilter.internal(security), validator));
+        registration.addUrlPatterns(InvalidationFilter.PATH);
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 2);
+        return registration;
+    }
+
+    /**
+     * Pushes are not observed as HTTP requests (a timer and its percentiles per push cost more than the
+     * push's work); {@code agora.cache.invalidations} counts them.
+     */
+    @Bean
+    ObservationPredicate pushesUnobserved() {
+        return (name, context) -> !(context instanceof ServerRequestObservationContext request
+                && InvalidationFilter.PATH.equals(request.getCarrier().getRequestURI()));
     }
 }

@@ -204,6 +204,31 @@ class PublicApiTest {
     }
 
     @Test
+    void malformedInvalidationsAreProblemsThatChangeNothing() {
+        String url = a + "/internal/cache/invalidations";
+        Map<String, String> token = Map.of("X-Internal-Token", BookstoreCluster.INTERNAL_TOKEN);
+        http.get(a + "/api/books/4");
+        String cachedAt = http.get(a + "/api/books/4").header("Server-Timing");
+        assertThat(cachedAt).contains("cache;desc=hit");
+
+        for (String body : List.of("{\"bookId\":4", "null", "[]", "{\"bookId\":4,\"version\":\"x\"}", "")) {
+            Http.Response answer = http.post(url, body, token);
+            assertThat(answer.status()).as(body).isEqualTo(400);
+            assertThat(answer.header("Content-Type")).startsWith("application/problem+json");
+        }
+        Http.Response huge =
+                http.post(url, "{\"bookId\":4,\"version\":99,\"topic\":\"" + "x".repeat(5000) + "\"}", token);
+        assertThat(huge.status()).isEqualTo(400);
+        Http.Response wrongMethod = http.put(url, "{\"bookId\":4,\"version\":99}", token);
+        assertThat(wrongMethod.status()).isEqualTo(405);
+        assertThat(wrongMethod.header("Allow")).isEqualTo("POST");
+
+        assertThat(http.get(a + "/api/books/4").header("Server-Timing"))
+                .as("the cached book is still there")
+                .contains("cache;desc=hit");
+    }
+
+    @Test
     void adminCallsPassThroughWithTheCallersTokenAndEveryFrontendSeesTheChange() {
         http.get(b + "/api/books/3"); // B caches the old price
         Http.Response noToken = http.put(a + "/api/admin/books/3/price", "{\"price\":31.25}", Map.of());
