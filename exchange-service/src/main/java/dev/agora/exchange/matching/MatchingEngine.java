@@ -38,7 +38,7 @@ public final class MatchingEngine {
         if (accounts.containsKey(accountId)) return Result.rejected(Rejection.ACCOUNT_EXISTS);
         Account account = new Account(accountId, balance);
         accounts.put(accountId, account);
-        changes.accountChanged(account);
+        changes.accountOpened(account);
         return new Result.AccountCreated(accountId);
     }
 
@@ -48,8 +48,7 @@ public final class MatchingEngine {
         Account account = accounts.get(accountId);
         if (account == null) return Result.rejected(Rejection.UNKNOWN_ACCOUNT);
         if (shares == null || shares.signum() <= 0) return Result.rejected(Rejection.INVALID_SHARES);
-        account.addShares(symbol, shares);
-        changes.positionChanged(account, symbol);
+        addShares(account, symbol, shares);
         return new Result.SharesAdded(symbol, accountId, shares);
     }
 
@@ -78,7 +77,7 @@ public final class MatchingEngine {
         OrderBook book = books.computeIfAbsent(symbol, s -> new OrderBook());
         match(order, book);
         if (order.isOpen()) book.rest(order);
-        changes.orderChanged(order);
+        changes.orderPlaced(order);
         return new Result.OrderOpened(order.id());
     }
 
@@ -104,8 +103,7 @@ public final class MatchingEngine {
             account.credit(open.multiply(order.limit()));
             changes.accountChanged(account);
         } else {
-            account.addShares(order.symbol(), open);
-            changes.positionChanged(account, order.symbol());
+            addShares(account, order.symbol(), open);
         }
         order.cancel(epochSeconds.getAsLong());
         changes.orderChanged(order);
@@ -159,12 +157,18 @@ public final class MatchingEngine {
     private void settle(Order buy, Account buyer, Order sell, Account seller, BigDecimal shares, BigDecimal price) {
         seller.credit(shares.multiply(price));
         changes.accountChanged(seller);
-        buyer.addShares(buy.symbol(), shares);
-        changes.positionChanged(buyer, buy.symbol());
+        addShares(buyer, buy.symbol(), shares);
         if (buy.limit().compareTo(price) > 0) {
             buyer.credit(shares.multiply(buy.limit().subtract(price)));
             changes.accountChanged(buyer);
         }
+    }
+
+    private void addShares(Account account, String symbol, BigDecimal shares) {
+        boolean opened = account.shares(symbol) == null;
+        account.addShares(symbol, shares);
+        if (opened) changes.positionOpened(account, symbol);
+        else changes.positionChanged(account, symbol);
     }
 
     // Rebuilding from durable state. Callers restore accounts, then orders in id order, then fills.

@@ -11,30 +11,52 @@ import java.util.Set;
 
 /**
  * The rows a batch of commands touched. Accounts, positions and orders are collected once each (a row
- * changed ten times in a batch is written once, with its final value); executions are all new rows.
+ * changed ten times in a batch is written once, with its final value), new rows apart from rows that were
+ * already written: a new row is inserted and a changed one updated, which costs PostgreSQL less than an
+ * upsert (no speculative insertion for a new row, no row lock before updating an old one). A row new in this
+ * batch stays new however often it changes after. Executions are all new rows.
  */
 public final class ChangeSet implements StateChanges {
 
     record PositionKey(Account account, String symbol) {}
 
+    Set<Account> openedAccounts = new LinkedHashSet<>();
     Set<Account> accounts = new LinkedHashSet<>();
+    Set<PositionKey> openedPositions = new LinkedHashSet<>();
     Set<PositionKey> positions = new LinkedHashSet<>();
+    Set<Order> placedOrders = new LinkedHashSet<>();
     Set<Order> orders = new LinkedHashSet<>();
     List<Execution> executions = new ArrayList<>();
 
     @Override
+    public void accountOpened(Account account) {
+        openedAccounts.add(account);
+    }
+
+    @Override
     public void accountChanged(Account account) {
-        accounts.add(account);
+        if (!openedAccounts.contains(account)) accounts.add(account);
+    }
+
+    @Override
+    public void positionOpened(Account account, String symbol) {
+        openedPositions.add(new PositionKey(account, symbol));
     }
 
     @Override
     public void positionChanged(Account account, String symbol) {
-        positions.add(new PositionKey(account, symbol));
+        PositionKey position = new PositionKey(account, symbol);
+        if (!openedPositions.contains(position)) positions.add(position);
+    }
+
+    @Override
+    public void orderPlaced(Order order) {
+        placedOrders.add(order);
     }
 
     @Override
     public void orderChanged(Order order) {
-        orders.add(order);
+        if (!placedOrders.contains(order)) orders.add(order);
     }
 
     @Override
@@ -43,7 +65,13 @@ public final class ChangeSet implements StateChanges {
     }
 
     public boolean isEmpty() {
-        return accounts.isEmpty() && positions.isEmpty() && orders.isEmpty() && executions.isEmpty();
+        return openedAccounts.isEmpty()
+                && accounts.isEmpty()
+                && openedPositions.isEmpty()
+                && positions.isEmpty()
+                && placedOrders.isEmpty()
+                && orders.isEmpty()
+                && executions.isEmpty();
     }
 
     /**
@@ -51,8 +79,11 @@ public final class ChangeSet implements StateChanges {
      * large batch would otherwise make every later clear as slow as that batch was big.
      */
     public void clear() {
+        openedAccounts = new LinkedHashSet<>();
         accounts = new LinkedHashSet<>();
+        openedPositions = new LinkedHashSet<>();
         positions = new LinkedHashSet<>();
+        placedOrders = new LinkedHashSet<>();
         orders = new LinkedHashSet<>();
         executions = new ArrayList<>();
     }

@@ -11,6 +11,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 import javax.sql.DataSource;
@@ -39,45 +41,60 @@ public final class ExchangeStore implements AutoCloseable {
     /**
      * Everything a batch changed is written by ONE statement: a single round trip that is also the whole
      * transaction (the connection is in auto-commit), so a batch costs one network exchange and one WAL flush.
-     * The statement holds only the tables the batch touches (a batch of creates has no orders or executions),
-     * so PostgreSQL runs no plan nodes for empty arrays; each of the fifteen shapes is prepared on first use and
-     * keeps its generic plan. The foreign keys are checked at the end of the statement, when the parents written
-     * in the same statement exist.
+     * New rows are plain inserts and changed rows plain updates (the change set tells them apart): an upsert
+     * made PostgreSQL insert every new row speculatively (one more WAL record and index probe per row) and lock
+     * every changed row before updating it (one more WAL record per row). The statement holds only the parts
+     * whose rows the batch has (a batch of creates updates nothing), so PostgreSQL runs no plan nodes for empty
+     * arrays; each shape is prepared on first use and keeps its generic plan. The foreign keys are checked at
+     * the end of the statement, when the parents written in the same statement exist.
      */
     private static final String[] TABLE_WRITES = {
         """
         INSERT INTO account (id, balance)
-        SELECT * FROM unnest(?::text[], ?::numeric[])
-        ON CONFLICT (id) DO UPDATE SET balance = EXCLUDED.balance""",
+        SELECT * FROM unnest(?::text[], ?::numeric[])""",
+        """
+        UPDATE account SET balance = changed.balance
+        FROM unnest(?::text[], ?::numeric[]) AS changed (id, balance)
+        WHERE account.id = changed.id""",
         """
         INSERT INTO position (account_id, symbol, shares)
-        SELECT * FROM unnest(?::text[], ?::text[], ?::numeric[])
-        ON CONFLICT (account_id, symbol) DO UPDATE SET shares = EXCLUDED.shares""",
+        SELECT * FROM unnest(?::text[], ?::text[], ?::numeric[])""",
+        """
+        UPDATE position SET shares = changed.shares
+        FROM unnest(?::text[], ?::text[], ?::numeric[]) AS changed (account_id, symbol, shares)
+        WHERE position.account_id = changed.account_id AND position.symbol = changed.symbol""",
         """
         INSERT INTO exchange_order
             (id, account_id, symbol, amount, limit_price, open_shares, canceled_shares, canceled_at)
         SELECT * FROM unnest(?::bigint[], ?::text[], ?::text[], ?::numeric[], ?::numeric[], ?::numeric[],
-                             ?::numeric[], ?::bigint[])
-        ON CONFLICT (id) DO UPDATE SET open_shares = EXCLUDED.open_shares,
-            canceled_shares = EXCLUDED.canceled_shares, canceled_at = EXCLUDED.canceled_at""",
+                             ?::numeric[], ?::bigint[])""",
+        """
+        UPDATE exchange_order SET open_shares = changed.open_shares,
+            canceled_shares = changed.canceled_shares, canceled_at = changed.canceled_at
+        FROM unnest(?::bigint[], ?::numeric[], ?::numeric[], ?::bigint[])
+            AS changed (id, open_shares, canceled_shares, canceled_at)
+        WHERE exchange_order.id = changed.id""",
         """
         INSERT INTO execution (id, buy_order_id, sell_order_id, symbol, shares, price, executed_at)
         SELECT * FROM unnest(?::bigint[], ?::bigint[], ?::bigint[], ?::text[], ?::numeric[], ?::numeric[],
                              ?::bigint[])"""
     };
 
-    /** SQL array types of each table's parameters, in the order of {@link #TABLE_WRITES}. */
+    /** SQL array types of each part's parameters, in the order of {@link #TABLE_WRITES}. */
     private static final String[][] TABLE_COLUMN_TYPES = {
         {"text", "numeric"},
+        {"text", "numeric"},
+        {"text", "text", "numeric"},
         {"text", "text", "numeric"},
         {"int8", "text", "text", "numeric", "numeric", "numeric", "numeric", "int8"},
+        {"int8", "numeric", "numeric", "int8"},
         {"int8", "int8", "int8", "text", "numeric", "numeric", "int8"}
     };
 
     private final DataSource dataSource;
     private final long lockKey;
     private Connection connection;
-    /** The batch statement of each shape, indexed by its bit set of non-empty tables. */
+    /** The batch statement of each shape, indexed by its bit set of non-empty parts. */
     private final PreparedStatement[] batchWrites = new PreparedStatement[1 << TABLE_WRITES.length];
 
     public ExchangeStore(DataSource dataSource, long lockKey) {
@@ -200,7 +217,7 @@ public final class ExchangeStore implements AutoCloseable {
 
     /** The values of every row a batch changed, copied out of the engine: immutable, any thread may send it. */
     public static final class Snapshot {
-        /** Per table of {@link #TABLE_WRITES}, its columns' values; null for a table the batch did not touch. */
+        /** Per part of {@link #TABLE_WRITES}, its columns' values; null for a part the batch has no rows for. */
         private final Object[][][] tables;
 
         private Snapshot(Object[][][] tables) {
@@ -216,81 +233,122 @@ public final class ExchangeStore implements AutoCloseable {
 
     /** Copies the current values of the rows the change set names (on the thread that owns the engine). */
     public static Snapshot snapshot(ChangeSet changes) {
-        int accounts = changes.accounts.size();
-        String[] accountIds = new String[accounts];
-        BigDecimal[] balances = new BigDecimal[accounts];
+        return new Snapshot(new Object[][][] {
+            accounts(changes.openedAccounts),
+            accounts(changes.accounts),
+            positions(changes.openedPositions),
+            positions(changes.positions),
+            placedOrders(changes.placedOrders),
+            changedOrders(changes.orders),
+            executions(changes.executions)
+        });
+    }
+
+    /** Columns id, balance; null when there are none. */
+    private static Object[][] accounts(Collection<Account> changed) {
+        int rows = changed.size();
+        if (rows == 0) return null;
+        String[] ids = new String[rows];
+        BigDecimal[] balances = new BigDecimal[rows];
         int i = 0;
-        for (Account account : changes.accounts) {
-            accountIds[i] = account.id();
+        for (Account account : changed) {
+            ids[i] = account.id();
             balances[i++] = account.balance();
         }
+        return new Object[][] {ids, balances};
+    }
 
-        int positions = changes.positions.size();
-        String[] positionAccounts = new String[positions];
-        String[] positionSymbols = new String[positions];
-        BigDecimal[] shares = new BigDecimal[positions];
-        i = 0;
-        for (ChangeSet.PositionKey position : changes.positions) {
-            positionAccounts[i] = position.account().id();
-            positionSymbols[i] = position.symbol();
+    /** Columns account_id, symbol, shares; null when there are none. */
+    private static Object[][] positions(Collection<ChangeSet.PositionKey> changed) {
+        int rows = changed.size();
+        if (rows == 0) return null;
+        String[] accounts = new String[rows];
+        String[] symbols = new String[rows];
+        BigDecimal[] shares = new BigDecimal[rows];
+        int i = 0;
+        for (ChangeSet.PositionKey position : changed) {
+            accounts[i] = position.account().id();
+            symbols[i] = position.symbol();
             shares[i++] = position.account().shares(position.symbol());
         }
+        return new Object[][] {accounts, symbols, shares};
+    }
 
-        int orders = changes.orders.size();
-        Long[] orderIds = new Long[orders];
-        String[] owners = new String[orders];
-        String[] symbols = new String[orders];
-        BigDecimal[] amounts = new BigDecimal[orders];
-        BigDecimal[] limits = new BigDecimal[orders];
-        BigDecimal[] open = new BigDecimal[orders];
-        BigDecimal[] canceled = new BigDecimal[orders];
-        Long[] canceledAt = new Long[orders];
-        i = 0;
-        for (Order order : changes.orders) {
-            orderIds[i] = order.id();
+    /** Every column of a new order; null when there are none. */
+    private static Object[][] placedOrders(Collection<Order> placed) {
+        int rows = placed.size();
+        if (rows == 0) return null;
+        Long[] ids = new Long[rows];
+        String[] owners = new String[rows];
+        String[] symbols = new String[rows];
+        BigDecimal[] amounts = new BigDecimal[rows];
+        BigDecimal[] limits = new BigDecimal[rows];
+        BigDecimal[] open = new BigDecimal[rows];
+        BigDecimal[] canceled = new BigDecimal[rows];
+        Long[] canceledAt = new Long[rows];
+        int i = 0;
+        for (Order order : placed) {
+            ids[i] = order.id();
             owners[i] = order.accountId();
             symbols[i] = order.symbol();
             amounts[i] = order.amount();
             limits[i] = order.limit();
-            open[i] = order.open();
-            canceled[i] = order.canceledShares();
-            canceledAt[i++] = order.canceledShares() == null ? null : order.canceledAt();
+            copyProgress(order, i++, open, canceled, canceledAt);
         }
+        return new Object[][] {ids, owners, symbols, amounts, limits, open, canceled, canceledAt};
+    }
 
-        int executions = changes.executions.size();
-        Long[] executionIds = new Long[executions];
-        Long[] buys = new Long[executions];
-        Long[] sells = new Long[executions];
-        String[] executionSymbols = new String[executions];
-        BigDecimal[] executedShares = new BigDecimal[executions];
-        BigDecimal[] prices = new BigDecimal[executions];
-        Long[] times = new Long[executions];
-        i = 0;
-        for (Execution execution : changes.executions) {
-            executionIds[i] = execution.id();
+    /** The columns an order's fills and cancel change (id, open, canceled shares and time); null when none. */
+    private static Object[][] changedOrders(Collection<Order> changed) {
+        int rows = changed.size();
+        if (rows == 0) return null;
+        Long[] ids = new Long[rows];
+        BigDecimal[] open = new BigDecimal[rows];
+        BigDecimal[] canceled = new BigDecimal[rows];
+        Long[] canceledAt = new Long[rows];
+        int i = 0;
+        for (Order order : changed) {
+            ids[i] = order.id();
+            copyProgress(order, i++, open, canceled, canceledAt);
+        }
+        return new Object[][] {ids, open, canceled, canceledAt};
+    }
+
+    private static void copyProgress(
+            Order order, int row, BigDecimal[] open, BigDecimal[] canceled, Long[] canceledAt) {
+        open[row] = order.open();
+        canceled[row] = order.canceledShares();
+        canceledAt[row] = order.canceledShares() == null ? null : order.canceledAt();
+    }
+
+    /** Every column of an execution; null when there are none. */
+    private static Object[][] executions(List<Execution> executed) {
+        int rows = executed.size();
+        if (rows == 0) return null;
+        Long[] ids = new Long[rows];
+        Long[] buys = new Long[rows];
+        Long[] sells = new Long[rows];
+        String[] symbols = new String[rows];
+        BigDecimal[] shares = new BigDecimal[rows];
+        BigDecimal[] prices = new BigDecimal[rows];
+        Long[] times = new Long[rows];
+        int i = 0;
+        for (Execution execution : executed) {
+            ids[i] = execution.id();
             buys[i] = execution.buyOrderId();
             sells[i] = execution.sellOrderId();
-            executionSymbols[i] = execution.symbol();
-            executedShares[i] = execution.shares();
+            symbols[i] = execution.symbol();
+            shares[i] = execution.shares();
             prices[i] = execution.price();
             times[i++] = execution.time();
         }
-        return new Snapshot(new Object[][][] {
-            accounts == 0 ? null : new Object[][] {accountIds, balances},
-            positions == 0 ? null : new Object[][] {positionAccounts, positionSymbols, shares},
-            orders == 0
-                    ? null
-                    : new Object[][] {orderIds, owners, symbols, amounts, limits, open, canceled, canceledAt},
-            executions == 0
-                    ? null
-                    : new Object[][] {executionIds, buys, sells, executionSymbols, executedShares, prices, times}
-        });
+        return new Object[][] {ids, buys, sells, symbols, shares, prices, times};
     }
 
     /** Writes a snapshot's rows in one transaction (one statement) and returns once the commit is durable. */
     public void commit(Snapshot snapshot) {
         int shape = snapshot.shape();
-        if (shape == 0) return; // no table touched: there is no statement to send
+        if (shape == 0) return; // no row touched: there is no statement to send
         try {
             PreparedStatement statement = batchWrites[shape];
             if (statement == null) statement = batchWrites[shape] = connection.prepareStatement(batchWrite(shape));
@@ -308,7 +366,7 @@ public final class ExchangeStore implements AutoCloseable {
         }
     }
 
-    /** The statement writing the tables whose bits are set: all but the last as CTEs, the last as its body. */
+    /** The statement writing the parts whose bits are set: all but the last as CTEs, the last as its body. */
     private static String batchWrite(int shape) {
         StringBuilder sql = new StringBuilder();
         int last = 31 - Integer.numberOfLeadingZeros(shape);

@@ -8,6 +8,7 @@ import dev.agora.common.postgres.SharedPostgres;
 import dev.agora.exchange.matching.Rejection;
 import dev.agora.exchange.matching.Result;
 import dev.agora.exchange.store.ExchangeStore;
+import dev.agora.exchange.support.FreshSchema;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -16,7 +17,6 @@ import java.time.Duration;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -35,15 +35,7 @@ class SequencerRecoveryTest {
 
     @BeforeEach
     void start() throws Exception {
-        try (Connection connection = admin();
-                Statement statement = connection.createStatement()) {
-            statement.execute("DROP SCHEMA public CASCADE");
-            statement.execute("CREATE SCHEMA public");
-        }
-        Flyway.configure()
-                .dataSource(url, postgres.username(), postgres.password())
-                .load()
-                .migrate();
+        FreshSchema.migrate(postgres, url);
         DriverManagerDataSource dataSource = new DriverManagerDataSource(url, postgres.username(), postgres.password());
         Properties properties = new Properties();
         properties.setProperty("ApplicationName", "sequencer-under-test");
