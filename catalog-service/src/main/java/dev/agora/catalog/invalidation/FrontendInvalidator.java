@@ -37,7 +37,7 @@ import tools.jackson.databind.json.JsonMapper;
  * so no frontend serves the old book once the write returned. The frontend a buy came through is not waited
  * for: it drops the book itself when the answer reaches it. A frontend that fails gets a few quick retries
  * within the deadline; after that the failure is counted and logged, and the write is answered anyway: a slow
- * or dead frontend delays writes by at most the deadline (plus one attempt, see {@link #pushToAll}).
+ * or dead frontend delays writes by at most the deadline.
  */
 final class FrontendInvalidator implements BookChangeListener, AutoCloseable {
 
@@ -61,7 +61,7 @@ final class FrontendInvalidator implements BookChangeListener, AutoCloseable {
      */
     private final ExecutorService pushers = Executors.newCachedThreadPool(
             Thread.ofPlatform().name("invalidation-push-", 0).daemon().factory());
-    /** What invalidation adds to a write: from the commit to the last frontend's acknowledgement. */
+    /** What invalidation adds to a write: from the announcement to the last frontend's acknowledgement. */
     private final Timer pushTime;
     /** Frontends whose last push failed: logged once when they fail and once when they are back. */
     private final Set<URI> failing = ConcurrentHashMap.newKeySet();
@@ -85,10 +85,10 @@ final class FrontendInvalidator implements BookChangeListener, AutoCloseable {
     }
 
     @Override
-    public void bookChanged(BookChanged change, Optional<URI> writingFrontend) {
-        List<URI> frontends = new ArrayList<>();
+    public Announcement announce(BookChanged change, Optional<URI> writingFrontend) {
         long started = System.nanoTime();
         long deadline = started + properties.deadline().toNanos();
+        List<Future<?>> awaited = new ArrayList<>();
         for (ServiceInstance instance : discovery.getInstances(properties.serviceId())) {
             URI frontend = instance.getUri();
             if (writingFrontend.isPresent() && WritingFrontend.sameInstance(frontend, writingFrontend.get())) {
@@ -96,32 +96,20 @@ final class FrontendInvalidator implements BookChangeListener, AutoCloseable {
                 // that this write commits after the writing frontend gave up waiting for it.
                 pushers.execute(() -> push(frontend, change, deadline));
             } else {
-                frontends.add(frontend);
+                awaited.add(pushers.submit(() -> push(frontend, change, deadline)));
             }
         }
-        if (frontends.isEmpty()) return;
-        try {
-            pushToAll(frontends, change, deadline);
-        } finally {
-            pushTime.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
-        }
+        if (awaited.isEmpty()) return Announcement.NONE;
+        return () -> {
+            try {
+                awaitAll(awaited, deadline);
+            } finally {
+                pushTime.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+            }
+        };
     }
 
-    /**
-     * The last frontend is pushed on this thread: handing a lone push to a pool thread and waiting for it
-     * costs two thread wake-ups on the write's path. That push may overrun the deadline by one attempt's
-     * timeouts, since it cannot be abandoned like a pooled one.
-     */
-    private void pushToAll(List<URI> frontends, BookChanged change, long deadline) {
-        List<Future<?>> pushes = frontends.subList(0, frontends.size() - 1).stream()
-                .<Future<?>>map(frontend -> pushers.submit(() -> push(frontend, change, deadline)))
-                .toList();
-        try {
-            push(frontends.getLast(), change, deadline);
-        } catch (RuntimeException e) {
-            // The write has committed: it is answered whatever became of its push.
-            log.warn("Invalidation push failed unexpectedly", e);
-        }
+    private static void awaitAll(List<Future<?>> pushes, long deadline) {
         for (Future<?> push : pushes) {
             try {
                 push.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);

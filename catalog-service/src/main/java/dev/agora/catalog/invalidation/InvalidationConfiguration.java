@@ -25,7 +25,7 @@ class InvalidationConfiguration {
             DiscoveryClient discovery,
             AgoraSecurityProperties security,
             MeterRegistry meters) {
-        if (!properties.enabled()) return (change, writingFrontend) -> {};
+        if (!properties.enabled()) return BookChangeListener.NOBODY;
         return new FrontendInvalidator(
                 properties, discovery, pooledClient(properties), security.internalToken(), meters);
     }

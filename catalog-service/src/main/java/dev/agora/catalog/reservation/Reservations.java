@@ -1,10 +1,18 @@
 package dev.agora.catalog.reservation;
 
 import dev.agora.catalog.book.BookChanged;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Optional;
+import java.util.function.Function;
+import javax.sql.DataSource;
+import org.springframework.dao.DataAccessException;
+import org.springframework.jdbc.UncategorizedSQLException;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.support.SQLExceptionSubclassTranslator;
+import org.springframework.jdbc.support.SQLExceptionTranslator;
 import org.springframework.stereotype.Repository;
 
 /** The SQL of reservations. */
@@ -13,10 +21,17 @@ class Reservations {
 
     private static final String COLUMNS = "order_id, book_id, quantity, outcome, unit_price, total, stock_after";
 
-    private final JdbcClient jdbc;
+    private static final String RESERVE =
+            "SELECT " + COLUMNS + ", claimed, book_version, book_topic FROM reserve_stock(?, ?, ?)";
+    private static final SQLExceptionTranslator SQL_ERRORS = new SQLExceptionSubclassTranslator();
 
-    Reservations(JdbcClient jdbc) {
+    private final JdbcClient jdbc;
+    /** Plain JDBC for the reservation: its commit is a step of its own, see {@link #reserve}. */
+    private final DataSource dataSource;
+
+    Reservations(JdbcClient jdbc, DataSource dataSource) {
         this.jdbc = jdbc;
+        this.dataSource = dataSource;
     }
 
     /**
@@ -24,10 +39,47 @@ class Reservations {
      * {@code reserve_stock} (V3 migration): one round trip and one commit. Empty for an unknown book.
      */
     Optional<Claim> reserve(long orderId, long bookId, int quantity) {
-        return jdbc.sql("SELECT " + COLUMNS + ", claimed, book_version, book_topic FROM reserve_stock(?, ?, ?)")
+        return jdbc.sql(RESERVE)
                 .params(orderId, bookId, quantity)
                 .query(Reservations::claim)
                 .optional();
+    }
+
+    /**
+     * Like {@link #reserve(long, long, int)}, but the call and its commit are two round trips. {@code beforeCommit} sees the claim between the call and the commit, so work
+     * it starts (the invalidation push) overlaps the commit's flush; what it returns comes back with the
+     * claim. Empty for an unknown book.
+     */
+    <T> Optional<Claimed<T>> reserve(long orderId, long bookId, int quantity, Function<Claim, T> beforeCommit) {
+        try (Connection connection = dataSource.getConnection()) {
+            connection.setAutoCommit(false);
+            try {
+                Optional<Claim> claim = claim(connection, orderId, bookId, quantity);
+                Optional<Claimed<T>> claimed = claim.map(found -> new Claimed<>(found, beforeCommit.apply(found)));
+                connection.commit();
+                return claimed;
+            } catch (SQLException | RuntimeException e) {
+                connection.rollback();
+                throw e;
+            } finally {
+                connection.setAutoCommit(true);
+            }
+        } catch (SQLException e) {
+            DataAccessException translated = SQL_ERRORS.translate("reserve stock", RESERVE, e);
+            throw translated != null ? translated : new UncategorizedSQLException("reserve stock", RESERVE, e);
+        }
+    }
+
+    private static Optional<Claim> claim(Connection connection, long orderId, long bookId, int quantity)
+            throws SQLException {
+        try (PreparedStatement call = connection.prepareStatement(RESERVE)) {
+            call.setLong(1, orderId);
+            call.setLong(2, bookId);
+            call.setInt(3, quantity);
+            try (ResultSet row = call.executeQuery()) {
+                return row.next() ? Optional.of(claim(row, 0)) : Optional.empty();
+            }
+        }
     }
 
     private static Claim claim(ResultSet row, int index) throws SQLException {
@@ -66,4 +118,7 @@ class Reservations {
      * copies (the book row changed).
      */
     record Claim(Reservation reservation, boolean claimedNow, BookChanged change) {}
+
+    /** A claim and what was started with it before its commit. */
+    record Claimed<T>(Claim claim, T startedBeforeCommit) {}
 }

@@ -1,6 +1,7 @@
 package dev.agora.catalog.reservation;
 
 import dev.agora.catalog.book.BookChangeListener;
+import dev.agora.catalog.book.BookChangeListener.Announcement;
 import java.net.URI;
 import java.util.Optional;
 import org.springframework.stereotype.Service;
@@ -8,8 +9,9 @@ import org.springframework.stereotype.Service;
 /**
  * Reserves copies of a book for an order, exactly once per order id: a claim and a conditional decrement in
  * one database call. Repeats return the stored outcome. Running out of stock is an ordinary outcome. The
- * frontends hear of a decrement after it committed and before the order service gets its answer, also when
- * the answer is a repeat's.
+ * push telling the frontends of a decrement starts before its commit (see
+ * {@link BookChangeListener#announce}) and ends before the order service gets its answer, also when the
+ * answer is a repeat's.
  */
 @Service
 public class ReservingStock {
@@ -24,12 +26,22 @@ public class ReservingStock {
 
     /** @param writingFrontend the frontend the buy came through, if the order service named one */
     public ReservationResult reserve(long orderId, long bookId, int quantity, Optional<URI> writingFrontend) {
-        return reservations
-                .reserve(orderId, bookId, quantity)
-                .<ReservationResult>map(claim -> {
+        Optional<Reservations.Claimed<Announcement>> reserved = changes.listening()
+                ? reservations.reserve(
+                        orderId,
+                        bookId,
+                        quantity,
+                        claim -> claim.change() == null
+                                ? Announcement.NONE
+                                : changes.announce(claim.change(), writingFrontend))
+                : reservations
+                        .reserve(orderId, bookId, quantity)
+                        .map(claim -> new Reservations.Claimed<>(claim, Announcement.NONE));
+        return reserved.<ReservationResult>map(claimed -> {
+                    Reservations.Claim claim = claimed.claim();
                     Reservation reservation = claim.reservation();
                     if (claim.change() != null) {
-                        changes.bookChanged(claim.change(), writingFrontend);
+                        claimed.startedBeforeCommit().await();
                     } else if (!claim.claimedNow()
                             && reservation.asks(bookId, quantity)
                             && reservation.outcome() == ReservationOutcome.RESERVED) {
