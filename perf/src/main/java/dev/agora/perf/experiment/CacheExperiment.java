@@ -218,10 +218,12 @@ final class CacheExperiment implements Experiment {
                     busiest.p50Ms()));
             report.section(
                     "Invalidation push timed in the catalog",
-                    "What a write waits for between its commit and the last frontend's acknowledgement, as the catalog's"
-                            + " own timer `agora.invalidation.push` reports it (client-side percentiles over the last"
-                            + " minutes, every write of this cluster so far: restocks, buys and warm-up). This is the"
-                            + " cost of invalidation per buy without the noise of comparing two clusters.",
+                    "From a write's announcement to the last frontend's acknowledgement, as the catalog's own timer"
+                            + " `agora.invalidation.push` reports it (client-side percentiles over the last minutes,"
+                            + " every write of this cluster so far: restocks, buys and warm-up). A buy's reservation"
+                            + " announces between its database call and its commit, so part of this overlaps the"
+                            + " commit; other writes announce after their commit. An upper bound of what invalidation"
+                            + " adds to a buy, without the noise of comparing two clusters.",
                     pushes.build());
         }
         Chart.Builder lookupChart = Chart.scatter(

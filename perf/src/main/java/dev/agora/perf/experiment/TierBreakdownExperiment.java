@@ -267,7 +267,7 @@ final class TierBreakdownExperiment implements Experiment {
                         new String[] {"method=\"POST\"", "uri=\"/internal/reservations\""}),
                 new ServerSide(
                         "catalog: invalidation push",
-                        "commit to the last frontend's acknowledgement",
+                        "announcement (a reservation's: just before its commit) to the last frontend's acknowledgement",
                         catalogs,
                         "agora_invalidation_push_seconds",
                         new String[] {}));
