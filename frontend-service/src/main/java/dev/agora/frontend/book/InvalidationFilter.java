@@ -23,9 +23,9 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Takes the catalog's invalidation pushes: {@code POST /internal/cache/invalidations} with the internal token
  * and an {@link Invalidation} as JSON, answered 204. A filter rather than a controller because a push lies on
- * the path of every write the catalog answers, and Spring MVC's dispatch, argument resolution and the
- * request's observation cost several times the invalidation itself (about 70% of the frontend's samples in a
- * profile under pushes). The checks are the controller's: common's token guard, then the body bound and
+ * the path of every write the catalog answers, and the filters, the request's observation and Spring MVC's
+ * dispatch and argument resolution took about four fifths of a push's samples in a profile, several times the
+ * invalidation itself. The checks are the controller's: common's token guard, then the body bound and
  * validated, each failure a problem+json. An unknown book is harmless: it only raises the version below
  * which answers are refused.
  */
