@@ -43,10 +43,10 @@ final class FrontendInvalidator implements BookChangeListener, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(FrontendInvalidator.class);
 
-    private final InvalidationProperties properties;
-    private final DiscoveryClient discovery;
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
+    private final InvalidationProperties properties;
+    private final DiscoveryClient discovery;
     /**
      * Apache HttpClient as it is, not through RestClient: a push lies on the path of every write, and a POST
      * of a few dozen bytes needs none of the client observation and message conversion RestClient adds.
@@ -88,15 +88,16 @@ final class FrontendInvalidator implements BookChangeListener, AutoCloseable {
     public Announcement announce(BookChanged change, Optional<URI> writingFrontend) {
         long started = System.nanoTime();
         long deadline = started + properties.deadline().toNanos();
+        byte[] body = JSON.writeValueAsBytes(change);
         List<Future<?>> awaited = new ArrayList<>();
         for (ServiceInstance instance : discovery.getInstances(properties.serviceId())) {
             URI frontend = instance.getUri();
             if (writingFrontend.isPresent() && WritingFrontend.sameInstance(frontend, writingFrontend.get())) {
                 // Not awaited: it drops the book itself before it answers. The push still goes, for the case
                 // that this write commits after the writing frontend gave up waiting for it.
-                pushers.execute(() -> push(frontend, change, deadline));
+                pushers.execute(() -> push(frontend, change, body, deadline));
             } else {
-                awaited.add(pushers.submit(() -> push(frontend, change, deadline)));
+                awaited.add(pushers.submit(() -> push(frontend, change, body, deadline)));
             }
         }
         if (awaited.isEmpty()) return Announcement.NONE;
@@ -124,12 +125,12 @@ final class FrontendInvalidator implements BookChangeListener, AutoCloseable {
         }
     }
 
-    private void push(URI frontend, BookChanged change, long deadline) {
+    /** @param body {@code change} as JSON, written once for every frontend */
+    private void push(URI frontend, BookChanged change, byte[] body, long deadline) {
         URI target = UriComponentsBuilder.fromUri(frontend)
                 .path(properties.path())
                 .build()
                 .toUri();
-        byte[] body = JSON.writeValueAsBytes(change);
         String last = null;
         for (int attempt = 1; attempt <= properties.attempts(); attempt++) {
             HttpPost post = new HttpPost(target);

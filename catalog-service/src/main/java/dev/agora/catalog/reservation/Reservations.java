@@ -46,9 +46,9 @@ class Reservations {
     }
 
     /**
-     * Like {@link #reserve(long, long, int)}, but the call and its commit are two round trips. {@code beforeCommit} sees the claim between the call and the commit, so work
-     * it starts (the invalidation push) overlaps the commit's flush; what it returns comes back with the
-     * claim. Empty for an unknown book.
+     * Like {@link #reserve(long, long, int)}, but the call and its commit are two round trips.
+     * {@code beforeCommit} sees the claim between the call and the commit, so work it starts (the invalidation
+     * push) overlaps the commit's flush; what it returns comes back with the claim. Empty for an unknown book.
      */
     <T> Optional<Claimed<T>> reserve(long orderId, long bookId, int quantity, Function<Claim, T> beforeCommit) {
         try (Connection connection = dataSource.getConnection()) {
