@@ -1,10 +1,11 @@
 package dev.agora.perf.experiment;
 
 import dev.agora.perf.cluster.ControlClient;
-import dev.agora.perf.report.Machine;
+import dev.agora.perf.report.MachineLoad;
 import dev.agora.perf.report.Report;
 import dev.agora.perf.report.ReportWriter;
 import dev.agora.perf.report.Summary;
+import dev.agora.perf.stats.Numbers;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -99,11 +100,10 @@ public final class RunCommand implements Callable<Integer> {
                 context.log("experiment " + experiment.name() + " (seed " + experiment.seed() + "): "
                         + experiment.workload());
                 Instant began = Instant.now();
-                double loadBefore = Machine.loadAverage();
+                MachineLoad.Reading before = MachineLoad.Reading.now();
                 Report report;
                 try {
                     report = experiment.run(context);
-                    report = report.withNote(loadNote(loadBefore, Machine.loadAverage()));
                     for (String warmUp : clusters.takeWarmUpNotes()) report = report.withNote(warmUp);
                 } catch (Exception | AssertionError e) {
                     context.log("experiment " + experiment.name() + " failed: " + e);
@@ -111,6 +111,12 @@ public final class RunCommand implements Callable<Integer> {
                     report = failed(experiment, e, began);
                     clusters.discard();
                 }
+                MachineLoad load = MachineLoad.between(before, MachineLoad.Reading.now());
+                report = report.withLoad(load);
+                context.log("  machine: load average " + Numbers.format(load.loadAverageStart()) + " -> "
+                        + Numbers.format(load.loadAverageEnd()) + ", busy "
+                        + Numbers.format(load.cpu().busyPercent())
+                        + "%, steal " + Numbers.format(load.cpu().stealPercent()) + "%");
                 ReportWriter.write(report, output);
                 reports.add(report);
                 // the index is kept current, so an interrupted run still leaves one for what it finished
@@ -124,14 +130,6 @@ public final class RunCommand implements Callable<Integer> {
         console.println("Reports in " + output.toAbsolutePath() + " (" + total.toSeconds() + " s):");
         for (Report report : reports) console.println("  " + report.name() + ": " + report.headline());
         return reports.stream().anyMatch(r -> r.status() == Report.Status.FAILED) ? 1 : 0;
-    }
-
-    /** Other work on the machine skews figures; the report says how busy the machine was. */
-    private static String loadNote(double before, double after) {
-        return "Machine load (1-minute load average) at start / end of this experiment: "
-                + dev.agora.perf.stats.Numbers.format(before) + " / " + dev.agora.perf.stats.Numbers.format(after)
-                + " on " + Runtime.getRuntime().availableProcessors() + " cores; the cluster and the load generator "
-                + "account for part of it, anything above that is other work sharing the machine.";
     }
 
     private List<Experiment> select() {

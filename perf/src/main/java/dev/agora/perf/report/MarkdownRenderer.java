@@ -58,6 +58,9 @@ public final class MarkdownRenderer {
             md.append('\n');
         }
         md.append("## Machine\n\n").append(machine(report).toMarkdown()).append('\n');
+        if (report.load() != null) {
+            md.append(report.load().describe(report.machine().cores())).append("\n\n");
+        }
         md.append("Raw data: [`")
                 .append(report.name())
                 .append(".json`](")

@@ -12,6 +12,8 @@ import java.util.Map;
 /**
  * One experiment's outcome as the report writer renders it: the headline comparison with the seed, the
  * latency distributions, free-form sections, charts, notes, the machine, and the raw data for JSON.
+ *
+ * @param load how busy the machine was while the experiment ran; null until the run command has measured it
  */
 public record Report(
         String name,
@@ -26,6 +28,7 @@ public record Report(
         List<Chart> charts,
         List<String> notes,
         Machine machine,
+        MachineLoad load,
         Instant startedAt,
         Duration duration,
         boolean quick,
@@ -46,10 +49,19 @@ public record Report(
     /** A heading with text and optionally a table under it. */
     public record Section(String heading, String text, Table table) {}
 
-    /** This report with one more note (e.g. the machine's load while it ran). */
+    /** This report with one more note (e.g. how the clusters were warmed up). */
     public Report withNote(String note) {
         List<String> more = new java.util.ArrayList<>(notes);
         more.add(note);
+        return copy(List.copyOf(more), load);
+    }
+
+    /** This report with how busy the machine was while it ran. */
+    public Report withLoad(MachineLoad measured) {
+        return copy(notes, measured);
+    }
+
+    private Report copy(List<String> notes, MachineLoad load) {
         return new Report(
                 name,
                 title,
@@ -61,8 +73,9 @@ public record Report(
                 latencies,
                 sections,
                 charts,
-                List.copyOf(more),
+                notes,
                 machine,
+                load,
                 startedAt,
                 duration,
                 quick,
@@ -189,6 +202,7 @@ public record Report(
                     List.copyOf(charts),
                     List.copyOf(notes),
                     machine,
+                    null,
                     startedAt,
                     duration,
                     quick,

@@ -59,6 +59,7 @@ public final class ReportWriter {
         tree.put("startedAt", report.startedAt().toString());
         tree.put("durationSeconds", report.duration().toMillis() / 1000.0);
         tree.put("machine", report.machine());
+        if (report.load() != null) tree.put("load", load(report.load()));
         List<Map<String, Object>> comparisons = new ArrayList<>();
         for (Comparison c : report.comparisons()) {
             Map<String, Object> row = new LinkedHashMap<>();
@@ -78,6 +79,15 @@ public final class ReportWriter {
         tree.put("notes", report.notes());
         tree.put("raw", report.raw());
         return tree;
+    }
+
+    private static Map<String, Object> load(MachineLoad load) {
+        Map<String, Object> values = new LinkedHashMap<>();
+        values.put("loadAverageStart", finiteOrNull(load.loadAverageStart()));
+        values.put("loadAverageEnd", finiteOrNull(load.loadAverageEnd()));
+        values.put("stealPercent", finiteOrNull(load.cpu().stealPercent()));
+        values.put("busyPercent", finiteOrNull(load.cpu().busyPercent()));
+        return values;
     }
 
     private static Double finiteOrNull(double value) {

@@ -93,6 +93,29 @@ class ReportWriterTest {
     }
 
     @Test
+    void machineLoadAndStealAreInTheMarkdownAndTheJsonWithNullWhereUnknown() {
+        Report measured = sample().withLoad(new MachineLoad(1.5, 2.25, new CpuTimes.Shares(8, 73)));
+        Report elsewhere = sample().withLoad(new MachineLoad(Double.NaN, Double.NaN, CpuTimes.Shares.UNKNOWN));
+
+        assertThat(MarkdownRenderer.render(measured))
+                .contains("| Test CPU 9000 | 2 | 4.0 GiB | Linux 6.1 (amd64) | JDK 25 |\n\nMachine load")
+                .contains("the hypervisor took 8% (steal");
+        JsonNode load = JsonMapper.builder()
+                .build()
+                .readTree(ReportWriter.toJson(measured))
+                .path("load");
+        assertThat(load.path("loadAverageStart").asDouble()).isEqualTo(1.5);
+        assertThat(load.path("stealPercent").asDouble()).isEqualTo(8.0);
+        assertThat(load.path("busyPercent").asDouble()).isEqualTo(73.0);
+        JsonNode unknown = JsonMapper.builder()
+                .build()
+                .readTree(ReportWriter.toJson(elsewhere))
+                .path("load");
+        assertThat(unknown.path("stealPercent").isNull()).isTrue();
+        assertThat(unknown.path("loadAverageEnd").isNull()).isTrue();
+    }
+
+    @Test
     void writesMarkdownJsonAndPngCharts(@TempDir Path directory) throws Exception {
         List<Path> written = ReportWriter.write(sample(), directory);
 
