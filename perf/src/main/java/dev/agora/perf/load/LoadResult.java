@@ -18,22 +18,37 @@ public record LoadResult(
         Duration wallTime) {
 
     static LoadResult merge(List<Recorder> recorders, Duration wallTime) {
+        LoadResult all = pooled(recorders.stream()
+                .map(recorder -> new LoadResult(
+                        recorder.latencies(),
+                        recorder.failures(),
+                        recorder.failureExamples(),
+                        recorder.samples(),
+                        Duration.ZERO))
+                .toList());
+        return new LoadResult(all.latencies, all.failures, all.failureExamples, all.samples, wallTime);
+    }
+
+    /** Several loads as one: latencies and failures added up, samples in time order, wall times summed. */
+    public static LoadResult pooled(List<LoadResult> results) {
         Map<String, LatencyHistogram> latencies = new LinkedHashMap<>();
         Map<String, Long> failures = new LinkedHashMap<>();
-        List<Sample> samples = new ArrayList<>();
         Map<String, List<String>> examples = new LinkedHashMap<>();
-        for (Recorder recorder : recorders) {
-            recorder.failureExamples().forEach((operation, list) -> {
+        List<Sample> samples = new ArrayList<>();
+        Duration wallTime = Duration.ZERO;
+        for (LoadResult result : results) {
+            result.latencies.forEach((operation, histogram) -> latencies
+                    .computeIfAbsent(operation, name -> new LatencyHistogram())
+                    .add(histogram));
+            result.failures.forEach((operation, count) -> failures.merge(operation, count, Long::sum));
+            result.failureExamples.forEach((operation, list) -> {
                 List<String> merged = examples.computeIfAbsent(operation, name -> new ArrayList<>());
                 for (String example : list) {
                     if (merged.size() < Recorder.FAILURE_EXAMPLES_PER_OPERATION) merged.add(example);
                 }
             });
-            recorder.latencies().forEach((operation, histogram) -> latencies
-                    .computeIfAbsent(operation, name -> new LatencyHistogram())
-                    .add(histogram));
-            recorder.failures().forEach((operation, count) -> failures.merge(operation, count, Long::sum));
-            samples.addAll(recorder.samples());
+            samples.addAll(result.samples);
+            wallTime = wallTime.plus(result.wallTime);
         }
         samples.sort(Comparator.comparingLong(Sample::startNanos));
         return new LoadResult(latencies, failures, examples, samples, wallTime);
