@@ -16,8 +16,9 @@ import java.util.stream.Stream;
 
 /**
  * Hands experiments a running cluster of the shape they ask for. Consecutive phases with the same shape
- * share one cluster; a new shape stops the old cluster first (two cores cannot carry two) and starts the
- * new one on its own port offset with a fresh database, so no experiment sees another's ports or data.
+ * share one cluster; a new shape stops the old cluster first (two cores cannot carry two under load) and starts
+ * the new one on its own port offset with a fresh database, so no experiment sees another's ports or data. The
+ * one exception is a {@link ClusterPair}: two clusters loaded in turn, never at once.
  * The data root keeps the extracted service jars (and, when asked for, JDK 25 AOT caches trained once per
  * build) across clusters and runs, so only the first cluster pays for them. With a reused target every
  * request gets that one cluster.
@@ -28,6 +29,9 @@ final class ClusterPool implements AutoCloseable {
     static final int FIRST_PORT_OFFSET = 2000;
 
     static final int PORT_OFFSET_STEP = 300;
+
+    /** Below the data root: the second cluster of a pair keeps its database, logs and extracted jars apart. */
+    static final String SECOND_CLUSTER_DIRECTORY = "second-cluster";
 
     private final boolean throughputJvm;
     private final Path dataRoot;
@@ -42,6 +46,9 @@ final class ClusterPool implements AutoCloseable {
 
     private final List<String> warmUpNotes = new ArrayList<>();
     private LaunchedTarget current;
+    /** Up beside {@link #current} only while an experiment holds a {@link ClusterPair}. */
+    private LaunchedTarget second;
+
     private int started;
 
     ClusterPool(
@@ -65,27 +72,49 @@ final class ClusterPool implements AutoCloseable {
 
     Target acquire(ClusterShape shape) {
         if (reused != null) return reused;
+        closeSecond();
         if (current != null && current.shape().equals(shape)) return current;
         closeCurrent();
+        current = launch(shape, dataRoot);
+        return current;
+    }
+
+    /**
+     * Two clusters up at the same time, for an experiment that compares them in alternating rounds, so that both
+     * sides of a comparison share every window of the machine's noise. The first is the pool's current cluster;
+     * the second has its own ports, its own PostgreSQL and its own data directory. Closing the pair stops both,
+     * and so does asking for any other cluster: no other experiment ever runs beside a second cluster.
+     */
+    ClusterPair acquirePair(ClusterShape first, ClusterShape second) {
+        if (reused != null) {
+            throw new IllegalStateException(
+                    "this experiment compares two clusters side by side; it cannot run on a reused cluster");
+        }
+        Target one = acquire(first);
+        this.second = launch(second, dataRoot.resolve(SECOND_CLUSTER_DIRECTORY));
+        return new ClusterPair(one, this.second, this::discard);
+    }
+
+    private LaunchedTarget launch(ClusterShape shape, Path dataDirectory) {
         Cluster cluster;
         try {
-            cluster = start(shape);
+            cluster = start(shape, dataDirectory);
         } catch (RuntimeException first) {
             // A busy machine can push a start (or AOT training) past the launcher's timeout: one more attempt,
             // without the AOT cache, then give up.
             log.accept("cluster start failed (" + first.getMessage() + "); trying once more"
                     + (usesAot(shape) ? " without AOT cache" : ""));
             aotFailed = true;
-            cluster = start(shape);
+            cluster = start(shape, dataDirectory);
         }
-        current = new LaunchedTarget(shape, cluster);
-        log.accept("cluster ready in " + current.startupTime().toMillis() + " ms");
-        String warmUpNote = warmUp.apply(current);
+        LaunchedTarget launched = new LaunchedTarget(shape, cluster);
+        log.accept("cluster ready in " + launched.startupTime().toMillis() + " ms");
+        String warmUpNote = warmUp.apply(launched);
         if (!warmUpNote.isEmpty()) {
             log.accept(warmUpNote);
             warmUpNotes.add("Cluster " + (started - 1) + ": " + warmUpNote);
         }
-        return current;
+        return launched;
     }
 
     /** How the clusters started since the last call were warmed up. */
@@ -95,9 +124,9 @@ final class ClusterPool implements AutoCloseable {
         return notes;
     }
 
-    private Cluster start(ClusterShape shape) {
+    private Cluster start(ClusterShape shape, Path dataDirectory) {
         int index = started++;
-        ClusterSpec spec = spec(shape, index);
+        ClusterSpec spec = spec(shape, index).withDataDirectory(dataDirectory);
         // A fresh database and fresh logs for every cluster; the extracted jars and AOT caches stay, so only
         // the first cluster of a run (or of a new build) pays for extracting and training.
         deleteQuietly(spec.dataDirectory().resolve("postgres"));
@@ -110,9 +139,13 @@ final class ClusterPool implements AutoCloseable {
         return (aot || shape.aotCache()) && !aotFailed;
     }
 
-    /** Stops the current cluster so the next request starts a fresh one (after faults were injected). */
+    /** Stops the current cluster (and a second one) so the next request starts afresh (after faults, or a pair). */
     void discard() {
-        closeCurrent();
+        try {
+            closeSecond();
+        } finally {
+            closeCurrent();
+        }
     }
 
     ClusterSpec spec(ClusterShape shape, int index) {
@@ -138,18 +171,26 @@ final class ClusterPool implements AutoCloseable {
     }
 
     private void closeCurrent() {
-        if (current == null) return;
-        log.accept("stopping cluster (" + current.shape().describe() + ")");
-        try {
-            current.close();
-        } finally {
-            current = null;
-        }
+        LaunchedTarget closing = current;
+        current = null;
+        stop(closing, "cluster");
+    }
+
+    private void closeSecond() {
+        LaunchedTarget closing = second;
+        second = null;
+        stop(closing, "the second cluster");
+    }
+
+    private void stop(LaunchedTarget cluster, String which) {
+        if (cluster == null) return;
+        log.accept("stopping " + which + " (" + cluster.shape().describe() + ")");
+        cluster.close();
     }
 
     @Override
     public void close() {
-        closeCurrent();
+        discard();
     }
 
     private static void deleteQuietly(Path directory) {

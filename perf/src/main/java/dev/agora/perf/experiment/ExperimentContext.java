@@ -46,6 +46,14 @@ public final class ExperimentContext {
         return clusters.acquire(shape);
     }
 
+    /**
+     * Two clusters up at the same time, for comparing them in alternating rounds that share the machine's windows
+     * of noise; close the pair to stop both. Not possible on a reused cluster.
+     */
+    ClusterPair clusterPair(ClusterShape first, ClusterShape second) {
+        return clusters.acquirePair(first, second);
+    }
+
     /** Drops the current cluster, e.g. after killing its replicas, so the next experiment starts clean. */
     public void discardCluster() {
         clusters.discard();

@@ -1,6 +1,7 @@
 package dev.agora.perf.experiment;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agora.perf.cluster.ClusterSpec;
 import dev.agora.perf.report.Report;
@@ -100,6 +101,18 @@ class ExperimentCatalogTest {
                         .spec(shape, 0)
                         .jvmOptions())
                 .isEqualTo(ClusterSpec.THROUGHPUT_JVM_OPTIONS);
+    }
+
+    @Test
+    void aReusedClusterCannotStandInForTwoSideBySide() {
+        Target reused = new ReusedTarget(null, List.of("http://127.0.0.1:9"));
+        ClusterPool pool = new ClusterPool(false, false, Path.of("/tmp/x"), reused, line -> {}, target -> "");
+
+        assertThat(pool.acquire(ClusterShape.bookstore())).isSameAs(reused);
+        assertThatThrownBy(() -> pool.acquirePair(
+                        ClusterShape.bookstore(), ClusterShape.bookstore().withoutCache()))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("side by side");
     }
 
     @Test
