@@ -125,7 +125,7 @@ final class CacheExperiment implements Experiment {
                 withoutCacheRounds.add(BuyRound.run(withoutCache, pairsPerRound));
                 context.log("  buy round " + round + ": p50 with cache "
                         + withCacheRounds.getLast().describe() + ", without "
-                        + withoutCacheRounds.getLast().describe() + ": "
+                        + withoutCacheRounds.getLast().describe() + ", difference "
                         + format(withCacheRounds.getLast().buyP50Ms()
                                 - withoutCacheRounds.getLast().buyP50Ms())
                         + " ms");
@@ -244,7 +244,7 @@ final class CacheExperiment implements Experiment {
                         + " unmeasured sequential lookup + buy pairs on each, rounds of " + pairsPerRound
                         + " sequential lookup + buy pairs through frontend 1 alternate between them (with cache, "
                         + "without, with, without, ...), " + buyRounds + " rounds each; the cluster not being "
-                        + "loaded meanwhile only answers health checks. The two rounds of a pair run back to back in "
+                        + "loaded idles meanwhile. The two rounds of a pair run back to back in "
                         + "the same window of the machine, so the difference of their buy medians keeps what the push"
                         + " costs while most of the window's noise (other work, the hypervisor's steal, shown per "
                         + "round) cancels. The figure is the median of the " + buyRounds + " per-pair differences: "
