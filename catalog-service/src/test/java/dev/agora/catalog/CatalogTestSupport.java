@@ -18,8 +18,9 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * One catalog (real HTTP, real PostgreSQL) shared by every test class of the module, with two frontends
- * to push invalidations to: a recording fake and an address where nothing listens.
+ * One catalog (real HTTP, real PostgreSQL) shared by every test class of the module, with three frontends
+ * to push invalidations to: a recording fake, one that also offers a push channel, and an address where
+ * nothing listens.
  */
 @SpringBootTest(
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
@@ -35,6 +36,7 @@ abstract class CatalogTestSupport {
     static final String ADMIN_TOKEN = "dev-admin-token";
 
     static final FakeFrontend FRONTEND = FakeFrontend.start();
+    static final FakeFrontend CHANNEL_FRONTEND = FakeFrontend.withChannel();
     static final String DEAD_FRONTEND = "http://127.0.0.1:" + unusedPort();
 
     private static final AtomicLong ORDER_IDS = new AtomicLong(1_000);
@@ -50,6 +52,7 @@ abstract class CatalogTestSupport {
         String prefix = "spring.cloud.discovery.client.simple.instances.frontend-service";
         registry.add(prefix + "[0].uri", FRONTEND::url);
         registry.add(prefix + "[1].uri", () -> DEAD_FRONTEND);
+        registry.add(prefix + "[2].uri", CHANNEL_FRONTEND::url);
     }
 
     record Response(int status, String contentType, JsonNode json, String body) {

@@ -23,6 +23,7 @@ import java.util.concurrent.TimeoutException;
 import org.apache.hc.client5.http.classic.methods.HttpPost;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.core5.http.ContentType;
+import org.apache.hc.core5.http.Header;
 import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
 import org.apache.hc.core5.http.io.entity.EntityUtils;
 import org.slf4j.Logger;
@@ -53,6 +54,9 @@ final class FrontendInvalidator implements BookChangeListener, AutoCloseable {
      */
     private final CloseableHttpClient http;
 
+    /** The usual way a push goes, once a frontend named its channel; HTTP is the way in and the fallback. */
+    private final PushChannels channels;
+
     private final String internalToken;
     private final MeterRegistry meters;
     /**
@@ -75,6 +79,7 @@ final class FrontendInvalidator implements BookChangeListener, AutoCloseable {
         this.properties = properties;
         this.discovery = discovery;
         this.http = http;
+        this.channels = new PushChannels(internalToken, properties.connectTimeout(), properties.readTimeout(), pushers);
         this.internalToken = internalToken;
         this.meters = meters;
         this.pushTime = Timer.builder("agora.invalidation.push")
@@ -88,26 +93,58 @@ final class FrontendInvalidator implements BookChangeListener, AutoCloseable {
     public Announcement announce(BookChanged change, Optional<URI> writingFrontend) {
         long started = System.nanoTime();
         long deadline = started + properties.deadline().toNanos();
-        byte[] body = JSON.writeValueAsBytes(change);
+        byte[] body = null;
+        List<PushChannels.Sent> awaitedOnChannels = new ArrayList<>();
+        List<PushChannels.Sent> writerOnChannel = new ArrayList<>();
         List<Future<?>> awaited = new ArrayList<>();
         for (ServiceInstance instance : discovery.getInstances(properties.serviceId())) {
             URI frontend = instance.getUri();
-            if (writingFrontend.isPresent() && WritingFrontend.sameInstance(frontend, writingFrontend.get())) {
+            boolean writer =
+                    writingFrontend.isPresent() && WritingFrontend.sameInstance(frontend, writingFrontend.get());
+            Optional<PushChannels.Sent> sent = channels.send(frontend, change);
+            if (sent.isPresent()) {
+                (writer ? writerOnChannel : awaitedOnChannels).add(sent.get());
+                continue;
+            }
+            if (body == null) body = JSON.writeValueAsBytes(change);
+            byte[] json = body;
+            if (writer) {
                 // Not awaited: it drops the book itself before it answers. The push still goes, for the case
                 // that this write commits after the writing frontend gave up waiting for it.
-                pushers.execute(() -> push(frontend, change, body, deadline));
+                pushers.execute(() -> push(frontend, change, json, deadline));
             } else {
-                awaited.add(pushers.submit(() -> push(frontend, change, body, deadline)));
+                awaited.add(pushers.submit(() -> push(frontend, change, json, deadline)));
             }
         }
-        if (awaited.isEmpty()) return Announcement.NONE;
+        if (awaited.isEmpty() && awaitedOnChannels.isEmpty() && writerOnChannel.isEmpty()) return Announcement.NONE;
         return () -> {
             try {
+                for (PushChannels.Sent sent : awaitedOnChannels) {
+                    if (!sent.acknowledged(deadline))
+                        awaited.add(pushers.submit(() -> pushOverHttp(sent, change, deadline)));
+                }
                 awaitAll(awaited, deadline);
             } finally {
-                pushTime.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+                if (!awaited.isEmpty() || !awaitedOnChannels.isEmpty()) {
+                    pushTime.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+                }
+            }
+            for (PushChannels.Sent sent : writerOnChannel) {
+                // Its acknowledgement is usually in by now; if not, it is waited for off the write's path.
+                if (sent.answered()) {
+                    if (!sent.acknowledged(deadline)) pushers.execute(() -> pushOverHttp(sent, change, deadline));
+                } else {
+                    pushers.execute(() -> {
+                        if (!sent.acknowledged(deadline)) pushOverHttp(sent, change, deadline);
+                    });
+                }
             }
         };
+    }
+
+    /** The fallback for a change its channel did not deliver. */
+    private void pushOverHttp(PushChannels.Sent failed, BookChanged change, long deadline) {
+        push(failed.frontend(), change, JSON.writeValueAsBytes(change), deadline);
     }
 
     private static void awaitAll(List<Future<?>> pushes, long deadline) {
@@ -139,6 +176,9 @@ final class FrontendInvalidator implements BookChangeListener, AutoCloseable {
             try {
                 int status = http.execute(post, response -> {
                     EntityUtils.consume(response.getEntity());
+                    Header channel = response.getFirstHeader(PushChannels.PORT_HEADER);
+                    if (response.getCode() / 100 == 2)
+                        channels.learn(frontend, channel == null ? null : channel.getValue());
                     return response.getCode();
                 });
                 if (status / 100 == 2) {
@@ -169,6 +209,7 @@ final class FrontendInvalidator implements BookChangeListener, AutoCloseable {
 
     @Override
     public void close() throws IOException {
+        channels.close();
         pushers.close();
         http.close();
     }

@@ -11,6 +11,7 @@ import jakarta.validation.ConstraintViolation;
 import jakarta.validation.Validator;
 import java.io.IOException;
 import java.util.Comparator;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.springframework.http.HttpHeaders;
@@ -41,8 +42,13 @@ final class InvalidationFilter extends OncePerRequestFilter {
     private final Validator validator;
     private final ObjectReader invalidations = JsonMapper.builder().build().readerFor(Invalidation.class);
 
-    InvalidationFilter(BookCache cache, TokenGuardFilter tokenGuard, Validator validator) {
+    /** The push channel's port, named on every answer so catalogs move to it; empty when there is none. */
+    private final Optional<String> channelPort;
+
+    InvalidationFilter(
+            BookCache cache, TokenGuardFilter tokenGuard, Validator validator, Optional<Integer> channelPort) {
         this.cache = cache;
+        this.channelPort = channelPort.map(String::valueOf);
         this.tokenGuard = tokenGuard;
         this.validator = validator;
     }
@@ -85,6 +91,7 @@ final class InvalidationFilter extends OncePerRequestFilter {
             return;
         }
         cache.invalidate(invalidation.bookId(), invalidation.version(), invalidation.affectsSearch());
+        channelPort.ifPresent(port -> response.setHeader(InvalidationChannel.PORT_HEADER, port));
         response.setStatus(HttpStatus.NO_CONTENT.value());
     }
 
