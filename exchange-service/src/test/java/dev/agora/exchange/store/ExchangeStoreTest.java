@@ -11,12 +11,14 @@ import dev.agora.exchange.matching.OrderSnapshot;
 import dev.agora.exchange.support.FreshSchema;
 import java.math.BigDecimal;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 /**
@@ -30,12 +32,14 @@ class ExchangeStoreTest {
 
     private final PostgresServer postgres = SharedPostgres.get();
     private final String url = postgres.jdbcUrl("exchange_store");
+    private DriverManagerDataSource dataSource;
     private ExchangeStore store;
 
     @BeforeEach
     void start() throws Exception {
         FreshSchema.migrate(postgres, url);
-        store = new ExchangeStore(new DriverManagerDataSource(url, postgres.username(), postgres.password()), 992);
+        dataSource = new DriverManagerDataSource(url, postgres.username(), postgres.password());
+        store = new ExchangeStore(dataSource, 992);
         assertThat(store.acquireLeadership(() -> true, Duration.ofMillis(50))).isTrue();
     }
 
@@ -86,6 +90,36 @@ class ExchangeStoreTest {
         assertThat(ordersOf(engine).values()).anyMatch(order -> order.canceled() != null);
         assertThat(ordersOf(engine).values())
                 .anyMatch(order -> !order.executions().isEmpty());
+        assertThat(integrityViolations()).isEmpty();
+    }
+
+    @Test
+    void theIntegrityCheckFindsWhatTheDroppedConstraintsRefused() {
+        new JdbcTemplate(dataSource).update("INSERT INTO position (account_id, symbol, shares) VALUES ('7', 'X-1', 1)");
+
+        assertThat(integrityViolations()).containsExactlyInAnyOrder("position without account 7", "symbol X-1");
+    }
+
+    /**
+     * What the dropped constraints (V4) used to refuse: a row whose parent is missing, an account id that is not
+     * digits, a symbol that is not letters and digits. The single writer must never write one.
+     */
+    private List<String> integrityViolations() {
+        return new JdbcTemplate(dataSource)
+                .queryForList(
+                        """
+                SELECT 'position without account ' || account_id FROM position
+                    WHERE NOT EXISTS (SELECT 1 FROM account WHERE account.id = position.account_id)
+                UNION ALL SELECT 'order without account ' || id FROM exchange_order
+                    WHERE NOT EXISTS (SELECT 1 FROM account WHERE account.id = exchange_order.account_id)
+                UNION ALL SELECT 'execution without orders ' || id FROM execution
+                    WHERE NOT EXISTS (SELECT 1 FROM exchange_order WHERE exchange_order.id = execution.buy_order_id)
+                       OR NOT EXISTS (SELECT 1 FROM exchange_order WHERE exchange_order.id = execution.sell_order_id)
+                UNION ALL SELECT 'account id ' || id FROM account WHERE id !~ '^[0-9]{1,100}$'
+                UNION ALL SELECT 'symbol ' || symbol FROM position WHERE symbol !~ '^[A-Za-z0-9]{1,32}$'
+                UNION ALL SELECT 'symbol ' || symbol FROM exchange_order WHERE symbol !~ '^[A-Za-z0-9]{1,32}$'
+                """,
+                        String.class);
     }
 
     private static long lastOrderId(MatchingEngine engine) {
