@@ -214,7 +214,8 @@ final class CacheExperiment implements Experiment {
                 pooledDifference));
         report.compare(Comparison.lowerIsBetter("invalidation share of a buy", "%", SEED_INVALIDATION_SHARE, share));
         report.headline(cached.headline() + "; " + uncached.headline() + "; miss " + format(missAll.meanMillis())
-                + " ms vs seed 5.9 ms; invalidation +" + format(invalidation) + " ms per buy (median of " + buyRounds
+                + " ms vs seed 5.9 ms; invalidation " + (invalidation >= 0 ? "+" : "") + format(invalidation)
+                + " ms per buy (median of " + buyRounds
                 + " round pairs)");
         report.section(
                 "Cache miss latency per book",
