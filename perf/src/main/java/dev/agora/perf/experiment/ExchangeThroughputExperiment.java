@@ -2,6 +2,7 @@ package dev.agora.perf.experiment;
 
 import static dev.agora.perf.stats.Numbers.format;
 
+import dev.agora.perf.ceiling.NullExchangeProcess;
 import dev.agora.perf.report.Report;
 import dev.agora.perf.report.Table;
 import dev.agora.perf.stats.Comparison;
@@ -152,13 +153,62 @@ final class ExchangeThroughputExperiment implements Experiment {
                 if (cores == 1) taskset(pid, "0-" + (Runtime.getRuntime().availableProcessors() - 1));
             }
         }
-        return report(report, outcomes, notes, warmup, runTime)
+        List<Outcome> ceiling = ceiling(context, warmup, runTime, clientCounts);
+        return report(report, outcomes, ceiling, notes, warmup, runTime)
                 .timing(started, Duration.between(started, Instant.now()))
                 .build();
     }
 
+    /**
+     * The same creates, same clients, same load generator, against a server that only accepts, reads the frame,
+     * writes a fixed reply and closes ({@link dev.agora.perf.ceiling.NullExchangeServer}), on both cores: the most
+     * that one TCP connection per request allows on this machine, whatever the server does with the request.
+     */
+    private static List<Outcome> ceiling(
+            ExperimentContext context, Duration warmup, Duration runTime, List<Integer> clientCounts)
+            throws IOException {
+        List<Outcome> outcomes = new ArrayList<>();
+        try (NullExchangeProcess server = NullExchangeProcess.start(List.of("-Xmx256m"))) {
+            Load load = new Load(
+                    "127.0.0.1",
+                    server.port(),
+                    "n" + ProcessHandle.current().pid(),
+                    ExchangeProcessCpu.of(server.pid(), Instant.now()));
+            Duration warm = warmup.dividedBy(4);
+            context.log("  ceiling: null server (reads the frame, writes a fixed reply, closes), warm-up "
+                    + warm.toSeconds() + " s, 2 cores");
+            load.run(Kind.CREATES, 16, warm);
+            for (int clients : clientCounts) {
+                Outcome outcome = load.run(Kind.CREATES, clients, runTime);
+                outcome = new Outcome(
+                        2,
+                        Kind.CREATES,
+                        clients,
+                        outcome.seconds(),
+                        outcome.requests(),
+                        outcome.failures(),
+                        outcome.errorElements(),
+                        outcome.latencies(),
+                        outcome.cpu());
+                outcomes.add(outcome);
+                context.log("  ceiling, " + clients + " clients: " + format(outcome.throughput()) + " req/s, p50 "
+                        + format(outcome.latencies().percentileMillis(50)) + " ms, p99 "
+                        + format(outcome.latencies().percentileMillis(99)) + " ms, failures " + outcome.failures()
+                        + ", CPU us/request: null server "
+                        + format(outcome.cpu().exchange())
+                        + ", load generator " + format(outcome.cpu().loadGenerator()));
+            }
+        }
+        return outcomes;
+    }
+
     private static Report.Builder report(
-            Report.Builder report, List<Outcome> outcomes, List<String> notes, Duration warmup, Duration runTime) {
+            Report.Builder report,
+            List<Outcome> outcomes,
+            List<Outcome> ceiling,
+            List<String> notes,
+            Duration warmup,
+            Duration runTime) {
         Table.Builder table = Table.with(
                 "configuration",
                 "req/s",
@@ -226,6 +276,14 @@ final class ExchangeThroughputExperiment implements Experiment {
                     .append(" ms), target ")
                     .append(format(target));
         }
+        Outcome bestCeiling = ceiling.stream()
+                .max((a, b) -> Double.compare(a.throughput(), b.throughput()))
+                .orElse(null);
+        if (bestCeiling != null) {
+            headline.append("; a null server (no parsing, engine or database) ")
+                    .append(format(bestCeiling.throughput()))
+                    .append(" req/s");
+        }
         report.headline("2 cores: " + headline);
         report.section(
                 "Throughput and latency per configuration",
@@ -240,10 +298,64 @@ final class ExchangeThroughputExperiment implements Experiment {
                         + "Latency from HdrHistogram. CPU per request from /proc/PID/stat: the exchange JVM, its "
                         + "PostgreSQL (postmaster and every process below it) and the load generator's JVM.",
                 table.build());
+        if (!ceiling.isEmpty())
+            report.section(
+                    "Ceiling: the same creates against a server that does nothing",
+                    ceilingText(),
+                    ceilingTable(outcomes, ceiling, raw));
         for (String note : notes) report.note(note);
         return report.note("The load generator runs unpinned on the same 2-core machine and competes with the exchange "
                         + "and PostgreSQL for CPU.")
                 .raw("configurations", raw);
+    }
+
+    private static String ceilingText() {
+        return "The protocol asks for one TCP connection per request. To see what that costs on this machine by "
+                + "itself, the same load generator sends the same creates, with the same clients, to a server that "
+                + "does only what the exchange's XML server does on the wire: accept, read the length-framed "
+                + "request, write a fixed reply of a create's size, close (one NIO thread, its own JVM, both "
+                + "cores, measured after the exchange runs). Its throughput bounds any exchange on this box; the "
+                + "last column is the exchange's creates on 2 cores at the same client count as a share of it. "
+                + "(A system-wide `perf record` of an exchange run put two thirds of the box's samples in the "
+                + "kernel, mostly TCP connection set-up and tear-down over loopback.)";
+    }
+
+    private static Table ceilingTable(List<Outcome> outcomes, List<Outcome> ceiling, Map<String, Object> raw) {
+        Table.Builder table = Table.with(
+                "clients",
+                "req/s",
+                "p50 ms",
+                "p99 ms",
+                "failures",
+                "null server CPU us/request",
+                "load generator CPU us/request",
+                "exchange creates (2 cores) / ceiling");
+        Map<String, Object> rawCeiling = new LinkedHashMap<>();
+        for (Outcome o : ceiling) {
+            double exchange = outcomes.stream()
+                    .filter(e -> e.kind() == Kind.CREATES && e.cores() == 2 && e.clients() == o.clients())
+                    .mapToDouble(Outcome::throughput)
+                    .findFirst()
+                    .orElse(Double.NaN);
+            table.row(
+                    o.clients(),
+                    format(o.throughput()),
+                    format(o.latencies().percentileMillis(50)),
+                    format(o.latencies().percentileMillis(99)),
+                    o.failures(),
+                    format(o.cpu().exchange()),
+                    format(o.cpu().loadGenerator()),
+                    Double.isNaN(exchange) ? "-" : format(100 * exchange / o.throughput()) + "%");
+            Map<String, Object> entry = new LinkedHashMap<>();
+            entry.put("throughput", o.throughput());
+            entry.put("latency", o.latencies().summarize(Duration.ofNanos((long) (o.seconds() * 1e9))));
+            entry.put("failures", o.failures());
+            entry.put("serverCpuMicrosPerRequest", o.cpu().exchange());
+            entry.put("loadGeneratorCpuMicrosPerRequest", o.cpu().loadGenerator());
+            rawCeiling.put(o.clients() + " clients", entry);
+        }
+        raw.put("ceiling (null server)", rawCeiling);
+        return table.build();
     }
 
     /** {@code -Dexchange-throughput.clients=8,32} (or {@code .cores=2}) narrows a run to those configurations. */

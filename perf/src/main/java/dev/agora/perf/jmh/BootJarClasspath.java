@@ -17,7 +17,7 @@ import java.util.jar.JarFile;
  * or, when it runs as a Spring Boot fat jar, the jar's {@code BOOT-INF/classes} and {@code BOOT-INF/lib/*.jar}
  * unpacked into a folder keyed by the jar's size and time, so the unpacking happens once per build.
  */
-final class BootJarClasspath {
+public final class BootJarClasspath {
 
     /**
      * The annotation processor's benchmark list and compiler hints: Boot's repackaging keeps {@code META-INF/}
@@ -28,7 +28,7 @@ final class BootJarClasspath {
 
     private BootJarClasspath() {}
 
-    static String resolve() throws IOException {
+    public static String resolve() throws IOException {
         String classPath = System.getProperty("java.class.path");
         Path single = Path.of(classPath);
         if (classPath.contains(File.pathSeparator) || !Files.isRegularFile(single) || !isBootJar(single)) {
