@@ -108,6 +108,16 @@ final class CacheExperiment implements Experiment {
             for (Side side : List.of(withoutCache, withCache)) {
                 Stock.ensure(
                         bookstore, side.catalog(), Bookstore.BOOK_IDS, warmBuys + buyRounds * pairsPerRound + 100L);
+            }
+            List<String> instances = new ArrayList<>();
+            for (Side side : List.of(withCache, withoutCache)) {
+                for (String tier : List.of("frontend", "catalog", "order"))
+                    instances.addAll(side.target().urls(tier));
+            }
+            String compilers = Warmup.awaitIdleCompilers(instances, Duration.ofSeconds(context.count(90, 5)));
+            context.log("  " + compilers);
+            report.note(compilers);
+            for (Side side : List.of(withoutCache, withCache)) {
                 LoadResult lookupRun = ClosedLoad.run(
                         1,
                         lookups,

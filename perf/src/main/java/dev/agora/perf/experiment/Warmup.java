@@ -38,6 +38,8 @@ final class Warmup {
 
     private static final String COMPILATION_METRIC = "jvm_compilation_time_ms_total";
 
+    private static final Duration IDLE_PROBE = Duration.ofSeconds(2);
+
     private Warmup() {}
 
     /** @return what the warm-up did, for the reports; empty when there was no bookstore to warm */
@@ -107,6 +109,47 @@ final class Warmup {
             }
         });
         return result.all().count() + result.totalFailures();
+    }
+
+    /**
+     * Waits, sending nothing, until no instance's JIT is still compiling what earlier traffic queued: a cluster that
+     * has just been warmed up keeps its compiler threads busy for many seconds after its last request, and on two
+     * cores they take the CPU from whatever is measured next (on the same cluster or on another one).
+     *
+     * @return what the wait found, for the reports
+     */
+    static String awaitIdleCompilers(List<String> instances, Duration limit) {
+        long started = System.nanoTime();
+        try (HttpDriver http = new HttpDriver(4)) {
+            double before = compilationMillis(http, instances);
+            while (true) {
+                long intervalStarted = System.nanoTime();
+                sleep(IDLE_PROBE);
+                double after = compilationMillis(http, instances);
+                double share = (after - before) / instances.size() / ((System.nanoTime() - intervalStarted) / 1e6);
+                before = after;
+                Duration waited = Duration.ofNanos(System.nanoTime() - started);
+                if (share < SETTLED_COMPILATION_SHARE || waited.compareTo(limit) >= 0) {
+                    return "Before the lookups were measured, the " + instances.size() + " instances of both clusters "
+                            + "were left idle for " + Numbers.format(waited.toMillis() / 1000.0) + " s until their "
+                            + "compilers had finished what the warm-up queued: in the last "
+                            + IDLE_PROBE.toMillis() + " ms their compilation clock advanced "
+                            + Numbers.format(share * 100) + "% of the interval per instance"
+                            + (share < SETTLED_COMPILATION_SHARE
+                                    ? " (idle: below " + Numbers.format(SETTLED_COMPILATION_SHARE * 100) + "%)."
+                                    : " (still compiling after the " + limit.toSeconds() + " s limit).");
+                }
+            }
+        }
+    }
+
+    private static void sleep(Duration duration) {
+        try {
+            Thread.sleep(duration);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for idle compilers", e);
+        }
     }
 
     /** Summed over the instances; one that does not answer counts nothing. */
