@@ -123,21 +123,11 @@ final class ExchangeThroughputExperiment implements Experiment {
                         cpu);
                 context.log(
                         "  warm-up " + warmup.toSeconds() + " s (creates, then transactions), " + cores + " core(s)");
-                load.run(Kind.CREATES, 16, warmup.dividedBy(2));
-                load.run(Kind.TRANSACTIONS, 16, warmup.dividedBy(2));
+                load.run(Kind.CREATES, 16, warmup.dividedBy(2), cores);
+                load.run(Kind.TRANSACTIONS, 16, warmup.dividedBy(2), cores);
                 for (Kind kind : Kind.values()) {
                     for (int clients : clientCounts) {
-                        Outcome outcome = load.run(kind, clients, runTime);
-                        outcome = new Outcome(
-                                cores,
-                                kind,
-                                clients,
-                                outcome.seconds(),
-                                outcome.requests(),
-                                outcome.failures(),
-                                outcome.errorElements(),
-                                outcome.latencies(),
-                                outcome.cpu());
+                        Outcome outcome = load.run(kind, clients, runTime, cores);
                         outcomes.add(outcome);
                         context.log("  " + outcome.label() + ": " + format(outcome.throughput()) + " req/s, p50 "
                                 + format(outcome.latencies().percentileMillis(50)) + " ms, p99 "
@@ -177,19 +167,9 @@ final class ExchangeThroughputExperiment implements Experiment {
             Duration warm = warmup.dividedBy(4);
             context.log("  ceiling: null server (reads the frame, writes a fixed reply, closes), warm-up "
                     + warm.toSeconds() + " s, 2 cores");
-            load.run(Kind.CREATES, 16, warm);
+            load.run(Kind.CREATES, 16, warm, 2);
             for (int clients : clientCounts) {
-                Outcome outcome = load.run(Kind.CREATES, clients, runTime);
-                outcome = new Outcome(
-                        2,
-                        Kind.CREATES,
-                        clients,
-                        outcome.seconds(),
-                        outcome.requests(),
-                        outcome.failures(),
-                        outcome.errorElements(),
-                        outcome.latencies(),
-                        outcome.cpu());
+                Outcome outcome = load.run(Kind.CREATES, clients, runTime, 2);
                 outcomes.add(outcome);
                 context.log("  ceiling, " + clients + " clients: " + format(outcome.throughput()) + " req/s, p50 "
                         + format(outcome.latencies().percentileMillis(50)) + " ms, p99 "
@@ -406,8 +386,8 @@ final class ExchangeThroughputExperiment implements Experiment {
             this.cpu = cpu;
         }
 
-        /** Runs {@code clients} closed-loop clients of one kind for {@code duration}. */
-        Outcome run(Kind kind, int clients, Duration duration) throws IOException {
+        /** Runs {@code clients} closed-loop clients of one kind for {@code duration}, the server on {@code cores}. */
+        Outcome run(Kind kind, int clients, Duration duration, int cores) throws IOException {
             List<Client> all = new ArrayList<>();
             for (int c = 0; c < clients; c++) all.add(new Client(kind, c));
             if (kind == Kind.TRANSACTIONS) {
@@ -429,7 +409,7 @@ final class ExchangeThroughputExperiment implements Experiment {
                 errors += client.errorElements;
             }
             ExchangeProcessCpu.PerRequest cpuPerRequest = cpuAfter.since(cpuBefore, requests);
-            return new Outcome(0, kind, clients, seconds, requests, failures, errors, latencies, cpuPerRequest);
+            return new Outcome(cores, kind, clients, seconds, requests, failures, errors, latencies, cpuPerRequest);
         }
 
         private synchronized long nextAccountNumber() {
