@@ -1,11 +1,12 @@
 package dev.agora.perf.ceiling;
 
+import dev.agora.common.process.ServiceJars;
 import dev.agora.perf.jmh.BootJarClasspath;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -22,8 +23,8 @@ public final class NullExchangeProcess implements AutoCloseable {
 
     /** Starts the server with the given JVM options and waits for its port. */
     public static NullExchangeProcess start(List<String> jvmOptions) throws IOException {
-        List<String> command = new java.util.ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        List<String> command = new ArrayList<>();
+        command.add(ServiceJars.javaExecutable());
         command.addAll(jvmOptions);
         command.add("-cp");
         command.add(BootJarClasspath.resolve());

@@ -7,6 +7,7 @@ import dev.agora.perf.report.Report;
 import dev.agora.perf.report.Table;
 import dev.agora.perf.stats.Comparison;
 import dev.agora.perf.stats.LatencyHistogram;
+import dev.agora.perf.stats.LatencySummary;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
@@ -17,6 +18,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -84,6 +86,19 @@ final class ExchangeThroughputExperiment implements Experiment {
         String label() {
             return cores + (cores == 1 ? " core, " : " cores, ") + kind.name().toLowerCase() + ", " + clients
                     + " clients";
+        }
+
+        LatencySummary latencySummary() {
+            return latencies.summarize(Duration.ofNanos((long) (seconds * 1e9)));
+        }
+
+        /** The raw figures every configuration has; callers add the CPU columns that apply to them. */
+        Map<String, Object> raw() {
+            Map<String, Object> entry = new LinkedHashMap<>();
+            entry.put("throughput", throughput());
+            entry.put("latency", latencySummary());
+            entry.put("failures", failures);
+            return entry;
         }
     }
 
@@ -215,12 +230,8 @@ final class ExchangeThroughputExperiment implements Experiment {
                     format(o.cpu().exchange()),
                     format(o.cpu().postgres()),
                     format(o.cpu().loadGenerator()));
-            report.latency(
-                    o.label(), o.latencies().summarize(Duration.ofNanos((long) (o.seconds() * 1e9))), o.failures());
-            Map<String, Object> entry = new LinkedHashMap<>();
-            entry.put("throughput", o.throughput());
-            entry.put("latency", o.latencies().summarize(Duration.ofNanos((long) (o.seconds() * 1e9))));
-            entry.put("failures", o.failures());
+            report.latency(o.label(), o.latencySummary(), o.failures());
+            Map<String, Object> entry = o.raw();
             entry.put("errorElements", o.errorElements());
             entry.put("exchangeCpuMicrosPerRequest", o.cpu().exchange());
             entry.put("postgresCpuMicrosPerRequest", o.cpu().postgres());
@@ -232,7 +243,7 @@ final class ExchangeThroughputExperiment implements Experiment {
             double target = kind == Kind.CREATES ? TARGET_CREATES : TARGET_TRANSACTIONS;
             Outcome best = outcomes.stream()
                     .filter(o -> o.kind() == kind && o.cores() == 2)
-                    .max((a, b) -> Double.compare(a.throughput(), b.throughput()))
+                    .max(Comparator.comparingDouble(Outcome::throughput))
                     .orElse(null);
             if (best == null) continue;
             report.compare(Comparison.higherIsBetter(
@@ -257,7 +268,7 @@ final class ExchangeThroughputExperiment implements Experiment {
                     .append(format(target));
         }
         Outcome bestCeiling = ceiling.stream()
-                .max((a, b) -> Double.compare(a.throughput(), b.throughput()))
+                .max(Comparator.comparingDouble(Outcome::throughput))
                 .orElse(null);
         if (bestCeiling != null) {
             headline.append("; a null server (no parsing, engine or database) ")
@@ -326,10 +337,7 @@ final class ExchangeThroughputExperiment implements Experiment {
                     format(o.cpu().exchange()),
                     format(o.cpu().loadGenerator()),
                     Double.isNaN(exchange) ? "-" : format(100 * exchange / o.throughput()) + "%");
-            Map<String, Object> entry = new LinkedHashMap<>();
-            entry.put("throughput", o.throughput());
-            entry.put("latency", o.latencies().summarize(Duration.ofNanos((long) (o.seconds() * 1e9))));
-            entry.put("failures", o.failures());
+            Map<String, Object> entry = o.raw();
             entry.put("serverCpuMicrosPerRequest", o.cpu().exchange());
             entry.put("loadGeneratorCpuMicrosPerRequest", o.cpu().loadGenerator());
             rawCeiling.put(o.clients() + " clients", entry);
