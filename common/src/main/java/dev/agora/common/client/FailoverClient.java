@@ -27,7 +27,8 @@ import org.springframework.web.client.RestClientResponseException;
  * call that has no answer after the {@link HedgeDelay hedge delay} (a high percentile of the service's recent
  * answer times, at most the configured delay) is also sent to another replica, and the first answer wins,
  * so a frozen or dying replica costs the hedge delay; a replica that keeps losing such races without answering is
- * ejected as frozen. Every call ends within its call timeout. When no replica can serve the call, it ends
+ * ejected as frozen; hedges are limited by a {@link HedgeBudget}, so a slow service is not sent twice its load.
+ * Every call ends within its call timeout. When no replica can serve the call, it ends
  * quickly in {@link ServiceUnavailableException} (503). Every repeat and hedge is noted on the response of
  * the request being handled ({@link FailoverNotice}), so a client can tell which requests failover touched.
  *
@@ -148,6 +149,12 @@ public final class FailoverClient {
                         nextHedge = deadline; // nothing to hedge to: wait for what runs
                         continue;
                     }
+                    if (!pool.hedgeBudget().trySpend()) {
+                        meters.counter("agora.client.hedges.denied", "service", serviceId)
+                                .increment();
+                        nextHedge = deadline; // the budget is spent: wait for what runs
+                        continue;
+                    }
                     meters.counter("agora.client.hedges", "service", serviceId).increment();
                     FailoverNotice.record(serviceId, FailoverNotice.Event.HEDGE, null, System.nanoTime() - started);
                     start(pool, hedge, attempt, context, finished, tried, running);
@@ -214,16 +221,12 @@ public final class FailoverClient {
         long started = System.nanoTime();
         try {
             T result = attempt.call(instance);
-            instance.answered();
-            pool.hedgeDelay().answered(System.nanoTime() - started);
+            answered(pool, instance, started);
             return new Outcome<>(result, null, null);
         } catch (RuntimeException error) {
             Failure failure = Failure.classify(error);
             if (failure == null) {
-                if (error instanceof RestClientResponseException) {
-                    instance.answered();
-                    pool.hedgeDelay().answered(System.nanoTime() - started);
-                }
+                if (error instanceof RestClientResponseException) answered(pool, instance, started);
                 return new Outcome<>(null, error, null);
             }
             if (instance.failed(failure, settings.serverErrorsToEject(), System.nanoTime())) {
@@ -233,6 +236,12 @@ public final class FailoverClient {
         } finally {
             instance.callEnded();
         }
+    }
+
+    private static void answered(ServicePool pool, Instance instance, long started) {
+        instance.answered();
+        pool.hedgeDelay().answered(System.nanoTime() - started);
+        pool.hedgeBudget().answered();
     }
 
     /**
@@ -306,8 +315,9 @@ public final class FailoverClient {
                 settings.hedgePercentile(),
                 settings.hedgeFloor().toNanos(),
                 settings.hedgeDelay(serviceId).toNanos());
-        ServicePool pool =
-                new ServicePool(serviceId, settings.balancing(), hedgeDelay, uri -> newInstance(serviceId, uri));
+        HedgeBudget hedgeBudget = new HedgeBudget(settings.hedgeBudgetPercent(), settings.hedgeBudgetBurst());
+        ServicePool pool = new ServicePool(
+                serviceId, settings.balancing(), hedgeDelay, hedgeBudget, uri -> newInstance(serviceId, uri));
         refresh(pool);
         Gauge.builder("agora.client.instances.admitted", pool, p -> p.instances().stream()
                         .filter(Instance::admitted)
@@ -317,6 +327,10 @@ public final class FailoverClient {
         Gauge.builder("agora.client.hedge.delay", hedgeDelay, delay -> delay.nanos() / 1e6)
                 .tag("service", serviceId)
                 .baseUnit("milliseconds")
+                .register(meters);
+        Gauge.builder("agora.client.hedge.budget", hedgeBudget, HedgeBudget::available)
+                .tag("service", serviceId)
+                .description("Hedges the service's calls may still send")
                 .register(meters);
         return pool;
     }

@@ -23,6 +23,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     about one usual slow answer and about {@code 100 - hedgePercentile}% more calls; {@code 0}: always wait
  *     {@code hedgeDelay}
  * @param hedgeFloor the shortest hedge delay, so that a fast service's calls are not hedged on scheduling noise
+ * @param hedgeBudgetPercent hedges a service's calls may send, as a share of its answered attempts: however slow
+ *     the service gets, hedging adds at most about this much to its load (see {@link HedgeBudget})
+ * @param hedgeBudgetBurst hedges that may be sent beyond that share in a row (the budget's size; it starts full)
  * @param callTimeout the whole call, all attempts and hedges included; when it passes the call ends in 503
  * @param maxAttempts attempts (hedges included) per call, each on a different replica
  * @param balancing how a replica is picked among the admitted ones
@@ -45,6 +48,8 @@ public record FailoverSettings(
         @DefaultValue("50ms") Duration hedgeDelay,
         @DefaultValue("95") int hedgePercentile,
         @DefaultValue("5ms") Duration hedgeFloor,
+        @DefaultValue("10") int hedgeBudgetPercent,
+        @DefaultValue("10") int hedgeBudgetBurst,
         @DefaultValue("1500ms") Duration callTimeout,
         @DefaultValue("3") int maxAttempts,
         @DefaultValue("ROUND_ROBIN") BalancingPolicy balancing,
@@ -65,6 +70,10 @@ public record FailoverSettings(
         if (hedgePercentile < 0 || hedgePercentile >= 100) {
             throw new IllegalArgumentException("agora.client.hedge-percentile must be in [0, 100)");
         }
+        if (hedgeBudgetPercent < 0 || hedgeBudgetPercent > 100) {
+            throw new IllegalArgumentException("agora.client.hedge-budget-percent must be in [0, 100]");
+        }
+        if (hedgeBudgetBurst < 0) throw new IllegalArgumentException("agora.client.hedge-budget-burst must be >= 0");
         if (serverErrorsToEject < 1) serverErrorsToEject = 1;
         if (overtakenToEject < 1) overtakenToEject = 1;
         if (probeFailuresToEject < 1) probeFailuresToEject = 1;
@@ -78,6 +87,8 @@ public record FailoverSettings(
                 Duration.ofMillis(50),
                 95,
                 Duration.ofMillis(5),
+                10,
+                10,
                 Duration.ofMillis(1500),
                 3,
                 BalancingPolicy.ROUND_ROBIN,
@@ -113,6 +124,8 @@ public record FailoverSettings(
                 hedgeDelay,
                 hedgePercentile,
                 hedgeFloor,
+                hedgeBudgetPercent,
+                hedgeBudgetBurst,
                 callTimeout,
                 maxAttempts,
                 policy,
@@ -135,6 +148,8 @@ public record FailoverSettings(
                 hedgeDelay,
                 hedgePercentile,
                 hedgeFloor,
+                hedgeBudgetPercent,
+                hedgeBudgetBurst,
                 callTimeout,
                 maxAttempts,
                 balancing,
@@ -156,6 +171,8 @@ public record FailoverSettings(
                 hedgeDelay,
                 percentile,
                 floor,
+                hedgeBudgetPercent,
+                hedgeBudgetBurst,
                 callTimeout,
                 maxAttempts,
                 balancing,
@@ -177,6 +194,8 @@ public record FailoverSettings(
                 hedgeDelay,
                 hedgePercentile,
                 hedgeFloor,
+                hedgeBudgetPercent,
+                hedgeBudgetBurst,
                 callTimeout,
                 maxAttempts,
                 balancing,
@@ -198,6 +217,31 @@ public record FailoverSettings(
                 hedgeDelay,
                 hedgePercentile,
                 hedgeFloor,
+                hedgeBudgetPercent,
+                hedgeBudgetBurst,
+                callTimeout,
+                maxAttempts,
+                balancing,
+                serverErrorsToEject,
+                overtakenToEject,
+                healthInterval,
+                healthTimeout,
+                healthPath,
+                probeFailuresToEject,
+                maxConnections,
+                services);
+    }
+
+    /** The same settings with another hedge budget. */
+    public FailoverSettings withHedgeBudget(int percent, int burst) {
+        return new FailoverSettings(
+                connectTimeout,
+                readTimeout,
+                hedgeDelay,
+                hedgePercentile,
+                hedgeFloor,
+                percent,
+                burst,
                 callTimeout,
                 maxAttempts,
                 balancing,

@@ -8,21 +8,30 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
-/** The replicas of one service, the choice among them, and how long a call waits before it is hedged. */
+/**
+ * The replicas of one service, the choice among them, how long a call waits before it is hedged, and how many
+ * hedges its calls may still send.
+ */
 final class ServicePool {
 
     private final String serviceId;
     private final BalancingPolicy policy;
     private final Function<URI, Instance> instanceFactory;
     private final HedgeDelay hedgeDelay;
+    private final HedgeBudget hedgeBudget;
     private final AtomicInteger turn = new AtomicInteger();
     private volatile List<Instance> instances = List.of();
 
     ServicePool(
-            String serviceId, BalancingPolicy policy, HedgeDelay hedgeDelay, Function<URI, Instance> instanceFactory) {
+            String serviceId,
+            BalancingPolicy policy,
+            HedgeDelay hedgeDelay,
+            HedgeBudget hedgeBudget,
+            Function<URI, Instance> instanceFactory) {
         this.serviceId = serviceId;
         this.policy = policy;
         this.hedgeDelay = hedgeDelay;
+        this.hedgeBudget = hedgeBudget;
         this.instanceFactory = instanceFactory;
     }
 
@@ -36,6 +45,10 @@ final class ServicePool {
 
     HedgeDelay hedgeDelay() {
         return hedgeDelay;
+    }
+
+    HedgeBudget hedgeBudget() {
+        return hedgeBudget;
     }
 
     /** Adopts a fresh instance list, keeping the state of replicas that are still listed. */

@@ -33,6 +33,7 @@ import org.springframework.web.context.request.ServletRequestAttributes;
 class FailoverClientTest {
 
     private static final String SERVICE = "books";
+    private static final long SLOW_ANSWER_MILLIS = 250;
 
     /** One replica: counts the calls it answered and behaves as told. */
     static final class Replica {
@@ -42,7 +43,9 @@ class FailoverClientTest {
             HANG,
             NOT_FOUND,
             /** Sends the status and part of the body, then closes: a replica killed while answering. */
-            CUT_OFF
+            CUT_OFF,
+            /** Answers, but only after {@link #SLOW_ANSWER_MILLIS}: longer than the hedging tests' hedge delay. */
+            SLOW
         }
 
         final HttpServer server;
@@ -60,9 +63,10 @@ class FailoverClientTest {
             server.createContext("/", exchange -> {
                 Mode now = mode;
                 if (now == Mode.HANG) sleep(4_000);
+                if (now == Mode.SLOW) sleep(SLOW_ANSWER_MILLIS);
                 int status =
                         switch (now) {
-                            case OK, HANG, CUT_OFF -> 200;
+                            case OK, HANG, CUT_OFF, SLOW -> 200;
                             case ERROR -> 500;
                             case NOT_FOUND -> 404;
                         };
@@ -101,6 +105,7 @@ class FailoverClientTest {
             .withMaxConnections(50);
     private final FailoverSettings hedging = settings.withTimeouts(
             Duration.ofSeconds(1), Duration.ofSeconds(3), Duration.ofMillis(100), Duration.ofSeconds(10));
+    private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
     private FailoverClient client;
 
     @AfterEach
@@ -118,7 +123,7 @@ class FailoverClientTest {
         factory.setConnectTimeout(with.connectTimeout());
         factory.setReadTimeout(with.readTimeout());
         RestClient base = RestClient.builder().requestFactory(factory).build();
-        client = new FailoverClient(base, service -> List.copyOf(uris), with, new SimpleMeterRegistry());
+        client = new FailoverClient(base, service -> List.copyOf(uris), with, meters);
     }
 
     private String get(CallSafety safety) {
@@ -306,6 +311,37 @@ class FailoverClientTest {
                 .as("ejected after losing hedges")
                 .isFalse();
         assertThat(replicas.get(1).served.get()).isEqualTo(6);
+    }
+
+    @Test
+    void hedgesStayWithinTheirBudgetWhenEveryReplicaIsSlow() throws Exception {
+        start(2, hedging.withHedgeBudget(10, 2));
+        replicas.forEach(replica -> replica.mode = Replica.Mode.SLOW);
+        int callers = 6;
+        int callsEach = 5;
+        List<Thread> threads = new ArrayList<>();
+        AtomicInteger answered = new AtomicInteger();
+        for (int c = 0; c < callers; c++) {
+            threads.add(Thread.ofPlatform().start(() -> {
+                for (int i = 0; i < callsEach; i++) {
+                    if (get(CallSafety.IDEMPOTENT).startsWith("port")) answered.incrementAndGet();
+                }
+            }));
+        }
+        for (Thread thread : threads) thread.join();
+
+        int calls = callers * callsEach;
+        double hedges =
+                meters.counter("agora.client.hedges", "service", SERVICE).count();
+        double denied =
+                meters.counter("agora.client.hedges.denied", "service", SERVICE).count();
+        assertThat(answered.get()).isEqualTo(calls);
+        assertThat(hedges + denied)
+                .as("every call outlasted the hedge delay and asked for a hedge")
+                .isEqualTo(calls);
+        // 2 at the start, and a tenth of a hedge per answered attempt (at most calls + hedges of them)
+        assertThat(hedges).isLessThanOrEqualTo(2 + (calls + hedges) / 10);
+        assertThat(client.instances(SERVICE)).allMatch(Instance::admitted);
     }
 
     @Test
