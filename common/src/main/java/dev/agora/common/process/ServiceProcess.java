@@ -14,6 +14,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * One service instance running as its own OS process, so that it can really be killed ({@code kill -9}),
@@ -24,6 +26,8 @@ public final class ServiceProcess implements AutoCloseable {
 
     private static final HttpClient HTTP =
             HttpClient.newBuilder().connectTimeout(Duration.ofMillis(500)).build();
+    /** {@code "process":{"pid":1234,...}} in Spring Boot's /actuator/info. */
+    private static final Pattern PID = Pattern.compile("\"pid\"\\s*:\\s*(\\d+)");
 
     private final String name;
     private final Path jar;
@@ -61,6 +65,8 @@ public final class ServiceProcess implements AutoCloseable {
                 .put(
                         ParentWatch.PARENT_PID_VARIABLE,
                         Long.toString(ProcessHandle.current().pid()));
+        // The pid in /actuator/info, so that awaitReady can tell this process from another one answering on its port.
+        builder.environment().put("MANAGEMENT_INFO_PROCESS_ENABLED", "true");
         builder.environment().putAll(environment);
         try {
             Files.createDirectories(logFile.toAbsolutePath().getParent());
@@ -85,10 +91,47 @@ public final class ServiceProcess implements AutoCloseable {
             if (!isAlive()) {
                 throw new IllegalStateException(name + " exited with " + process.exitValue() + "; log: " + logFile);
             }
-            if (isReady()) return;
+            if (isReady()) {
+                requireOwnPort();
+                return;
+            }
             sleep(100);
         }
         throw new IllegalStateException(name + " not ready after " + timeout + "; log: " + logFile);
+    }
+
+    /**
+     * A readiness probe only says that something on the port is ready: when another process (a second cluster
+     * started at the same moment) took the port first, this one fails to bind and exits a little later, while the
+     * probe already got the other one's UP.
+     */
+    private void requireOwnPort() {
+        Long answering = answeringPid();
+        long own = process.pid();
+        if (answering != null && answering == own) return;
+        kill();
+        throw new IllegalStateException(name + ": port " + port + " is answered by "
+                + (answering == null
+                        ? "a process that does not name its pid"
+                        : "another process (pid " + answering + ")")
+                + ", not by this instance (pid " + own + "); log: " + logFile);
+    }
+
+    private Long answeringPid() {
+        try {
+            HttpResponse<String> response = HTTP.send(
+                    HttpRequest.newBuilder(URI.create(baseUrl() + "/actuator/info"))
+                            .timeout(Duration.ofSeconds(2))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            Matcher pid = PID.matcher(response.body());
+            return response.statusCode() == 200 && pid.find() ? Long.valueOf(pid.group(1)) : null;
+        } catch (IOException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
     }
 
     public boolean isReady() {
