@@ -22,6 +22,9 @@ final class ObservabilityRules {
             "http_server_requests_seconds_bucket",
             "cache_gets_total{result=\"hit\"}",
             "up",
+            "agora_client_hedges_total",
+            "agora_client_hedges_denied_total",
+            "agora_client_failovers_total",
             "agora_exchange_commands_total",
             "agora_exchange_batch_commit_seconds");
 
