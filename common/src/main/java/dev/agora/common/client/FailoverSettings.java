@@ -118,140 +118,116 @@ public record FailoverSettings(
     }
 
     public FailoverSettings withBalancing(BalancingPolicy policy) {
-        return new FailoverSettings(
-                connectTimeout,
-                readTimeout,
-                hedgeDelay,
-                hedgePercentile,
-                hedgeFloor,
-                hedgeBudgetPercent,
-                hedgeBudgetBurst,
-                callTimeout,
-                maxAttempts,
-                policy,
-                serverErrorsToEject,
-                overtakenToEject,
-                healthInterval,
-                healthTimeout,
-                healthPath,
-                probeFailuresToEject,
-                maxConnections,
-                services);
+        Draft draft = new Draft(this);
+        draft.balancing = policy;
+        return draft.settings();
     }
 
     /** The same settings with other timeouts ({@code hedgeDelay} 0: no hedging). */
     public FailoverSettings withTimeouts(
             Duration connectTimeout, Duration readTimeout, Duration hedgeDelay, Duration callTimeout) {
-        return new FailoverSettings(
-                connectTimeout,
-                readTimeout,
-                hedgeDelay,
-                hedgePercentile,
-                hedgeFloor,
-                hedgeBudgetPercent,
-                hedgeBudgetBurst,
-                callTimeout,
-                maxAttempts,
-                balancing,
-                serverErrorsToEject,
-                overtakenToEject,
-                healthInterval,
-                healthTimeout,
-                healthPath,
-                probeFailuresToEject,
-                maxConnections,
-                services);
+        Draft draft = new Draft(this);
+        draft.connectTimeout = connectTimeout;
+        draft.readTimeout = readTimeout;
+        draft.hedgeDelay = hedgeDelay;
+        draft.callTimeout = callTimeout;
+        return draft.settings();
     }
 
     /** The same settings with another adaptive hedge delay ({@code percentile} 0: always the hedge delay). */
     public FailoverSettings withHedging(int percentile, Duration floor) {
-        return new FailoverSettings(
-                connectTimeout,
-                readTimeout,
-                hedgeDelay,
-                percentile,
-                floor,
-                hedgeBudgetPercent,
-                hedgeBudgetBurst,
-                callTimeout,
-                maxAttempts,
-                balancing,
-                serverErrorsToEject,
-                overtakenToEject,
-                healthInterval,
-                healthTimeout,
-                healthPath,
-                probeFailuresToEject,
-                maxConnections,
-                services);
-    }
-
-    /** The same settings with other health probing. */
-    public FailoverSettings withHealth(Duration healthInterval, Duration healthTimeout, String healthPath) {
-        return new FailoverSettings(
-                connectTimeout,
-                readTimeout,
-                hedgeDelay,
-                hedgePercentile,
-                hedgeFloor,
-                hedgeBudgetPercent,
-                hedgeBudgetBurst,
-                callTimeout,
-                maxAttempts,
-                balancing,
-                serverErrorsToEject,
-                overtakenToEject,
-                healthInterval,
-                healthTimeout,
-                healthPath,
-                probeFailuresToEject,
-                maxConnections,
-                services);
-    }
-
-    /** The same settings with a pool of this many connections per replica. */
-    public FailoverSettings withMaxConnections(int maxConnections) {
-        return new FailoverSettings(
-                connectTimeout,
-                readTimeout,
-                hedgeDelay,
-                hedgePercentile,
-                hedgeFloor,
-                hedgeBudgetPercent,
-                hedgeBudgetBurst,
-                callTimeout,
-                maxAttempts,
-                balancing,
-                serverErrorsToEject,
-                overtakenToEject,
-                healthInterval,
-                healthTimeout,
-                healthPath,
-                probeFailuresToEject,
-                maxConnections,
-                services);
+        Draft draft = new Draft(this);
+        draft.hedgePercentile = percentile;
+        draft.hedgeFloor = floor;
+        return draft.settings();
     }
 
     /** The same settings with another hedge budget. */
     public FailoverSettings withHedgeBudget(int percent, int burst) {
-        return new FailoverSettings(
-                connectTimeout,
-                readTimeout,
-                hedgeDelay,
-                hedgePercentile,
-                hedgeFloor,
-                percent,
-                burst,
-                callTimeout,
-                maxAttempts,
-                balancing,
-                serverErrorsToEject,
-                overtakenToEject,
-                healthInterval,
-                healthTimeout,
-                healthPath,
-                probeFailuresToEject,
-                maxConnections,
-                services);
+        Draft draft = new Draft(this);
+        draft.hedgeBudgetPercent = percent;
+        draft.hedgeBudgetBurst = burst;
+        return draft.settings();
+    }
+
+    /** The same settings with other health probing. */
+    public FailoverSettings withHealth(Duration healthInterval, Duration healthTimeout, String healthPath) {
+        Draft draft = new Draft(this);
+        draft.healthInterval = healthInterval;
+        draft.healthTimeout = healthTimeout;
+        draft.healthPath = healthPath;
+        return draft.settings();
+    }
+
+    /** The same settings with a pool of this many connections per replica. */
+    public FailoverSettings withMaxConnections(int maxConnections) {
+        Draft draft = new Draft(this);
+        draft.maxConnections = maxConnections;
+        return draft.settings();
+    }
+
+    /** A copy to change some settings of, so that each {@code with} method names only what it changes. */
+    private static final class Draft {
+        private Duration connectTimeout;
+        private Duration readTimeout;
+        private Duration hedgeDelay;
+        private int hedgePercentile;
+        private Duration hedgeFloor;
+        private int hedgeBudgetPercent;
+        private int hedgeBudgetBurst;
+        private Duration callTimeout;
+        private int maxAttempts;
+        private BalancingPolicy balancing;
+        private int serverErrorsToEject;
+        private int overtakenToEject;
+        private Duration healthInterval;
+        private Duration healthTimeout;
+        private String healthPath;
+        private int probeFailuresToEject;
+        private int maxConnections;
+        private Map<String, ServiceTimeouts> services;
+
+        private Draft(FailoverSettings settings) {
+            connectTimeout = settings.connectTimeout;
+            readTimeout = settings.readTimeout;
+            hedgeDelay = settings.hedgeDelay;
+            hedgePercentile = settings.hedgePercentile;
+            hedgeFloor = settings.hedgeFloor;
+            hedgeBudgetPercent = settings.hedgeBudgetPercent;
+            hedgeBudgetBurst = settings.hedgeBudgetBurst;
+            callTimeout = settings.callTimeout;
+            maxAttempts = settings.maxAttempts;
+            balancing = settings.balancing;
+            serverErrorsToEject = settings.serverErrorsToEject;
+            overtakenToEject = settings.overtakenToEject;
+            healthInterval = settings.healthInterval;
+            healthTimeout = settings.healthTimeout;
+            healthPath = settings.healthPath;
+            probeFailuresToEject = settings.probeFailuresToEject;
+            maxConnections = settings.maxConnections;
+            services = settings.services;
+        }
+
+        private FailoverSettings settings() {
+            return new FailoverSettings(
+                    connectTimeout,
+                    readTimeout,
+                    hedgeDelay,
+                    hedgePercentile,
+                    hedgeFloor,
+                    hedgeBudgetPercent,
+                    hedgeBudgetBurst,
+                    callTimeout,
+                    maxAttempts,
+                    balancing,
+                    serverErrorsToEject,
+                    overtakenToEject,
+                    healthInterval,
+                    healthTimeout,
+                    healthPath,
+                    probeFailuresToEject,
+                    maxConnections,
+                    services);
+        }
     }
 }
