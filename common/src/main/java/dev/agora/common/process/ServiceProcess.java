@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -118,35 +119,33 @@ public final class ServiceProcess implements AutoCloseable {
     }
 
     private Long answeringPid() {
-        try {
-            HttpResponse<String> response = HTTP.send(
-                    HttpRequest.newBuilder(URI.create(baseUrl() + "/actuator/info"))
-                            .timeout(Duration.ofSeconds(2))
-                            .build(),
-                    HttpResponse.BodyHandlers.ofString());
-            Matcher pid = PID.matcher(response.body());
-            return response.statusCode() == 200 && pid.find() ? Long.valueOf(pid.group(1)) : null;
-        } catch (IOException e) {
-            return null;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return null;
-        }
+        return get("/actuator/info", Duration.ofSeconds(2))
+                .filter(response -> response.statusCode() == 200)
+                .map(response -> PID.matcher(response.body()))
+                .filter(Matcher::find)
+                .map(pid -> Long.valueOf(pid.group(1)))
+                .orElse(null);
     }
 
     public boolean isReady() {
+        return get("/actuator/health/readiness", Duration.ofMillis(500))
+                .map(response -> response.statusCode() == 200)
+                .orElse(false);
+    }
+
+    /** The instance's answer to a GET of {@code path}; empty when it gave none in time. */
+    private Optional<HttpResponse<String>> get(String path, Duration timeout) {
         try {
-            HttpResponse<Void> response = HTTP.send(
-                    HttpRequest.newBuilder(URI.create(baseUrl() + "/actuator/health/readiness"))
-                            .timeout(Duration.ofMillis(500))
+            return Optional.of(HTTP.send(
+                    HttpRequest.newBuilder(URI.create(baseUrl() + path))
+                            .timeout(timeout)
                             .build(),
-                    HttpResponse.BodyHandlers.discarding());
-            return response.statusCode() == 200;
+                    HttpResponse.BodyHandlers.ofString()));
         } catch (IOException e) {
-            return false;
+            return Optional.empty();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return false;
+            return Optional.empty();
         }
     }
 
