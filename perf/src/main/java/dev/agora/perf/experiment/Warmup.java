@@ -130,7 +130,7 @@ final class Warmup {
                 before = after;
                 Duration waited = Duration.ofNanos(System.nanoTime() - started);
                 if (share < SETTLED_COMPILATION_SHARE || waited.compareTo(limit) >= 0) {
-                    return "Before the lookups were measured, the " + instances.size() + " instances of both clusters "
+                    return "Before measuring, the " + instances.size() + " service instances "
                             + "were left idle for " + Numbers.format(waited.toMillis() / 1000.0) + " s until their "
                             + "compilers had finished what the warm-up queued: in the last "
                             + IDLE_PROBE.toMillis() + " ms their compilation clock advanced "
