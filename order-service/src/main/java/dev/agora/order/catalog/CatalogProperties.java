@@ -21,6 +21,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param callTimeout the whole reservation call; the frontend's order read timeout must exceed it
  * @param maxConnections pooled connections per replica
  * @param healthInterval health probes of every replica (readiness), this often
+ * @param hedgeBudgetPercent hedged reservations allowed, as a share of answered attempts (as the frontend's
+ *     {@code agora.client.hedge-budget-percent}): a catalog slower than the hedge delay is not sent every call twice
+ * @param hedgeBudgetBurst hedges allowed beyond that share in a row
  */
 @ConfigurationProperties("agora.catalog")
 record CatalogProperties(
@@ -30,12 +33,15 @@ record CatalogProperties(
         @DefaultValue("150ms") Duration hedgeDelay,
         @DefaultValue("4s") Duration callTimeout,
         @DefaultValue("64") int maxConnections,
-        @DefaultValue("500ms") Duration healthInterval) {
+        @DefaultValue("500ms") Duration healthInterval,
+        @DefaultValue("10") int hedgeBudgetPercent,
+        @DefaultValue("10") int hedgeBudgetBurst) {
 
     FailoverSettings failoverSettings() {
         return FailoverSettings.defaults()
                 .withTimeouts(connectTimeout, readTimeout, hedgeDelay, callTimeout)
                 .withHealth(healthInterval, Duration.ofMillis(500), "/actuator/health/readiness")
-                .withMaxConnections(maxConnections);
+                .withMaxConnections(maxConnections)
+                .withHedgeBudget(hedgeBudgetPercent, hedgeBudgetBurst);
     }
 }
