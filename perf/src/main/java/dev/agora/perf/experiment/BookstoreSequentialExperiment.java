@@ -122,7 +122,7 @@ final class BookstoreSequentialExperiment implements Experiment {
                         ClosedLoad.run(1, rounds, inARow(bookstore, frontend, operation));
                         report.note(operation + ", " + rounds + " in a row: "
                                 + Warmup.awaitIdleCompilers(
-                                        instances(target), Duration.ofSeconds(context.count(60, 5))));
+                                        Warmup.bookstoreInstances(target), Duration.ofSeconds(context.count(60, 5))));
                         LoadResult run = ClosedLoad.run(1, rounds, inARow(bookstore, frontend, operation));
                         Runs.addLatencies(report, label + ", " + rounds + " in a row:", run);
                     }
@@ -251,11 +251,5 @@ final class BookstoreSequentialExperiment implements Experiment {
                 default -> recorder.time(operation, () -> bookstore.buy(frontend, book, 1), 201, 201);
             }
         };
-    }
-
-    private static List<String> instances(Target target) {
-        List<String> instances = new ArrayList<>();
-        for (String tier : List.of("frontend", "catalog", "order")) instances.addAll(target.urls(tier));
-        return instances;
     }
 }

@@ -112,24 +112,14 @@ final class CacheExperiment implements Experiment {
                 Stock.ensure(
                         bookstore, side.catalog(), Bookstore.BOOK_IDS, warmBuys + buyRounds * pairsPerRound + 100L);
             }
-            List<String> instances = new ArrayList<>();
-            for (Side side : List.of(withCache, withoutCache)) {
-                for (String tier : List.of("frontend", "catalog", "order"))
-                    instances.addAll(side.target().urls(tier));
-            }
-            for (Side side : List.of(withoutCache, withCache)) {
-                ClosedLoad.run(1, warmLookups, (client, i, recorder) -> bookstore.lookup(side.frontend(), 1 + i % 7));
-            }
+            List<String> instances = new ArrayList<>(Warmup.bookstoreInstances(withCache.target()));
+            instances.addAll(Warmup.bookstoreInstances(withoutCache.target()));
+            for (Side side : List.of(withoutCache, withCache)) ClosedLoad.run(1, warmLookups, side.lookups());
             String compilers = Warmup.awaitIdleCompilers(instances, Duration.ofSeconds(context.count(90, 5)));
             context.log("  " + compilers);
             report.note(compilers);
             for (Side side : List.of(withoutCache, withCache)) {
-                LoadResult lookupRun = ClosedLoad.run(
-                        1,
-                        lookups,
-                        (client, i, recorder) ->
-                                recorder.time("lookup", () -> bookstore.lookup(side.frontend(), 1 + i % 7)),
-                        "lookups " + side.label());
+                LoadResult lookupRun = ClosedLoad.run(1, lookups, side.lookups(), "lookups " + side.label());
                 lookupRuns.put(side.label(), lookupRun);
                 Runs.addLatencies(report, "lookups " + side.label(), lookupRun);
                 context.log("  lookups " + side.label() + ": mean "
@@ -358,6 +348,12 @@ final class CacheExperiment implements Experiment {
 
         String catalog() {
             return target.urls("catalog").getFirst();
+        }
+
+        /** Lookups cycling through the seven books: the same workload warms up and is measured. */
+        ClosedLoad.Workload lookups() {
+            String frontend = frontend();
+            return (client, i, recorder) -> recorder.time("lookup", () -> bookstore.lookup(frontend, 1 + i % 7));
         }
 
         ClosedLoad.Workload lookupAndBuy() {

@@ -48,9 +48,7 @@ final class Warmup {
         List<String> catalogs = target.urls("catalog");
         List<String> orders = target.urls("order");
         if (frontends.isEmpty() || catalogs.isEmpty()) return "";
-        List<String> instances = new ArrayList<>(frontends);
-        instances.addAll(catalogs);
-        instances.addAll(orders);
+        List<String> instances = bookstoreInstances(target);
         try (HttpDriver http = new HttpDriver(16)) {
             Bookstore bookstore = new Bookstore(http);
             long started = System.nanoTime();
@@ -83,6 +81,13 @@ final class Warmup {
                                     : " (not settled within the " + TIME_LIMIT.toMinutes() + "-minute limit)")
                     + ".";
         }
+    }
+
+    /** Base URLs of every frontend, catalog and order instance of the target: whose compilers the waits watch. */
+    static List<String> bookstoreInstances(Target target) {
+        List<String> instances = new ArrayList<>();
+        for (String tier : List.of("frontend", "catalog", "order")) instances.addAll(target.urls(tier));
+        return instances;
     }
 
     /** @return requests sent */
