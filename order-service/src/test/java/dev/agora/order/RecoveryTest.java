@@ -4,14 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
 /**
  * Orders a crash left PENDING, at either point of the saga, are driven to a final state by the recovery
  * sweeper, and the catalog's stock agrees with the outcome (taken exactly once or not at all).
  */
 @Order(2)
+@ExtendWith(OutputCaptureExtension.class)
 class RecoveryTest extends OrderTestSupport {
 
     @Test
@@ -66,6 +72,43 @@ class RecoveryTest extends OrderTestSupport {
         assertThat(retried.status()).isEqualTo(201);
         assertThat(retried.orderId()).isEqualTo(orderId);
         assertThat(stock(bookId)).isEqualTo(4);
+    }
+
+    @Test
+    void aBacklogLargerThanOneBatchIsWorkedOffInOneSweep(CapturedOutput output) {
+        int backlog = 450; // a catalog outage's worth of buys: more than two batches of 200
+        long bookId = newBook(backlog);
+        orderDatabase
+                .sql(
+                        """
+                        INSERT INTO orders (idempotency_key, book_id, quantity, status, created_at, updated_at)
+                        SELECT 'backlog-' || gen_random_uuid(), ?, 1, 'PENDING',
+                               now() - interval '1 minute', now() - interval '1 minute'
+                        FROM generate_series(1, ?)""")
+                .params(bookId, backlog)
+                .update();
+
+        // A sweep that stopped after one batch per interval would never report more than 200.
+        await().atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> largestSweep(output) >= backlog);
+        assertThat(ordersOf(bookId, "CONFIRMED")).isEqualTo(backlog);
+        assertThat(stock(bookId)).isZero();
+    }
+
+    private long ordersOf(long bookId, String status) {
+        return orderDatabase
+                .sql("SELECT count(*) FROM orders WHERE book_id = ? AND status = ?")
+                .params(bookId, status)
+                .query(Long.class)
+                .single();
+    }
+
+    private static int largestSweep(CapturedOutput output) {
+        Matcher sweep = Pattern.compile("Recovery drove (\\d+) pending orders").matcher(output.getOut());
+        int largest = 0;
+        while (sweep.find()) largest = Math.max(largest, Integer.parseInt(sweep.group(1)));
+        return largest;
     }
 
     private long pendingOrderAsLeftByACrash(long bookId, int quantity) {

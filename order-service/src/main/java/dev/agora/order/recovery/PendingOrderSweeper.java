@@ -35,13 +35,34 @@ class PendingOrderSweeper {
         this.properties = properties;
     }
 
+    /**
+     * A backlog (orders left PENDING while the catalog was away) is worked off batch after batch in one sweep
+     * rather than one batch per interval; a batch in which no order could be finished (the catalog is still
+     * away) ends the sweep until the next interval.
+     */
     @Scheduled(initialDelay = 0, fixedDelayString = "${agora.orders.recovery.interval:2s}")
     void sweep() {
         Duration age = recoveredAfterStart.getAndSet(true) ? properties.minAge() : Duration.ZERO;
-        List<Order> pending = orders.pendingFor(age, properties.batch());
-        if (pending.isEmpty()) return;
-        long finished =
-                pending.stream().map(placing::drive).filter(o -> !o.isPending()).count();
-        log.info("Recovery drove {} pending orders, {} reached a final state", pending.size(), finished);
+        int driven = 0;
+        int batches = 0;
+        long finished = 0;
+        List<Order> pending;
+        long finishedInBatch;
+        do {
+            pending = orders.pendingFor(age, properties.batch());
+            finishedInBatch = pending.stream()
+                    .map(placing::drive)
+                    .filter(o -> !o.isPending())
+                    .count();
+            driven += pending.size();
+            finished += finishedInBatch;
+            batches++;
+        } while (pending.size() == properties.batch() && finishedInBatch > 0);
+        if (driven == 0) return;
+        log.info(
+                "Recovery drove {} pending orders in {} batch(es), {} reached a final state",
+                driven,
+                batches,
+                finished);
     }
 }
