@@ -4,6 +4,7 @@ import dev.agora.common.problem.AgoraProblemHandler;
 import dev.agora.common.process.ParentWatch;
 import dev.agora.common.security.AgoraSecurityProperties;
 import dev.agora.common.security.TokenGuardFilter;
+import dev.agora.common.timing.ServerTimingFilter;
 import dev.agora.common.web.RequestIds;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,7 +19,7 @@ import org.springframework.context.annotation.Import;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.Environment;
 
-/** Wires the shared web edge into every service: problem+json, token guards, request ids. */
+/** Wires the shared web edge into every service: problem+json, token guards, request ids, Server-Timing. */
 @AutoConfiguration
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @EnableConfigurationProperties(AgoraSecurityProperties.class)
@@ -45,6 +46,14 @@ public class AgoraCommonAutoConfiguration {
     FilterRegistrationBean<?> requestIdFilter() {
         var registration = new FilterRegistrationBean<>(RequestIds.filter());
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
+        return registration;
+    }
+
+    /** Right after the request id, before the token guards, so their 401/403 carry the header too. */
+    @Bean
+    FilterRegistrationBean<ServerTimingFilter> serverTimingFilter() {
+        var registration = new FilterRegistrationBean<>(new ServerTimingFilter());
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 1);
         return registration;
     }
 

@@ -30,6 +30,24 @@ class OrderApiTest extends OrderTestSupport {
     }
 
     @Test
+    void aBuyNamesItsTimeInTheDatabaseAndAtTheCatalogWithTheCatalogsOwnEntries() {
+        long bookId = newBook(1);
+
+        Response bought = buy(newKey(), bookId, 1);
+
+        assertThat(bought.status()).isEqualTo(201);
+        assertThat(bought.serverTiming())
+                .containsPattern("(^|, )db;dur=\\d+\\.\\d{3}")
+                .containsPattern("(^|, )catalog;dur=\\d+\\.\\d{3}")
+                .containsPattern("(^|, )catalog\\.db;dur=\\d+\\.\\d{3}")
+                .containsPattern("(^|, )catalog\\.total;dur=\\d+\\.\\d{3}")
+                .containsPattern(", total;dur=\\d+\\.\\d{3}$");
+        Response refused = buy(newKey(), bookId, 1);
+        assertThat(refused.status()).isEqualTo(409);
+        assertThat(refused.serverTiming()).contains("catalog.db;dur=").contains("db;dur=");
+    }
+
+    @Test
     void tooFewCopiesIs409OutOfStockAndTheOrderIsRecordedRejected() {
         long bookId = newBook(1);
 

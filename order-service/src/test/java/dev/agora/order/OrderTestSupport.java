@@ -63,7 +63,7 @@ abstract class OrderTestSupport {
         }
     }
 
-    record Response(int status, String contentType, JsonNode json) {
+    record Response(int status, String contentType, JsonNode json, String serverTiming) {
         boolean isProblem() {
             return "application/problem+json".equals(contentType);
         }
@@ -202,7 +202,8 @@ abstract class OrderTestSupport {
             return new Response(
                     response.statusCode(),
                     response.headers().firstValue("Content-Type").orElse(""),
-                    body.isEmpty() ? JSON.missingNode() : JSON.readTree(body));
+                    body.isEmpty() ? JSON.missingNode() : JSON.readTree(body),
+                    response.headers().firstValue("Server-Timing").orElse(""));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {

@@ -1,5 +1,6 @@
 package dev.agora.catalog.book;
 
+import dev.agora.common.timing.ServerTiming;
 import java.util.List;
 import java.util.Optional;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -12,6 +13,9 @@ import org.springframework.stereotype.Repository;
 @Repository
 class BookReads {
 
+    /** The entry of the statements' time in the catalog's {@code Server-Timing}. */
+    private static final String DB = "db";
+
     private final JdbcClient jdbc;
 
     BookReads(JdbcClient jdbc) {
@@ -19,16 +23,17 @@ class BookReads {
     }
 
     Optional<BookView> lookup(long id) {
-        return jdbc.sql("SELECT id, title, topic, price, stock, version FROM books WHERE id = ?")
-                .param(id)
-                .query(BookView.class)
-                .optional();
+        return ServerTiming.measure(
+                DB, () -> jdbc.sql("SELECT id, title, topic, price, stock, version FROM books WHERE id = ?")
+                        .param(id)
+                        .query(BookView.class)
+                        .optional());
     }
 
     List<BookSummary> search(String topic) {
-        return jdbc.sql("SELECT id, title FROM books WHERE topic = ? ORDER BY id")
+        return ServerTiming.measure(DB, () -> jdbc.sql("SELECT id, title FROM books WHERE topic = ? ORDER BY id")
                 .param(topic)
                 .query(BookSummary.class)
-                .list();
+                .list());
     }
 }

@@ -111,6 +111,14 @@ class WebEdgeTest {
                 .hasValueSatisfying(id -> assertThat(id).matches("[0-9a-f-]{36}"));
     }
 
+    @Test
+    void everyAnswerCarriesServerTimingAlsoARefusalByTheTokenGuard() throws Exception {
+        assertThat(get("/public/items/1", null, null).headers().firstValue("Server-Timing"))
+                .hasValueSatisfying(timing -> assertThat(timing).matches("total;dur=\\d+\\.\\d{3}"));
+        assertThat(get("/internal/ping", null, null).headers().firstValue("Server-Timing"))
+                .hasValueSatisfying(timing -> assertThat(timing).startsWith("total;dur="));
+    }
+
     private void assertProblem(HttpResponse<String> response, String slug) {
         assertThat(response.headers().firstValue("Content-Type"))
                 .hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));

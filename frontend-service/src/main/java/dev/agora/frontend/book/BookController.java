@@ -1,7 +1,7 @@
 package dev.agora.frontend.book;
 
 import dev.agora.common.problem.ProblemException;
-import dev.agora.frontend.timing.ServerTiming;
+import dev.agora.common.timing.ServerTiming;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.Positive;
 import jakarta.validation.constraints.Size;

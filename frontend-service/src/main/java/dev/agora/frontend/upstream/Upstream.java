@@ -2,7 +2,7 @@ package dev.agora.frontend.upstream;
 
 import dev.agora.common.client.CallSafety;
 import dev.agora.common.client.FailoverClient;
-import dev.agora.frontend.timing.ServerTiming;
+import dev.agora.common.timing.ServerTiming;
 import java.net.URI;
 import java.util.Map;
 import org.springframework.http.HttpStatus;
@@ -15,7 +15,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Calls to the tiers behind the frontend: failover across replicas, time recorded for
- * {@code Server-Timing}, and a tier's 4xx problem passed on to the client as it was.
+ * {@code Server-Timing} (with the tier's own entries under its name), and a tier's 4xx problem passed on to
+ * the client as it was.
  */
 public final class Upstream {
 
@@ -29,10 +30,13 @@ public final class Upstream {
     }
 
     public <T> T call(Tier tier, CallSafety safety, FailoverClient.Attempt<T> attempt) {
-        return ServerTiming.measure(tier.timingName(), () -> {
+        String name = tier.timingName();
+        return ServerTiming.measure(name, () -> {
             try {
-                return failover.call(tier.serviceId(), safety, attempt);
+                return ServerTiming.relay(
+                        name, failover.call(tier.serviceId(), safety, ServerTiming.answered(attempt)));
             } catch (RestClientResponseException answered) {
+                ServerTiming.relay(name, answered.getResponseHeaders());
                 throw passOn(answered);
             }
         });

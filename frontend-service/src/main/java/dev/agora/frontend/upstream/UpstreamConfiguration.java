@@ -3,6 +3,7 @@ package dev.agora.frontend.upstream;
 import dev.agora.common.client.FailoverClient;
 import dev.agora.common.client.FailoverSettings;
 import dev.agora.common.client.HealthProber;
+import dev.agora.common.timing.ServerTiming;
 import dev.agora.common.web.RequestIds;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
@@ -89,6 +90,7 @@ class UpstreamConfiguration {
                 .clone()
                 .requestFactory(new HttpComponentsClientHttpRequestFactory(http))
                 .requestInterceptor(RequestIds.propagatingInterceptor())
+                .requestInterceptor(ServerTiming.answersInterceptor())
                 .build();
     }
 

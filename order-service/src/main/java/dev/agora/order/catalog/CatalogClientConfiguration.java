@@ -3,6 +3,7 @@ package dev.agora.order.catalog;
 import dev.agora.common.client.FailoverClient;
 import dev.agora.common.client.HealthProber;
 import dev.agora.common.security.AgoraSecurityProperties;
+import dev.agora.common.timing.ServerTiming;
 import dev.agora.common.web.RequestIds;
 import dev.agora.order.order.Stock;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -65,6 +66,7 @@ class CatalogClientConfiguration {
         RestClient base = restClients
                 .requestFactory(new HttpComponentsClientHttpRequestFactory(catalogHttpClient))
                 .requestInterceptor(RequestIds.propagatingInterceptor())
+                .requestInterceptor(ServerTiming.answersInterceptor())
                 .build();
         FailoverClient failover = new FailoverClient(
                 base,

@@ -4,6 +4,7 @@ import dev.agora.common.client.CallSafety;
 import dev.agora.common.client.FailoverClient;
 import dev.agora.common.client.ServiceUnavailableException;
 import dev.agora.common.security.TokenGuardFilter;
+import dev.agora.common.timing.ServerTiming;
 import dev.agora.common.web.WritingFrontend;
 import dev.agora.order.order.Stock;
 import java.math.BigDecimal;
@@ -26,6 +27,8 @@ import org.springframework.web.client.RestClientException;
 final class CatalogStock implements Stock {
 
     private static final Logger log = LoggerFactory.getLogger(CatalogStock.class);
+    /** This call's entry in the order service's {@code Server-Timing}; the catalog's own go under it. */
+    private static final String TIMING_NAME = "catalog";
 
     private final FailoverClient catalog;
     private final String serviceId;
@@ -45,8 +48,15 @@ final class CatalogStock implements Stock {
     public Answer reserve(long orderId, long bookId, int quantity, Optional<URI> writingFrontend) {
         ReserveStock request = new ReserveStock(orderId, bookId, quantity);
         try {
-            return catalog.call(
-                    serviceId, CallSafety.IDEMPOTENT, replica -> post(replica.client(), request, writingFrontend));
+            return ServerTiming.measure(
+                    TIMING_NAME,
+                    () -> ServerTiming.relay(
+                            TIMING_NAME,
+                            catalog.call(
+                                    serviceId,
+                                    CallSafety.IDEMPOTENT,
+                                    ServerTiming.answered(
+                                            replica -> post(replica.client(), request, writingFrontend)))));
         } catch (ServiceUnavailableException | RestClientException e) {
             log.warn("Reservation for order {} got no answer from the catalog: {}", orderId, e.getMessage());
             return new Unavailable(e.getMessage());

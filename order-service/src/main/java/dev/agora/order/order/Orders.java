@@ -1,5 +1,6 @@
 package dev.agora.order.order;
 
+import dev.agora.common.timing.ServerTiming;
 import java.math.BigDecimal;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -17,6 +18,9 @@ import org.springframework.stereotype.Repository;
 @Repository
 public class Orders {
 
+    /** The entry of the statements' time in the order service's {@code Server-Timing}. */
+    private static final String DB = "db";
+
     private static final String COLUMNS =
             "id, idempotency_key, book_id, quantity, status, total, rejection, created_at";
 
@@ -31,7 +35,7 @@ public class Orders {
      * to commit and then inserts nothing, so a key never has two orders.
      */
     Optional<Order> insertPending(String idempotencyKey, long bookId, int quantity) {
-        return jdbc.sql(
+        return ServerTiming.measure(DB, () -> jdbc.sql(
                         """
                         INSERT INTO orders (idempotency_key, book_id, quantity, status)
                         VALUES (:key, :bookId, :quantity, 'PENDING')
@@ -42,7 +46,7 @@ public class Orders {
                 .param("bookId", bookId)
                 .param("quantity", quantity)
                 .query(Orders::order)
-                .optional();
+                .optional());
     }
 
     private static Order order(ResultSet row, int index) throws SQLException {
@@ -59,17 +63,18 @@ public class Orders {
     }
 
     Optional<Order> findByKey(String idempotencyKey) {
-        return jdbc.sql("SELECT " + COLUMNS + " FROM orders WHERE idempotency_key = :key")
-                .param("key", idempotencyKey)
-                .query(Orders::order)
-                .optional();
+        return ServerTiming.measure(
+                DB, () -> jdbc.sql("SELECT " + COLUMNS + " FROM orders WHERE idempotency_key = :key")
+                        .param("key", idempotencyKey)
+                        .query(Orders::order)
+                        .optional());
     }
 
     public Optional<Order> find(long id) {
-        return jdbc.sql("SELECT " + COLUMNS + " FROM orders WHERE id = :id")
+        return ServerTiming.measure(DB, () -> jdbc.sql("SELECT " + COLUMNS + " FROM orders WHERE id = :id")
                 .param("id", id)
                 .query(Orders::order)
-                .optional();
+                .optional());
     }
 
     /**
@@ -82,34 +87,37 @@ public class Orders {
      * same. The PENDING row itself (written before the catalog is asked) stays fully durable.
      */
     Order finish(long id, OrderStatus status, BigDecimal total, Rejection rejection) {
-        return jdbc.sql(
-                        """
+        return ServerTiming.measure(DB, () -> jdbc.sql(
+                                """
                         UPDATE orders SET status = :status, total = :total, rejection = :rejection, updated_at = now()
                         FROM (SELECT set_config('synchronous_commit', 'off', true)) AS outcome_is_rederivable
                         WHERE id = :id AND status = 'PENDING'
                         RETURNING\s"""
-                                + COLUMNS)
-                .param("status", status.name())
-                .param("total", total)
-                .param("rejection", rejection == null ? null : rejection.name())
-                .param("id", id)
-                .query(Orders::order)
-                .optional()
+                                        + COLUMNS)
+                        .param("status", status.name())
+                        .param("total", total)
+                        .param("rejection", rejection == null ? null : rejection.name())
+                        .param("id", id)
+                        .query(Orders::order)
+                        .optional())
                 .or(() -> find(id))
                 .orElseThrow();
     }
 
     /** Newest first. */
     public List<Order> page(int page, int size) {
-        return jdbc.sql("SELECT " + COLUMNS + " FROM orders ORDER BY id DESC LIMIT :size OFFSET :offset")
-                .param("size", size)
-                .param("offset", (long) page * size)
-                .query(Orders::order)
-                .list();
+        return ServerTiming.measure(
+                DB, () -> jdbc.sql("SELECT " + COLUMNS + " FROM orders ORDER BY id DESC LIMIT :size OFFSET :offset")
+                        .param("size", size)
+                        .param("offset", (long) page * size)
+                        .query(Orders::order)
+                        .list());
     }
 
     public long count() {
-        return jdbc.sql("SELECT count(*) FROM orders").query(Long.class).single();
+        return ServerTiming.measure(
+                DB,
+                () -> jdbc.sql("SELECT count(*) FROM orders").query(Long.class).single());
     }
 
     /** Orders still PENDING that nobody has touched for {@code age}: their request most likely died. */

@@ -1,4 +1,4 @@
-package dev.agora.frontend.timing;
+package dev.agora.common.timing;
 
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -14,9 +14,7 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * Puts a {@code Server-Timing} header on every response. The header has to go out with the status line,
  * so it is added at the last moment before the body starts (or when the request ends without a body).
  */
-final class ServerTimingFilter extends OncePerRequestFilter {
-
-    static final String HEADER = "Server-Timing";
+public final class ServerTimingFilter extends OncePerRequestFilter {
 
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
@@ -43,7 +41,7 @@ final class ServerTimingFilter extends OncePerRequestFilter {
         void addHeader() {
             if (added || isCommitted()) return;
             added = true;
-            setHeader(HEADER, timing.header());
+            setHeader(ServerTiming.HEADER, timing.header());
         }
 
         @Override

@@ -1,0 +1,97 @@
+package dev.agora.common.timing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.agora.common.client.FailoverClient;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.http.HttpHeaders;
+
+class ServerTimingTest {
+
+    @AfterEach
+    void endRequest() {
+        ServerTiming.end();
+    }
+
+    @Test
+    void aTiersEntriesArePassedOnUnderItsNameBeforeTheTotal() {
+        ServerTiming timing = ServerTiming.begin();
+
+        String value = ServerTiming.relay(
+                "order",
+                new ServerTiming.Answered<>(
+                        "answer", "db;dur=1.25, catalog.db;dur=0.5, cache;desc=hit, total;dur=2.000"));
+
+        assertThat(value).isEqualTo("answer");
+        assertThat(timing.header())
+                .startsWith("order.db;dur=1.250, order.catalog.db;dur=0.500, order.cache;desc=hit, "
+                        + "order.total;dur=2.000, total;dur=");
+    }
+
+    @Test
+    void repeatedNamesAddUp() {
+        ServerTiming timing = ServerTiming.begin();
+
+        ServerTiming.relay("catalog", new ServerTiming.Answered<>(1, "db;dur=0.4, db;dur=0.35"));
+        ServerTiming.relay("catalog", new ServerTiming.Answered<>(2, "db;dur=1"));
+
+        assertThat(timing.header()).startsWith("catalog.db;dur=1.750, total;dur=");
+    }
+
+    @Test
+    void whatIsNotADurationOrADescriptionIsLeftOut() {
+        ServerTiming timing = ServerTiming.begin();
+
+        ServerTiming.relay(
+                "order",
+                new ServerTiming.Answered<>(
+                        null,
+                        "db;dur=abc, ;dur=1, x;noequals, neg;dur=-3, huge;dur=12345678901, fine;dur=0.001234,"
+                                + " evil\r\nheader;dur=1, spaced ; dur=2.5"));
+        ServerTiming.relay("order", (HttpHeaders) null);
+        ServerTiming.relay("order", new ServerTiming.Answered<>(null, null));
+
+        assertThat(timing.header()).startsWith("order.fine;dur=0.001, order.spaced;dur=2.500, total;dur=");
+    }
+
+    @Test
+    void aRequestWithoutTimingRecordsNothingAndStillAnswers() {
+        assertThat(ServerTiming.measure("db", () -> 42)).isEqualTo(42);
+        assertThat(ServerTiming.relay("order", new ServerTiming.Answered<>("x", "db;dur=1")))
+                .isEqualTo("x");
+    }
+
+    @Test
+    void anAttemptAnswersWithTheHeaderItsOwnThreadReceivedAndLeavesNoneBehind() throws Exception {
+        FailoverClient.Attempt<ServerTiming.Answered<String>> noResponse =
+                ServerTiming.answered(replica -> "no interceptor ran");
+
+        assertThat(noResponse.call(null)).isEqualTo(new ServerTiming.Answered<>("no interceptor ran", null));
+    }
+
+    @Test
+    void measuredTimeIsAddedToTheEntryAlsoWhenTheCallFails() {
+        ServerTiming timing = ServerTiming.begin();
+
+        try {
+            ServerTiming.measure("db", () -> {
+                throw new IllegalStateException("down");
+            });
+        } catch (IllegalStateException expected) {
+            // the entry is still written
+        }
+
+        assertThat(timing.header()).matches("db;dur=\\d+\\.\\d{3}, total;dur=\\d+\\.\\d{3}");
+    }
+
+    @Test
+    void millisecondsAreReadWithoutFloatingPoint() {
+        assertThat(ServerTiming.nanosOf("1.5")).isEqualTo(1_500_000);
+        assertThat(ServerTiming.nanosOf("0.000001")).isEqualTo(1);
+        assertThat(ServerTiming.nanosOf("7")).isEqualTo(7_000_000);
+        assertThat(ServerTiming.nanosOf("1.2345678")).isEqualTo(-1);
+        assertThat(ServerTiming.nanosOf(".5")).isEqualTo(-1);
+        assertThat(ServerTiming.nanosOf("1e3")).isEqualTo(-1);
+    }
+}
