@@ -7,13 +7,16 @@ import dev.agora.perf.load.ClosedLoad;
 import dev.agora.perf.load.HttpDriver;
 import dev.agora.perf.load.HttpReply;
 import dev.agora.perf.load.LoadResult;
+import dev.agora.perf.load.ServerTiming;
 import dev.agora.perf.report.Chart;
 import dev.agora.perf.report.Report;
 import dev.agora.perf.report.Table;
 import dev.agora.perf.stats.Comparison;
+import dev.agora.perf.stats.LatencyHistogram;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -70,6 +73,11 @@ final class BookstoreSequentialExperiment implements Experiment {
         Map<String, LoadResult> rounds002 = new LinkedHashMap<>();
         Map<String, LoadResult> perItem004 = new LinkedHashMap<>();
         List<KneeProbe> knees = new ArrayList<>();
+        // Server-Timing entries of the measured "in a row" requests, per kind: where each tier's time went.
+        Map<String, Map<String, LatencyHistogram>> tiers = new LinkedHashMap<>();
+        for (String operation : List.of("search", "lookup", "buy")) {
+            tiers.put(operation, Collections.synchronizedMap(new LinkedHashMap<>()));
+        }
         for (boolean cache : List.of(true, false)) {
             ClusterShape shape =
                     cache ? ClusterShape.bookstore() : ClusterShape.bookstore().withoutCache();
@@ -122,12 +130,14 @@ final class BookstoreSequentialExperiment implements Experiment {
                     int warmUp = context.count(20_000, 200);
                     Stock.ensure(bookstore, catalog, Bookstore.BOOK_IDS, warmUp / 7 + rounds + 100L);
                     for (String operation : List.of("search", "lookup", "buy")) {
-                        ClosedLoad.run(1, warmUp, inARow(bookstore, frontend, operation));
+                        ClosedLoad.run(1, warmUp, inARow(bookstore, frontend, operation, null));
                         report.note(operation + ", " + rounds + " in a row, after " + warmUp + " unmeasured: "
                                 + Warmup.awaitIdleCompilers(
                                         Warmup.bookstoreInstances(target), Duration.ofSeconds(context.count(60, 5))));
-                        LoadResult run = ClosedLoad.run(1, rounds, inARow(bookstore, frontend, operation));
+                        LoadResult run =
+                                ClosedLoad.run(1, rounds, inARow(bookstore, frontend, operation, tiers.get(operation)));
                         Runs.addLatencies(report, label + ", " + rounds + " in a row:", run);
+                        tiers.get(operation).put("client (load generator)", run.latency(operation));
                     }
                 }
                 if (cache) {
@@ -197,6 +207,18 @@ final class BookstoreSequentialExperiment implements Experiment {
                         + "whole round. Shapes: " + ClusterShape.bookstore().describe() + "; and the same with the "
                         + "cache and invalidation off. Requests go to frontend 1.",
                 null);
+        if (!tiers.get("buy").isEmpty()) {
+            report.section(
+                    "Inside the requests of the \"in a row\" runs (Server-Timing)",
+                    "Each tier's own `Server-Timing` entries of the measured requests, as the frontend passed them on: "
+                            + "`order` is the frontend's call to the order service, `order.total` the order service's "
+                            + "whole request, `order.db` its statements (PENDING insert, outcome update), "
+                            + "`order.catalog` its call to the catalog, `order.catalog.total` the catalog's request "
+                            + "and `order.catalog.db` the reservation's statement and commit; `total` is the frontend's "
+                            + "request and `client` what the load generator measured. A line minus the `total` of the "
+                            + "tier it calls is that hop's network, HTTP client and server framework time.",
+                    tierTable(tiers));
+        }
         report.section(
                 "Seed 004: per item and per topic",
                 perItem + " lookups and buys for each of items 1-4 and " + perItem
@@ -243,16 +265,43 @@ final class BookstoreSequentialExperiment implements Experiment {
                 .orElse(Double.NaN);
     }
 
-    /** One kind of request, over and over: searches alternate topics, lookups and buys cycle through the books. */
-    private static ClosedLoad.Workload inARow(Bookstore bookstore, String frontend, String operation) {
+    /**
+     * One kind of request, over and over: searches alternate topics, lookups and buys cycle through the books.
+     * Each answer's Server-Timing durations go to {@code tiers} when it is given.
+     */
+    private static ClosedLoad.Workload inARow(
+            Bookstore bookstore, String frontend, String operation, Map<String, LatencyHistogram> tiers) {
         return (client, i, recorder) -> {
             long book = 1 + i % 7;
-            switch (operation) {
-                case "search" ->
-                    recorder.time(operation, () -> bookstore.search(frontend, Bookstore.TOPICS.get(i % 2)));
-                case "lookup" -> recorder.time(operation, () -> bookstore.lookup(frontend, book));
-                default -> recorder.time(operation, () -> bookstore.buy(frontend, book, 1), 201, 201);
+            HttpReply reply =
+                    switch (operation) {
+                        case "search" ->
+                            recorder.time(operation, () -> bookstore.search(frontend, Bookstore.TOPICS.get(i % 2)));
+                        case "lookup" -> recorder.time(operation, () -> bookstore.lookup(frontend, book));
+                        default -> recorder.time(operation, () -> bookstore.buy(frontend, book, 1), 201, 201);
+                    };
+            if (tiers == null) return;
+            for (ServerTiming.Metric metric : reply.serverTiming().metrics().values()) {
+                metric.durationMs().ifPresent(ms -> tiers.computeIfAbsent(metric.name(), name -> new LatencyHistogram())
+                        .recordNanos(Math.round(ms * 1e6)));
             }
         };
+    }
+
+    /** The Server-Timing entries of each kind's "in a row" run: p50, p99 and mean of every entry. */
+    private static Table tierTable(Map<String, Map<String, LatencyHistogram>> tiers) {
+        Table.Builder table = Table.with("request", "entry", "count", "p50 ms", "p99 ms", "mean ms");
+        tiers.forEach((operation, entries) -> {
+            synchronized (entries) {
+                entries.forEach((name, histogram) -> table.row(
+                        operation,
+                        name,
+                        histogram.count(),
+                        format(histogram.percentileMillis(50)),
+                        format(histogram.percentileMillis(99)),
+                        format(histogram.meanMillis())));
+            }
+        });
+        return table.build();
     }
 }
