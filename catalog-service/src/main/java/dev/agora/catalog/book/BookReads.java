@@ -13,9 +13,6 @@ import org.springframework.stereotype.Repository;
 @Repository
 class BookReads {
 
-    /** The entry of the statements' time in the catalog's {@code Server-Timing}. */
-    private static final String DB = "db";
-
     private final JdbcClient jdbc;
 
     BookReads(JdbcClient jdbc) {
@@ -23,17 +20,18 @@ class BookReads {
     }
 
     Optional<BookView> lookup(long id) {
-        return ServerTiming.measure(
-                DB, () -> jdbc.sql("SELECT id, title, topic, price, stock, version FROM books WHERE id = ?")
-                        .param(id)
-                        .query(BookView.class)
-                        .optional());
+        return ServerTiming.measure(ServerTiming.DB, () -> jdbc.sql(
+                        "SELECT id, title, topic, price, stock, version FROM books WHERE id = ?")
+                .param(id)
+                .query(BookView.class)
+                .optional());
     }
 
     List<BookSummary> search(String topic) {
-        return ServerTiming.measure(DB, () -> jdbc.sql("SELECT id, title FROM books WHERE topic = ? ORDER BY id")
-                .param(topic)
-                .query(BookSummary.class)
-                .list());
+        return ServerTiming.measure(
+                ServerTiming.DB, () -> jdbc.sql("SELECT id, title FROM books WHERE topic = ? ORDER BY id")
+                        .param(topic)
+                        .query(BookSummary.class)
+                        .list());
     }
 }

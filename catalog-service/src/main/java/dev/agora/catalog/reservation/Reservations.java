@@ -24,9 +24,6 @@ class Reservations {
 
     private static final String RESERVE =
             "SELECT " + COLUMNS + ", claimed, book_version, book_topic FROM reserve_stock(?, ?, ?)";
-    /** The entry of the statements' time in the catalog's {@code Server-Timing}. */
-    private static final String DB = "db";
-
     private static final SQLExceptionTranslator SQL_ERRORS = new SQLExceptionSubclassTranslator();
 
     private final JdbcClient jdbc;
@@ -43,7 +40,7 @@ class Reservations {
      * {@code reserve_stock} (V3 migration): one round trip and one commit. Empty for an unknown book.
      */
     Optional<Claim> reserve(long orderId, long bookId, int quantity) {
-        return ServerTiming.measure(DB, () -> jdbc.sql(RESERVE)
+        return ServerTiming.measure(ServerTiming.DB, () -> jdbc.sql(RESERVE)
                 .params(orderId, bookId, quantity)
                 .query(Reservations::claim)
                 .optional());
@@ -55,7 +52,8 @@ class Reservations {
      * push) overlaps the commit's flush; what it returns comes back with the claim. Empty for an unknown book.
      */
     <T> Optional<Claimed<T>> reserve(long orderId, long bookId, int quantity, Function<Claim, T> beforeCommit) {
-        return ServerTiming.measure(DB, () -> reserveInTransaction(orderId, bookId, quantity, beforeCommit));
+        return ServerTiming.measure(
+                ServerTiming.DB, () -> reserveInTransaction(orderId, bookId, quantity, beforeCommit));
     }
 
     private <T> Optional<Claimed<T>> reserveInTransaction(
@@ -109,7 +107,7 @@ class Reservations {
 
     /** The book as it stands now, as a change to announce: its current version (empty for an unknown book). */
     Optional<BookChanged> currentState(long bookId) {
-        return ServerTiming.measure(DB, () -> jdbc.sql("SELECT version, topic FROM books WHERE id = ?")
+        return ServerTiming.measure(ServerTiming.DB, () -> jdbc.sql("SELECT version, topic FROM books WHERE id = ?")
                 .param(bookId)
                 .query((row, index) -> new BookChanged(bookId, row.getLong("version"), row.getString("topic"), false))
                 .optional());
@@ -117,7 +115,7 @@ class Reservations {
 
     Optional<Reservation> find(long orderId) {
         return ServerTiming.measure(
-                DB, () -> jdbc.sql("SELECT " + COLUMNS + " FROM reservations WHERE order_id = :orderId")
+                ServerTiming.DB, () -> jdbc.sql("SELECT " + COLUMNS + " FROM reservations WHERE order_id = :orderId")
                         .param("orderId", orderId)
                         .query(Reservation.class)
                         .optional());

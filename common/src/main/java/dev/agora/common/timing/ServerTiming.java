@@ -1,5 +1,6 @@
 package dev.agora.common.timing;
 
+import dev.agora.common.client.CallSafety;
 import dev.agora.common.client.FailoverClient;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -8,6 +9,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.client.ClientHttpRequestInterceptor;
+import org.springframework.web.client.RestClientResponseException;
 
 /**
  * The {@code Server-Timing} entries of the request being handled on this thread: time spent in each tier,
@@ -20,9 +22,15 @@ public final class ServerTiming {
 
     public static final String HEADER = "Server-Timing";
 
+    /** The entry of a service's own database statements. */
+    public static final String DB = "db";
+
     private static final ThreadLocal<ServerTiming> CURRENT = new ThreadLocal<>();
-    /** The header of the answer this thread received last through {@link #answersInterceptor()}. */
-    private static final ThreadLocal<String> ANSWERED = new ThreadLocal<>();
+    /**
+     * Set while an attempt made through {@link #call} runs on this thread: where {@link #answersInterceptor()}
+     * puts the header of the attempt's response.
+     */
+    private static final ThreadLocal<String[]> ANSWERED = new ThreadLocal<>();
 
     /** {@code name;dur=1.234} or {@code name;desc=hit}, as this class writes them (and other tiers do). */
     private static final Pattern ENTRY =
@@ -64,43 +72,67 @@ public final class ServerTiming {
         if (timing != null) timing.put(name, description);
     }
 
+    /**
+     * Calls {@code serviceId} through {@code failover}, adds the call's time to the entry {@code tier} and passes
+     * on the entries of the answer that won, each under {@code tier.}, also when that answer is a 4xx/5xx
+     * ({@link RestClientResponseException}, rethrown). The attempts must run on a client that has
+     * {@link #answersInterceptor()}.
+     */
+    public static <T> T call(
+            String tier,
+            FailoverClient failover,
+            String serviceId,
+            CallSafety safety,
+            FailoverClient.Attempt<T> attempt) {
+        return measure(tier, () -> {
+            try {
+                return relay(tier, failover.call(serviceId, safety, answered(attempt)));
+            } catch (RestClientResponseException answeredWithError) {
+                relay(tier, answeredWithError.getResponseHeaders());
+                throw answeredWithError;
+            }
+        });
+    }
+
+    /** Keeps the {@code Server-Timing} header of a response to an attempt made through {@link #call}. */
+    public static ClientHttpRequestInterceptor answersInterceptor() {
+        return (request, body, execution) -> {
+            var response = execution.execute(request, body);
+            String[] slot = ANSWERED.get();
+            if (slot != null) slot[0] = response.getHeaders().getFirst(HEADER);
+            return response;
+        };
+    }
+
     /** An answer of a tier, with the {@code Server-Timing} header it came with (null when it had none). */
-    public record Answered<T>(T value, String serverTiming) {}
+    record Answered<T>(T value, String serverTiming) {}
 
     /**
-     * The attempt, answering with the header its response carried. The attempt must run on a client that has
-     * {@link #answersInterceptor()}, and the header is taken on the attempt's own thread (failover attempts
-     * may run on pooled threads), so only the answer that wins is passed on.
+     * The attempt, answering with the header its response carried. The header is kept on the attempt's own
+     * thread (failover attempts may run on pooled threads), so only the answer that wins is passed on; calls
+     * made outside an attempt (health probes) leave nothing behind.
      */
-    public static <T> FailoverClient.Attempt<Answered<T>> answered(FailoverClient.Attempt<T> attempt) {
+    static <T> FailoverClient.Attempt<Answered<T>> answered(FailoverClient.Attempt<T> attempt) {
         return replica -> {
-            ANSWERED.remove();
+            String[] slot = new String[1];
+            ANSWERED.set(slot);
             try {
                 T value = attempt.call(replica);
-                return new Answered<>(value, ANSWERED.get());
+                return new Answered<>(value, slot[0]);
             } finally {
                 ANSWERED.remove();
             }
         };
     }
 
-    /** Keeps each response's {@code Server-Timing} header for {@link #answered}. */
-    public static ClientHttpRequestInterceptor answersInterceptor() {
-        return (request, body, execution) -> {
-            var response = execution.execute(request, body);
-            ANSWERED.set(response.getHeaders().getFirst(HEADER));
-            return response;
-        };
-    }
-
     /** Passes on the tier's entries, each under {@code tier.}; returns the answer's value. */
-    public static <T> T relay(String tier, Answered<T> answer) {
+    static <T> T relay(String tier, Answered<T> answer) {
         relay(tier, answer.serverTiming());
         return answer.value();
     }
 
     /** Passes on the entries of a tier's error answer. */
-    public static void relay(String tier, HttpHeaders answerHeaders) {
+    static void relay(String tier, HttpHeaders answerHeaders) {
         if (answerHeaders != null) relay(tier, answerHeaders.getFirst(HEADER));
     }
 

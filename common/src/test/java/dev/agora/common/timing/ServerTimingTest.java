@@ -3,9 +3,14 @@ package dev.agora.common.timing;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agora.common.client.FailoverClient;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.client.ClientHttpRequestInterceptor;
+import org.springframework.mock.http.client.MockClientHttpRequest;
+import org.springframework.mock.http.client.MockClientHttpResponse;
 
 class ServerTimingTest {
 
@@ -64,10 +69,30 @@ class ServerTimingTest {
 
     @Test
     void anAttemptAnswersWithTheHeaderItsOwnThreadReceivedAndLeavesNoneBehind() throws Exception {
+        ClientHttpRequestInterceptor interceptor = ServerTiming.answersInterceptor();
+        MockClientHttpResponse timed = new MockClientHttpResponse(new byte[0], 200);
+        timed.getHeaders().set(ServerTiming.HEADER, "db;dur=0.7, total;dur=1");
+
+        FailoverClient.Attempt<ServerTiming.Answered<String>> answered = ServerTiming.answered(replica -> {
+            intercept(interceptor, timed);
+            return "value";
+        });
         FailoverClient.Attempt<ServerTiming.Answered<String>> noResponse =
                 ServerTiming.answered(replica -> "no interceptor ran");
 
+        assertThat(answered.call(null)).isEqualTo(new ServerTiming.Answered<>("value", "db;dur=0.7, total;dur=1"));
         assertThat(noResponse.call(null)).isEqualTo(new ServerTiming.Answered<>("no interceptor ran", null));
+        // A call outside an attempt (a health probe) keeps nothing for the next attempt on this thread.
+        intercept(interceptor, timed);
+        assertThat(noResponse.call(null)).isEqualTo(new ServerTiming.Answered<>("no interceptor ran", null));
+    }
+
+    private static void intercept(ClientHttpRequestInterceptor interceptor, MockClientHttpResponse response) {
+        try {
+            interceptor.intercept(new MockClientHttpRequest(), new byte[0], (request, body) -> response);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     @Test

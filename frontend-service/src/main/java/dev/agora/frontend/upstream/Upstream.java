@@ -30,16 +30,11 @@ public final class Upstream {
     }
 
     public <T> T call(Tier tier, CallSafety safety, FailoverClient.Attempt<T> attempt) {
-        String name = tier.timingName();
-        return ServerTiming.measure(name, () -> {
-            try {
-                return ServerTiming.relay(
-                        name, failover.call(tier.serviceId(), safety, ServerTiming.answered(attempt)));
-            } catch (RestClientResponseException answered) {
-                ServerTiming.relay(name, answered.getResponseHeaders());
-                throw passOn(answered);
-            }
-        });
+        try {
+            return ServerTiming.call(tier.timingName(), failover, tier.serviceId(), safety, attempt);
+        } catch (RestClientResponseException answered) {
+            throw passOn(answered);
+        }
     }
 
     /** The tier's own problem (status, type, detail, extra properties), under the frontend's path. */

@@ -48,15 +48,12 @@ final class CatalogStock implements Stock {
     public Answer reserve(long orderId, long bookId, int quantity, Optional<URI> writingFrontend) {
         ReserveStock request = new ReserveStock(orderId, bookId, quantity);
         try {
-            return ServerTiming.measure(
+            return ServerTiming.call(
                     TIMING_NAME,
-                    () -> ServerTiming.relay(
-                            TIMING_NAME,
-                            catalog.call(
-                                    serviceId,
-                                    CallSafety.IDEMPOTENT,
-                                    ServerTiming.answered(
-                                            replica -> post(replica.client(), request, writingFrontend)))));
+                    catalog,
+                    serviceId,
+                    CallSafety.IDEMPOTENT,
+                    replica -> post(replica.client(), request, writingFrontend));
         } catch (ServiceUnavailableException | RestClientException e) {
             log.warn("Reservation for order {} got no answer from the catalog: {}", orderId, e.getMessage());
             return new Unavailable(e.getMessage());

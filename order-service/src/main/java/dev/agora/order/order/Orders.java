@@ -18,9 +18,6 @@ import org.springframework.stereotype.Repository;
 @Repository
 public class Orders {
 
-    /** The entry of the statements' time in the order service's {@code Server-Timing}. */
-    private static final String DB = "db";
-
     private static final String COLUMNS =
             "id, idempotency_key, book_id, quantity, status, total, rejection, created_at";
 
@@ -35,7 +32,7 @@ public class Orders {
      * to commit and then inserts nothing, so a key never has two orders.
      */
     Optional<Order> insertPending(String idempotencyKey, long bookId, int quantity) {
-        return ServerTiming.measure(DB, () -> jdbc.sql(
+        return ServerTiming.measure(ServerTiming.DB, () -> jdbc.sql(
                         """
                         INSERT INTO orders (idempotency_key, book_id, quantity, status)
                         VALUES (:key, :bookId, :quantity, 'PENDING')
@@ -64,14 +61,14 @@ public class Orders {
 
     Optional<Order> findByKey(String idempotencyKey) {
         return ServerTiming.measure(
-                DB, () -> jdbc.sql("SELECT " + COLUMNS + " FROM orders WHERE idempotency_key = :key")
+                ServerTiming.DB, () -> jdbc.sql("SELECT " + COLUMNS + " FROM orders WHERE idempotency_key = :key")
                         .param("key", idempotencyKey)
                         .query(Orders::order)
                         .optional());
     }
 
     public Optional<Order> find(long id) {
-        return ServerTiming.measure(DB, () -> jdbc.sql("SELECT " + COLUMNS + " FROM orders WHERE id = :id")
+        return ServerTiming.measure(ServerTiming.DB, () -> jdbc.sql("SELECT " + COLUMNS + " FROM orders WHERE id = :id")
                 .param("id", id)
                 .query(Orders::order)
                 .optional());
@@ -87,7 +84,7 @@ public class Orders {
      * same. The PENDING row itself (written before the catalog is asked) stays fully durable.
      */
     Order finish(long id, OrderStatus status, BigDecimal total, Rejection rejection) {
-        return ServerTiming.measure(DB, () -> jdbc.sql(
+        return ServerTiming.measure(ServerTiming.DB, () -> jdbc.sql(
                                 """
                         UPDATE orders SET status = :status, total = :total, rejection = :rejection, updated_at = now()
                         FROM (SELECT set_config('synchronous_commit', 'off', true)) AS outcome_is_rederivable
@@ -106,17 +103,17 @@ public class Orders {
 
     /** Newest first. */
     public List<Order> page(int page, int size) {
-        return ServerTiming.measure(
-                DB, () -> jdbc.sql("SELECT " + COLUMNS + " FROM orders ORDER BY id DESC LIMIT :size OFFSET :offset")
-                        .param("size", size)
-                        .param("offset", (long) page * size)
-                        .query(Orders::order)
-                        .list());
+        return ServerTiming.measure(ServerTiming.DB, () -> jdbc.sql(
+                        "SELECT " + COLUMNS + " FROM orders ORDER BY id DESC LIMIT :size OFFSET :offset")
+                .param("size", size)
+                .param("offset", (long) page * size)
+                .query(Orders::order)
+                .list());
     }
 
     public long count() {
         return ServerTiming.measure(
-                DB,
+                ServerTiming.DB,
                 () -> jdbc.sql("SELECT count(*) FROM orders").query(Long.class).single());
     }
 

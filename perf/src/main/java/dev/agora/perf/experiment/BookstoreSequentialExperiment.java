@@ -7,7 +7,6 @@ import dev.agora.perf.load.ClosedLoad;
 import dev.agora.perf.load.HttpDriver;
 import dev.agora.perf.load.HttpReply;
 import dev.agora.perf.load.LoadResult;
-import dev.agora.perf.load.ServerTiming;
 import dev.agora.perf.report.Chart;
 import dev.agora.perf.report.Report;
 import dev.agora.perf.report.Table;
@@ -280,11 +279,7 @@ final class BookstoreSequentialExperiment implements Experiment {
                         case "lookup" -> recorder.time(operation, () -> bookstore.lookup(frontend, book));
                         default -> recorder.time(operation, () -> bookstore.buy(frontend, book, 1), 201, 201);
                     };
-            if (tiers == null) return;
-            for (ServerTiming.Metric metric : reply.serverTiming().metrics().values()) {
-                metric.durationMs().ifPresent(ms -> tiers.computeIfAbsent(metric.name(), name -> new LatencyHistogram())
-                        .recordNanos(Math.round(ms * 1e6)));
-            }
+            if (tiers != null) reply.serverTiming().recordDurations(tiers, "");
         };
     }
 

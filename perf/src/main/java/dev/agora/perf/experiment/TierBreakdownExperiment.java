@@ -7,7 +7,6 @@ import dev.agora.perf.load.ClosedLoad;
 import dev.agora.perf.load.HttpDriver;
 import dev.agora.perf.load.HttpReply;
 import dev.agora.perf.load.LoadResult;
-import dev.agora.perf.load.ServerTiming;
 import dev.agora.perf.report.Chart;
 import dev.agora.perf.report.Report;
 import dev.agora.perf.report.Table;
@@ -280,11 +279,7 @@ final class TierBreakdownExperiment implements Experiment {
     }
 
     private void collect(String request, HttpReply reply) {
-        for (ServerTiming.Metric metric : reply.serverTiming().metrics().values()) {
-            metric.durationMs().ifPresent(ms -> tierTimes
-                    .computeIfAbsent(request + "|" + metric.name(), key -> new LatencyHistogram())
-                    .recordNanos(Math.round(ms * 1e6)));
-        }
+        reply.serverTiming().recordDurations(tierTimes, request + "|");
     }
 
     private Optional<Double> tier(String request, String metric) {

@@ -1,5 +1,6 @@
 package dev.agora.perf.load;
 
+import dev.agora.perf.stats.LatencyHistogram;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -47,6 +48,15 @@ public record ServerTiming(Map<String, Metric> metrics) {
     public Optional<String> description(String metric) {
         Metric found = metrics.get(metric);
         return found == null ? Optional.empty() : found.description();
+    }
+
+    /** Adds every duration to the histogram under {@code keyPrefix + name}, made when it is the first. */
+    public void recordDurations(Map<String, LatencyHistogram> into, String keyPrefix) {
+        for (Metric metric : metrics.values()) {
+            metric.durationMs()
+                    .ifPresent(ms -> into.computeIfAbsent(keyPrefix + metric.name(), key -> new LatencyHistogram())
+                            .recordNanos(Math.round(ms * 1e6)));
+        }
     }
 
     /** True when the frontend says it answered from its cache ({@code cache;desc=hit}). */

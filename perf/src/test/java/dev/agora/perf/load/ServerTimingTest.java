@@ -2,6 +2,9 @@ package dev.agora.perf.load;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agora.perf.stats.LatencyHistogram;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ServerTimingTest {
@@ -43,5 +46,18 @@ class ServerTimingTest {
     void firstMetricOfANameWins() {
         assertThat(ServerTiming.parse("catalog;dur=1, catalog;dur=9").durationMs("catalog"))
                 .contains(1.0);
+    }
+
+    @Test
+    void durationsAreRecordedUnderTheirPrefixedNamesAndDescriptionsAreNot() {
+        Map<String, LatencyHistogram> into = new LinkedHashMap<>();
+
+        ServerTiming.parse("order.db;dur=1.5, cache;desc=off, total;dur=2").recordDurations(into, "buy|");
+        ServerTiming.parse("total;dur=4").recordDurations(into, "buy|");
+
+        assertThat(into.keySet()).containsExactly("buy|order.db", "buy|total");
+        assertThat(into.get("buy|order.db").count()).isEqualTo(1);
+        assertThat(into.get("buy|total").count()).isEqualTo(2);
+        assertThat(into.get("buy|total").maxMillis()).isBetween(3.99, 4.01);
     }
 }
