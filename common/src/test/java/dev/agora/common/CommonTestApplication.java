@@ -5,8 +5,10 @@ import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.Positive;
+import java.net.URI;
 import java.util.Map;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -16,6 +18,8 @@ import org.springframework.web.bind.annotation.RestController;
 /** A minimal service that exercises what common adds to every Agora service. */
 @SpringBootApplication
 public class CommonTestApplication {
+
+    public static final int CATALOGUE_LENGTH = 256 * 1024;
 
     record Item(@NotBlank String name, @Positive @Max(1000) int quantity) {}
 
@@ -41,6 +45,17 @@ public class CommonTestApplication {
         @PostMapping("/public/items")
         Item create(@Valid @RequestBody Item item) {
             return item;
+        }
+
+        @PostMapping("/public/orders")
+        ResponseEntity<Item> order(@Valid @RequestBody Item item) {
+            return ResponseEntity.created(URI.create("/public/orders/1")).body(item);
+        }
+
+        /** Larger than the container's response buffer, so it has to stream. */
+        @GetMapping("/public/catalogue")
+        ResponseEntity<String> catalogue() {
+            return ResponseEntity.ok("x".repeat(CATALOGUE_LENGTH));
         }
 
         @GetMapping("/public/boom")

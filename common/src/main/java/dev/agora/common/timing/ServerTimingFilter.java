@@ -13,6 +13,13 @@ import org.springframework.web.filter.OncePerRequestFilter;
 /**
  * Puts a {@code Server-Timing} header on every response. The header has to go out with the status line,
  * so it is added at the last moment before the body starts (or when the request ends without a body).
+ *
+ * <p>It also holds back {@code flushBuffer()} until the handler has returned. Spring flushes after writing
+ * a {@code ResponseEntity}, which commits the response before its length is known: the body then goes out
+ * chunked and its terminating chunk in a second write, after every filter has unwound, and the caller
+ * waits for that second write. Held back, a body that fits the container's buffer leaves in one write with
+ * a {@code Content-Length}. A body larger than the buffer still streams, and a request that went async gets
+ * its flushes passed through from then on.
  */
 public final class ServerTimingFilter extends OncePerRequestFilter {
 
@@ -24,6 +31,7 @@ public final class ServerTimingFilter extends OncePerRequestFilter {
             chain.doFilter(request, timed);
         } finally {
             timed.addHeader();
+            if (request.isAsyncStarted()) timed.passFlushesThrough();
             ServerTiming.end();
         }
     }
@@ -32,6 +40,8 @@ public final class ServerTimingFilter extends OncePerRequestFilter {
 
         private final ServerTiming timing;
         private boolean added;
+        private boolean passFlushes;
+        private boolean flushHeld;
 
         TimedResponse(HttpServletResponse response, ServerTiming timing) {
             super(response);
@@ -56,10 +66,16 @@ public final class ServerTimingFilter extends OncePerRequestFilter {
             return super.getWriter();
         }
 
+        void passFlushesThrough() throws IOException {
+            passFlushes = true;
+            if (flushHeld) super.flushBuffer();
+        }
+
         @Override
         public void flushBuffer() throws IOException {
             addHeader();
-            super.flushBuffer();
+            if (passFlushes) super.flushBuffer();
+            else flushHeld = true;
         }
 
         @Override

@@ -7,6 +7,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -117,6 +118,29 @@ class WebEdgeTest {
                 .hasValueSatisfying(timing -> assertThat(timing).matches("total;dur=\\d+\\.\\d{3}"));
         assertThat(get("/internal/ping", null, null).headers().firstValue("Server-Timing"))
                 .hasValueSatisfying(timing -> assertThat(timing).startsWith("total;dur="));
+    }
+
+    @Test
+    void aSmallResponseEntityGoesOutWithItsLengthNotChunked() throws Exception {
+        var created = post("/public/orders", "{\"name\": \"x\", \"quantity\": 2}");
+        assertThat(created.statusCode()).isEqualTo(201);
+        assertThat(created.headers().firstValue("Location")).contains("/public/orders/1");
+        assertThat(created.headers().firstValue("Transfer-Encoding")).isEmpty();
+        assertThat(created.headers().firstValueAsLong("Content-Length"))
+                .hasValue(created.body().getBytes(StandardCharsets.UTF_8).length);
+
+        var refused = get("/public/items/101", null, null);
+        assertThat(refused.headers().firstValue("Transfer-Encoding")).isEmpty();
+        assertThat(refused.headers().firstValueAsLong("Content-Length"))
+                .hasValue(refused.body().getBytes(StandardCharsets.UTF_8).length);
+    }
+
+    @Test
+    void aResponseLargerThanTheBufferStillStreamsWhole() throws Exception {
+        var large = get("/public/catalogue", null, null);
+        assertThat(large.statusCode()).isEqualTo(200);
+        assertThat(large.body()).hasSize(CommonTestApplication.CATALOGUE_LENGTH);
+        assertThat(large.headers().firstValue("Server-Timing")).isPresent();
     }
 
     private void assertProblem(HttpResponse<String> response, String slug) {
