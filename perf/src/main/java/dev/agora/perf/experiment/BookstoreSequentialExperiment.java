@@ -87,6 +87,11 @@ final class BookstoreSequentialExperiment implements Experiment {
             try (HttpDriver http = context.http(64)) {
                 Bookstore bookstore = new Bookstore(http);
                 Stock.ensure(bookstore, catalog, Bookstore.BOOK_IDS, rounds + 4L * perItem + 100);
+                // The mixed warm-up ends with its compilations still queued on two cores; rounds timed meanwhile
+                // paid for them (twice the latency of the same requests once the compilers were done).
+                report.note(label + ", interleaved rounds: "
+                        + Warmup.awaitIdleCompilers(
+                                Warmup.bookstoreInstances(target), Duration.ofSeconds(context.count(60, 5))));
                 LoadResult sequential = ClosedLoad.run(
                         1,
                         rounds,
