@@ -87,11 +87,9 @@ final class BookstoreSequentialExperiment implements Experiment {
             try (HttpDriver http = context.http(64)) {
                 Bookstore bookstore = new Bookstore(http);
                 Stock.ensure(bookstore, catalog, Bookstore.BOOK_IDS, rounds + 4L * perItem + 100);
-                // The mixed warm-up ends with its compilations still queued on two cores; rounds timed meanwhile
-                // paid for them (twice the latency of the same requests once the compilers were done).
-                report.note(label + ", interleaved rounds: "
-                        + Warmup.awaitIdleCompilers(
-                                Warmup.bookstoreInstances(target), Duration.ofSeconds(context.count(60, 5))));
+                // The mixed warm-up ends with its compilations still queued on two cores, and a round timed
+                // meanwhile pays for another JVM's compilation.
+                report.note(label + ", interleaved rounds: " + awaitIdleCompilers(target, context));
                 LoadResult sequential = ClosedLoad.run(
                         1,
                         rounds,
@@ -136,8 +134,7 @@ final class BookstoreSequentialExperiment implements Experiment {
                     for (String operation : List.of("search", "lookup", "buy")) {
                         ClosedLoad.run(1, warmUp, inARow(bookstore, frontend, operation, null));
                         report.note(operation + ", " + rounds + " in a row, after " + warmUp + " unmeasured: "
-                                + Warmup.awaitIdleCompilers(
-                                        Warmup.bookstoreInstances(target), Duration.ofSeconds(context.count(60, 5))));
+                                + awaitIdleCompilers(target, context));
                         LoadResult run =
                                 ClosedLoad.run(1, rounds, inARow(bookstore, frontend, operation, tiers.get(operation)));
                         Runs.addLatencies(report, label + ", " + rounds + " in a row:", run);
@@ -259,6 +256,11 @@ final class BookstoreSequentialExperiment implements Experiment {
                         + "PostgreSQL commit); the seeds' buys went through comparable tiers over Python HTTP servers.")
                 .timing(started, Duration.between(started, Instant.now()))
                 .build();
+    }
+
+    /** Waits, at most a minute, until the cluster's compilers are idle; what it found, for the report. */
+    private static String awaitIdleCompilers(Target target, ExperimentContext context) {
+        return Warmup.awaitIdleCompilers(Warmup.bookstoreInstances(target), Duration.ofSeconds(context.count(60, 5)));
     }
 
     private static double mean(LoadResult result, String prefix) {
