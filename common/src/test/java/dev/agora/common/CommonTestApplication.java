@@ -5,21 +5,29 @@ import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.Positive;
+import java.io.IOException;
 import java.net.URI;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter;
 
 /** A minimal service that exercises what common adds to every Agora service. */
 @SpringBootApplication
 public class CommonTestApplication {
 
     public static final int CATALOGUE_LENGTH = 256 * 1024;
+
+    /** Holds {@code /public/ticker}'s second line until the test has read the first. */
+    public static final CountDownLatch SECOND_TICK = new CountDownLatch(1);
 
     record Item(@NotBlank String name, @Positive @Max(1000) int quantity) {}
 
@@ -56,6 +64,26 @@ public class CommonTestApplication {
         @GetMapping("/public/catalogue")
         ResponseEntity<String> catalogue() {
             return ResponseEntity.ok("x".repeat(CATALOGUE_LENGTH));
+        }
+
+        /**
+         * Sent from another thread after the request went async: the first line is flushed while the second
+         * waits for the client, so the first can only arrive if the flush went through.
+         */
+        @GetMapping("/public/ticker")
+        ResponseBodyEmitter ticker() {
+            ResponseBodyEmitter ticks = new ResponseBodyEmitter(15_000L);
+            Thread.ofPlatform().name("ticker").start(() -> {
+                try {
+                    ticks.send("first\n", MediaType.TEXT_PLAIN);
+                    if (!SECOND_TICK.await(10, TimeUnit.SECONDS)) throw new IOException("nobody read the first tick");
+                    ticks.send("second\n", MediaType.TEXT_PLAIN);
+                    ticks.complete();
+                } catch (IOException | InterruptedException e) {
+                    ticks.completeWithError(e);
+                }
+            });
+            return ticks;
         }
 
         @GetMapping("/public/boom")

@@ -19,7 +19,9 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * chunked and its terminating chunk in a second write, after every filter has unwound, and the caller
  * waits for that second write. Held back, a body that fits the container's buffer leaves in one write with
  * a {@code Content-Length}. A body larger than the buffer still streams, and a request that went async gets
- * its flushes passed through from then on.
+ * its flushes passed through from then on. The async thread may flush before the request thread has seen that
+ * the request went async, so the wrapper's state is guarded by its lock: such a flush is held for that moment,
+ * then passed through, never lost.
  */
 public final class ServerTimingFilter extends OncePerRequestFilter {
 
@@ -39,6 +41,7 @@ public final class ServerTimingFilter extends OncePerRequestFilter {
     private static final class TimedResponse extends HttpServletResponseWrapper {
 
         private final ServerTiming timing;
+        // Guarded by this: after startAsync, the request thread and the async thread both reach them.
         private boolean added;
         private boolean passFlushes;
         private boolean flushHeld;
@@ -48,7 +51,7 @@ public final class ServerTimingFilter extends OncePerRequestFilter {
             this.timing = timing;
         }
 
-        void addHeader() {
+        synchronized void addHeader() {
             if (added || isCommitted()) return;
             added = true;
             setHeader(ServerTiming.HEADER, timing.header());
@@ -66,13 +69,13 @@ public final class ServerTimingFilter extends OncePerRequestFilter {
             return super.getWriter();
         }
 
-        void passFlushesThrough() throws IOException {
+        synchronized void passFlushesThrough() throws IOException {
             passFlushes = true;
             if (flushHeld) super.flushBuffer();
         }
 
         @Override
-        public void flushBuffer() throws IOException {
+        public synchronized void flushBuffer() throws IOException {
             addHeader();
             if (passFlushes) super.flushBuffer();
             else flushHeld = true;

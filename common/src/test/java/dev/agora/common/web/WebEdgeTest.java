@@ -3,11 +3,15 @@ package dev.agora.common.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agora.common.CommonTestApplication;
+import java.io.BufferedReader;
+import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -141,6 +145,21 @@ class WebEdgeTest {
         assertThat(large.statusCode()).isEqualTo(200);
         assertThat(large.body()).hasSize(CommonTestApplication.CATALOGUE_LENGTH);
         assertThat(large.headers().firstValue("Server-Timing")).isPresent();
+    }
+
+    @Test
+    void aFlushFromAnAsyncThreadReachesTheClientAtOnce() throws Exception {
+        var request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/public/ticker"))
+                .build();
+        HttpResponse<InputStream> response = HTTP.sendAsync(request, HttpResponse.BodyHandlers.ofInputStream())
+                .get(5, TimeUnit.SECONDS);
+        try (var lines = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.US_ASCII))) {
+            assertThat(response.headers().firstValue("Server-Timing")).isPresent();
+            assertThat(lines.readLine()).isEqualTo("first");
+            CommonTestApplication.SECOND_TICK.countDown();
+            assertThat(lines.readLine()).isEqualTo("second");
+            assertThat(lines.readLine()).isNull();
+        }
     }
 
     private void assertProblem(HttpResponse<String> response, String slug) {
