@@ -5,6 +5,8 @@ import dev.agora.common.process.ParentWatch;
 import dev.agora.common.security.AgoraSecurityProperties;
 import dev.agora.common.security.TokenGuardFilter;
 import dev.agora.common.timing.ServerTimingFilter;
+import dev.agora.common.warmup.WarmUpProperties;
+import dev.agora.common.warmup.WarmingUp;
 import dev.agora.common.web.RequestIds;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -13,16 +15,20 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.Environment;
 
-/** Wires the shared web edge into every service: problem+json, token guards, request ids, Server-Timing. */
+/**
+ * Wires the shared web edge into every service: problem+json, token guards, request ids, Server-Timing, and the
+ * warm-up before readiness when it is asked for.
+ */
 @AutoConfiguration
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
-@EnableConfigurationProperties(AgoraSecurityProperties.class)
+@EnableConfigurationProperties({AgoraSecurityProperties.class, WarmUpProperties.class})
 @Import(AgoraProblemHandler.class)
 public class AgoraCommonAutoConfiguration {
 
@@ -69,5 +75,12 @@ public class AgoraCommonAutoConfiguration {
         var registration = new FilterRegistrationBean<>(TokenGuardFilter.admin(properties));
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 11);
         return registration;
+    }
+
+    @Bean
+    @ConditionalOnProperty(name = "agora.warm-up.enabled", havingValue = "true")
+    WarmingUp warmingUp(
+            WarmUpProperties properties, AgoraSecurityProperties security, WebServerApplicationContext context) {
+        return new WarmingUp(properties, security, context);
     }
 }

@@ -10,6 +10,7 @@ import java.net.URI;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -32,7 +33,14 @@ public class CommonTestApplication {
     record Item(@NotBlank String name, @Positive @Max(1000) int quantity) {}
 
     @RestController
-    static class Endpoints {
+    public static class Endpoints {
+
+        private final AtomicInteger itemReads = new AtomicInteger();
+
+        /** How many times an item was read since start. */
+        public int itemReads() {
+            return itemReads.get();
+        }
 
         @GetMapping("/internal/ping")
         Map<String, String> internalPing() {
@@ -46,6 +54,7 @@ public class CommonTestApplication {
 
         @GetMapping("/public/items/{id}")
         Map<String, Long> item(@PathVariable long id) {
+            itemReads.incrementAndGet();
             if (id > 100) throw ProblemException.notFound("No item " + id);
             return Map.of("id", id);
         }

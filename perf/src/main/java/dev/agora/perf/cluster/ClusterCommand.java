@@ -73,6 +73,12 @@ public final class ClusterCommand implements Callable<Integer> {
                     + " catalog-2:DATABASE_POOL_SIZE=4, all:AGORA_ADMIN_TOKEN=secret. Repeatable.")
     List<String> environment = new ArrayList<>();
 
+    @Option(
+            names = "--no-warm-up",
+            description = "Let services report ready at once, without first sending themselves their warm-up"
+                    + " requests (AGORA_WARMUP_ENABLED, agora.warm-up in each service's application.yml).")
+    boolean noWarmUp;
+
     @Option(names = "--exit-when-ready", description = "Stop again as soon as everything is ready (measures start-up).")
     boolean exitWhenReady;
 
@@ -179,6 +185,8 @@ public final class ClusterCommand implements Callable<Integer> {
                 .withPostgresPort(postgresPort)
                 .withAotCache(aot)
                 .withJvmOptions(jvmOptions());
+        // Ready means warm: a cluster that takes load straight after a cold start spends its first minute compiling.
+        if (!noWarmUp) spec = spec.withEnvironment("all", "AGORA_WARMUP_ENABLED", "true");
         for (String entry : environment) {
             int colon = entry.indexOf(':');
             int equals = entry.indexOf('=', colon + 1);

@@ -95,7 +95,24 @@ class ClusterSpecTest {
         assertThat(spec.jvmOptions()).isEqualTo(ClusterSpec.THROUGHPUT_JVM_OPTIONS);
         assertThat(spec.environmentByService())
                 .containsEntry("catalog-2", Map.of("DATABASE_POOL_SIZE", "4"))
-                .containsEntry("all", Map.of("AGORA_ADMIN_TOKEN", "a=b"));
+                .containsEntry("all", Map.of("AGORA_WARMUP_ENABLED", "true", "AGORA_ADMIN_TOKEN", "a=b"));
+    }
+
+    @Test
+    void servicesWarmUpBeforeTheyReportReadyUnlessToldNotTo() {
+        ClusterCommand byDefault = new ClusterCommand();
+        new CommandLine(byDefault).parseArgs();
+        assertThat(byDefault.spec().environmentByService())
+                .containsEntry("all", Map.of("AGORA_WARMUP_ENABLED", "true"));
+
+        ClusterCommand without = new ClusterCommand();
+        new CommandLine(without).parseArgs("--no-warm-up");
+        assertThat(without.spec().environmentByService()).doesNotContainKey("all");
+
+        ClusterCommand overridden = new ClusterCommand();
+        new CommandLine(overridden).parseArgs("-e", "all:AGORA_WARMUP_ENABLED=false");
+        assertThat(overridden.spec().environmentByService())
+                .containsEntry("all", Map.of("AGORA_WARMUP_ENABLED", "false"));
     }
 
     @Test
