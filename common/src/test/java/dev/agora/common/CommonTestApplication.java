@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -27,19 +28,24 @@ public class CommonTestApplication {
 
     public static final int CATALOGUE_LENGTH = 256 * 1024;
 
-    /** Holds {@code /public/ticker}'s second line until the test has read the first. */
-    public static final CountDownLatch SECOND_TICK = new CountDownLatch(1);
-
     record Item(@NotBlank String name, @Positive @Max(1000) int quantity) {}
 
     @RestController
     public static class Endpoints {
 
         private final AtomicInteger itemReads = new AtomicInteger();
+        /** Holds the latest {@code /public/ticker} call's second line until {@link #sendSecondTick()}. */
+        private final AtomicReference<CountDownLatch> secondTick = new AtomicReference<>();
 
         /** How many times an item was read since start. */
         public int itemReads() {
             return itemReads.get();
+        }
+
+        /** Lets the latest ticker send its second line. */
+        public void sendSecondTick() {
+            CountDownLatch held = secondTick.get();
+            if (held != null) held.countDown();
         }
 
         @GetMapping("/internal/ping")
@@ -82,10 +88,12 @@ public class CommonTestApplication {
         @GetMapping("/public/ticker")
         ResponseBodyEmitter ticker() {
             ResponseBodyEmitter ticks = new ResponseBodyEmitter(15_000L);
+            CountDownLatch second = new CountDownLatch(1);
+            secondTick.set(second);
             Thread.ofPlatform().name("ticker").start(() -> {
                 try {
                     ticks.send("first\n", MediaType.TEXT_PLAIN);
-                    if (!SECOND_TICK.await(10, TimeUnit.SECONDS)) throw new IOException("nobody read the first tick");
+                    if (!second.await(10, TimeUnit.SECONDS)) throw new IOException("nobody read the first tick");
                     ticks.send("second\n", MediaType.TEXT_PLAIN);
                     ticks.complete();
                 } catch (IOException | InterruptedException e) {

@@ -13,6 +13,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
@@ -26,6 +27,9 @@ class WebEdgeTest {
 
     @LocalServerPort
     int port;
+
+    @Autowired
+    CommonTestApplication.Endpoints endpoints;
 
     @Test
     void internalEndpointWithoutTokenIsUnauthorizedProblem() throws Exception {
@@ -156,7 +160,7 @@ class WebEdgeTest {
         try (var lines = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.US_ASCII))) {
             assertThat(response.headers().firstValue("Server-Timing")).isPresent();
             assertThat(lines.readLine()).isEqualTo("first");
-            CommonTestApplication.SECOND_TICK.countDown();
+            endpoints.sendSecondTick();
             assertThat(lines.readLine()).isEqualTo("second");
             assertThat(lines.readLine()).isNull();
         }
