@@ -6,16 +6,10 @@ import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.slf4j.MDC;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.client.RestClientResponseException;
 
@@ -31,6 +25,10 @@ import org.springframework.web.client.RestClientResponseException;
  * Every call ends within its call timeout. When no replica can serve the call, it ends
  * quickly in {@link ServiceUnavailableException} (503). Every repeat and hedge is noted on the response of
  * the request being handled ({@link FailoverNotice}), so a client can tell which requests failover touched.
+ *
+ * <p>Attempts run on the caller's thread; only hedges (and repeats while a hedge runs) go to pooled threads (see
+ * {@link HedgedCall}). A hedge that answers first aborts the caller's attempt, so the clients given here must make
+ * their requests with an {@link AbortableRequestFactory}.
  *
  * <p>4xx answers are the replica doing its job and pass to the caller unchanged, as
  * {@link RestClientResponseException}.
@@ -53,14 +51,6 @@ public final class FailoverClient {
     private final FailoverSettings settings;
     private final MeterRegistry meters;
     private final Map<String, ServicePool> pools = new ConcurrentHashMap<>();
-
-    /**
-     * Hedged calls' attempts, so a caller can wait for whichever answers first. Pooled platform threads, not
-     * virtual ones: a virtual thread's blocking socket read parks it and costs two more thread wake-ups (the
-     * poller, then a carrier), which on a 2-core box crowded with JVMs shows up in every hop's latency.
-     */
-    private static final ExecutorService ATTEMPTS = Executors.newCachedThreadPool(
-            Thread.ofPlatform().name("failover-attempt-", 0).daemon().factory());
 
     public FailoverClient(
             RestClient baseClient, InstanceListSource source, FailoverSettings settings, MeterRegistry meters) {
@@ -89,7 +79,7 @@ public final class FailoverClient {
         long started = System.nanoTime();
         long deadline = started + settings.callTimeout(serviceId).toNanos();
         if (safety == CallSafety.IDEMPOTENT && hedgeNanos > 0 && settings.maxAttempts() > 1) {
-            return hedged(pool, attempt, hedgeNanos, started, deadline);
+            return new HedgedCall<>(this, pool, attempt, hedgeNanos, started, deadline).run();
         }
         return sequential(pool, safety, attempt, started, deadline);
     }
@@ -104,7 +94,7 @@ public final class FailoverClient {
             if (instance == null) break;
             if (lastFailed != null) failedOver(serviceId, lastFailed, started);
             tried.add(instance);
-            Outcome<T> outcome = attempt(pool, instance, attempt);
+            Outcome<T> outcome = attempt(pool, instance, attempt, null);
             if (outcome.succeeded()) return outcome.result();
             if (outcome.answered()) throw outcome.error();
             lastFailed = outcome;
@@ -117,123 +107,32 @@ public final class FailoverClient {
     }
 
     /**
-     * Attempts run on pooled threads while the caller waits for the first answer: when none came within the
-     * hedge delay the same request also goes to another admitted replica (a frozen replica costs the hedge
-     * delay, not a timeout); a failed attempt is repeated elsewhere at once; the first answer (a result or a
-     * 4xx) wins and later ones are dropped. Only for idempotent calls, so a duplicate does no harm.
+     * Runs one attempt on {@code instance} and records what it says about the replica's health.
+     *
+     * @param abort lets another thread end the attempt (null when none will): an attempt that fails after it was
+     *     aborted was ended on purpose and says nothing about the replica
      */
-    private <T> T hedged(ServicePool pool, Attempt<T> attempt, long hedgeNanos, long started, long deadline) {
-        String serviceId = pool.serviceId();
-        List<Instance> tried = new ArrayList<>(settings.maxAttempts());
-        List<Instance> running = new ArrayList<>(settings.maxAttempts());
-        BlockingQueue<Finished<T>> finished = new LinkedBlockingQueue<>();
-        Map<String, String> context = MDC.getCopyOfContextMap();
-        Outcome<T> lastFailed = null;
-        Instance first = pool.choose(tried, true);
-        if (first == null) throw unavailable(serviceId, 0, null);
-        start(pool, first, attempt, context, finished, tried, running);
-        long nextHedge = started + hedgeNanos;
-        try {
-            while (!running.isEmpty()) {
-                long now = System.nanoTime();
-                if (now - deadline >= 0) break;
-                boolean mayHedge = tried.size() < settings.maxAttempts() && nextHedge - deadline < 0;
-                long waitUntil = mayHedge ? nextHedge : deadline;
-                Finished<T> done = finished.poll(Math.max(0, waitUntil - now), TimeUnit.NANOSECONDS);
-                if (done == null) {
-                    if (!mayHedge || System.nanoTime() - deadline >= 0) continue;
-                    // Any replica that may serve it, also one ejected for slowness whose probes pass: on a
-                    // starved machine a healthy replica can be ejected as slow, and a hedge to it still helps.
-                    Instance hedge = pool.choose(tried, true);
-                    if (hedge == null) {
-                        nextHedge = deadline; // nothing to hedge to: wait for what runs
-                        continue;
-                    }
-                    if (!pool.hedgeBudget().trySpend()) {
-                        meters.counter("agora.client.hedges.denied", "service", serviceId)
-                                .increment();
-                        nextHedge = deadline; // the budget is spent: wait for what runs
-                        continue;
-                    }
-                    meters.counter("agora.client.hedges", "service", serviceId).increment();
-                    FailoverNotice.record(serviceId, FailoverNotice.Event.HEDGE, null, System.nanoTime() - started);
-                    start(pool, hedge, attempt, context, finished, tried, running);
-                    nextHedge = System.nanoTime() + hedgeNanos;
-                    continue;
-                }
-                running.remove(done.instance());
-                Outcome<T> outcome = done.outcome();
-                if (!outcome.succeeded() && !outcome.answered()) {
-                    lastFailed = outcome;
-                } else {
-                    // Replicas asked earlier that have still not answered lost the race to a later one.
-                    for (Instance slow : running) {
-                        if (tried.indexOf(slow) < tried.indexOf(done.instance())
-                                && slow.overtaken(
-                                        settings.overtakenToEject(), pool.othersAdmitted(slow), System.nanoTime())) {
-                            ejected(slow, "slow", null);
-                        }
-                    }
-                    if (outcome.succeeded()) return outcome.result();
-                    throw outcome.error();
-                }
-                if (running.isEmpty() && tried.size() < settings.maxAttempts()) {
-                    Instance next = pool.choose(tried, true);
-                    if (next != null) {
-                        failedOver(serviceId, lastFailed, started);
-                        start(pool, next, attempt, context, finished, tried, running);
-                        nextHedge = System.nanoTime() + hedgeNanos;
-                    }
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        if (!running.isEmpty()) {
-            meters.counter("agora.client.call.timeouts", "service", serviceId).increment();
-        }
-        throw unavailable(serviceId, tried.size(), lastFailed);
-    }
-
-    private <T> void start(
-            ServicePool pool,
-            Instance instance,
-            Attempt<T> attempt,
-            Map<String, String> context,
-            BlockingQueue<Finished<T>> finished,
-            List<Instance> tried,
-            List<Instance> running) {
-        tried.add(instance);
-        running.add(instance);
-        ATTEMPTS.submit(() -> {
-            if (context != null) MDC.setContextMap(context);
-            try {
-                finished.add(new Finished<>(instance, attempt(pool, instance, attempt)));
-            } finally {
-                MDC.clear();
-            }
-        });
-    }
-
-    /** Runs one attempt on {@code instance} and records what it says about the replica's health. */
-    private <T> Outcome<T> attempt(ServicePool pool, Instance instance, Attempt<T> attempt) {
+    <T> Outcome<T> attempt(ServicePool pool, Instance instance, Attempt<T> attempt, AttemptAbort abort) {
         instance.callStarted();
         long started = System.nanoTime();
+        if (abort != null) abort.enter();
         try {
             T result = attempt.call(instance);
             answered(pool, instance, started);
-            return new Outcome<>(result, null, null);
+            return new Outcome<>(result, null, null, false);
         } catch (RuntimeException error) {
+            if (abort != null && abort.aborted()) return new Outcome<>(null, error, null, true);
             Failure failure = Failure.classify(error);
             if (failure == null) {
                 if (error instanceof RestClientResponseException) answered(pool, instance, started);
-                return new Outcome<>(null, error, null);
+                return new Outcome<>(null, error, null, false);
             }
             if (instance.failed(failure, settings.serverErrorsToEject(), System.nanoTime())) {
                 ejected(instance, failure.name().toLowerCase(), error);
             }
-            return new Outcome<>(null, error, failure);
+            return new Outcome<>(null, error, failure, false);
         } finally {
+            if (abort != null) abort.leave();
             instance.callEnded();
         }
     }
@@ -246,28 +145,27 @@ public final class FailoverClient {
 
     /**
      * How one attempt ended: a result, an answer to pass on ({@code error} without {@code failure}: a 4xx, or
-     * an error that says nothing about the replica), or a failure that may be repeated elsewhere.
+     * an error that says nothing about the replica), a failure that may be repeated elsewhere, or abandoned (ended
+     * on purpose because another attempt answered first or the call ran out of time).
      */
-    private record Outcome<T>(T result, RuntimeException error, Failure failure) {
+    record Outcome<T>(T result, RuntimeException error, Failure failure, boolean abandoned) {
         boolean succeeded() {
             return error == null;
         }
 
         boolean answered() {
-            return error != null && failure == null;
+            return error != null && failure == null && !abandoned;
         }
     }
 
-    private record Finished<T>(Instance instance, Outcome<T> outcome) {}
-
     /** The call is repeated on another replica because {@code previous} failed. */
-    private void failedOver(String serviceId, Outcome<?> previous, long callStarted) {
+    void failedOver(String serviceId, Outcome<?> previous, long callStarted) {
         meters.counter("agora.client.failovers", "service", serviceId).increment();
         FailoverNotice.record(
                 serviceId, FailoverNotice.Event.RETRY, previous.failure(), System.nanoTime() - callStarted);
     }
 
-    private static ServiceUnavailableException unavailable(String serviceId, int tried, Outcome<?> lastFailed) {
+    static ServiceUnavailableException unavailable(String serviceId, int tried, Outcome<?> lastFailed) {
         if (lastFailed != null) log.debug("{} failed on {} replica(s)", serviceId, tried, lastFailed.error());
         return new ServiceUnavailableException(serviceId, serviceId + " is unavailable");
     }
@@ -282,6 +180,10 @@ public final class FailoverClient {
 
     public FailoverSettings settings() {
         return settings;
+    }
+
+    MeterRegistry meters() {
+        return meters;
     }
 
     List<ServicePool> pools() {

@@ -16,9 +16,13 @@ import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Pattern;
+import org.apache.hc.client5.http.config.ConnectionConfig;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.classic.HttpClients;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.core5.util.Timeout;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.http.client.SimpleClientHttpRequestFactory;
 import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.mock.web.MockHttpServletResponse;
 import org.springframework.web.client.HttpClientErrorException;
@@ -107,10 +111,12 @@ class FailoverClientTest {
             Duration.ofSeconds(1), Duration.ofSeconds(3), Duration.ofMillis(100), Duration.ofSeconds(10));
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
     private FailoverClient client;
+    private CloseableHttpClient http;
 
     @AfterEach
-    void stop() {
+    void stop() throws IOException {
         replicas.forEach(r -> r.server.stop(0));
+        if (http != null) http.close();
     }
 
     private void start(int count, FailoverSettings with) throws IOException {
@@ -119,10 +125,20 @@ class FailoverClientTest {
             replicas.add(replica);
             uris.add(replica.uri());
         }
-        SimpleClientHttpRequestFactory factory = new SimpleClientHttpRequestFactory();
-        factory.setConnectTimeout(with.connectTimeout());
-        factory.setReadTimeout(with.readTimeout());
-        RestClient base = RestClient.builder().requestFactory(factory).build();
+        var connections = PoolingHttpClientConnectionManagerBuilder.create()
+                .setDefaultConnectionConfig(ConnectionConfig.custom()
+                        .setConnectTimeout(Timeout.of(with.connectTimeout()))
+                        .setSocketTimeout(Timeout.of(with.readTimeout()))
+                        .build())
+                .setMaxConnPerRoute(with.maxConnections())
+                .build();
+        http = HttpClients.custom()
+                .setConnectionManager(connections)
+                .disableAutomaticRetries()
+                .build();
+        RestClient base = RestClient.builder()
+                .requestFactory(new AbortableRequestFactory(http))
+                .build();
         client = new FailoverClient(base, service -> List.copyOf(uris), with, meters);
     }
 
@@ -305,12 +321,27 @@ class FailoverClientTest {
         }
 
         assertThat(Duration.ofNanos(slowest))
-                .as("the hedge answered, not a read timeout")
+                .as("the hedge answered and aborted the caller's attempt, which would have waited for the read timeout")
                 .isLessThan(Duration.ofMillis(1500));
         assertThat(client.instances(SERVICE).get(0).admitted())
                 .as("ejected after losing hedges")
                 .isFalse();
         assertThat(replicas.get(1).served.get()).isEqualTo(6);
+    }
+
+    @Test
+    void aHedgedCallAnsweredWithinTheHedgeDelayRunsOnTheCallersThread() throws IOException {
+        start(2, hedging);
+        List<Thread> ranOn = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            client.call(SERVICE, CallSafety.IDEMPOTENT, replica -> {
+                ranOn.add(Thread.currentThread());
+                return replica.client().get().uri("/books/1").retrieve().body(String.class);
+            });
+        }
+        assertThat(ranOn).as("no hand-off to a pooled thread").containsOnly(Thread.currentThread());
+        assertThat(meters.counter("agora.client.hedges", "service", SERVICE).count())
+                .isZero();
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.agora.frontend.upstream;
 
+import dev.agora.common.client.AbortableRequestFactory;
 import dev.agora.common.client.FailoverClient;
 import dev.agora.common.client.FailoverSettings;
 import dev.agora.common.client.HealthProber;
@@ -22,7 +23,6 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.cloud.loadbalancer.support.LoadBalancerClientFactory;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
 import org.springframework.web.client.RestClient;
 
 /**
@@ -88,7 +88,7 @@ class UpstreamConfiguration {
     private static RestClient restClient(RestClient.Builder restClients, CloseableHttpClient http) {
         return restClients
                 .clone()
-                .requestFactory(new HttpComponentsClientHttpRequestFactory(http))
+                .requestFactory(new AbortableRequestFactory(http))
                 .requestInterceptor(RequestIds.propagatingInterceptor())
                 .requestInterceptor(ServerTiming.answersInterceptor())
                 .build();

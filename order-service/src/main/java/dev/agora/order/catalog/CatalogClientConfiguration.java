@@ -1,5 +1,6 @@
 package dev.agora.order.catalog;
 
+import dev.agora.common.client.AbortableRequestFactory;
 import dev.agora.common.client.FailoverClient;
 import dev.agora.common.client.HealthProber;
 import dev.agora.common.security.AgoraSecurityProperties;
@@ -19,7 +20,6 @@ import org.springframework.cloud.client.ServiceInstance;
 import org.springframework.cloud.client.discovery.DiscoveryClient;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
 import org.springframework.web.client.RestClient;
 
 /**
@@ -64,7 +64,7 @@ class CatalogClientConfiguration {
             CatalogProperties properties,
             MeterRegistry meters) {
         RestClient base = restClients
-                .requestFactory(new HttpComponentsClientHttpRequestFactory(catalogHttpClient))
+                .requestFactory(new AbortableRequestFactory(catalogHttpClient))
                 .requestInterceptor(RequestIds.propagatingInterceptor())
                 .requestInterceptor(ServerTiming.answersInterceptor())
                 .build();
