@@ -127,6 +127,67 @@ class ReservationTest extends CatalogTestSupport {
     }
 
     @Test
+    void aCallThatLosesTheClaimOfItsOrderToAConcurrentCallIsRolledBackAndItsRepeatFindsTheClaim() throws Exception {
+        long bookId = newBook("racing-claims", 5).path("id").asLong();
+        long orderId = nextOrderId();
+        try (Connection first = dataSource.getConnection();
+                Connection second = dataSource.getConnection();
+                ExecutorService racer = Executors.newSingleThreadExecutor()) {
+            first.setAutoCommit(false);
+            assertThat(callReserveStock(first, orderId, bookId)).isEqualTo("RESERVED");
+            long secondPid = backendPid(second);
+            // Past the repeat check (the first's claim is not committed yet), it waits for the book's row lock.
+            Future<String> racing = racer.submit(() -> callReserveStock(second, orderId, bookId));
+            long waitingSince = System.nanoTime();
+            while (!waitsForALock(secondPid)) {
+                assertThat(System.nanoTime() - waitingSince).isLessThan(TimeUnit.SECONDS.toNanos(5));
+                Thread.sleep(5);
+            }
+            first.commit();
+
+            assertThatThrownBy(() -> racing.get(10, TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(SQLException.class)
+                    .satisfies(e -> assertThat(((SQLException) e.getCause()).getSQLState())
+                            .isEqualTo("40001"));
+        }
+        assertThat(book(bookId).path("stock").asLong())
+                .as("the loser's copies were given back")
+                .isEqualTo(3);
+        assertThat(reservedRows(bookId)).isEqualTo(1);
+
+        Response repeated = reserve(orderId, bookId, 2);
+        assertThat(outcome(repeated)).isEqualTo("RESERVED");
+        assertThat(repeated.json().path("stockAfter").asLong()).isEqualTo(3);
+        assertThat(book(bookId).path("stock").asLong()).isEqualTo(3);
+    }
+
+    private static String callReserveStock(Connection connection, long orderId, long bookId) throws SQLException {
+        try (var call = connection.prepareStatement("SELECT outcome FROM reserve_stock(?, ?, 2)")) {
+            call.setLong(1, orderId);
+            call.setLong(2, bookId);
+            try (var row = call.executeQuery()) {
+                return row.next() ? row.getString(1) : null;
+            }
+        }
+    }
+
+    private static long backendPid(Connection connection) throws SQLException {
+        try (Statement query = connection.createStatement();
+                var row = query.executeQuery("SELECT pg_backend_pid()")) {
+            row.next();
+            return row.getLong(1);
+        }
+    }
+
+    private boolean waitsForALock(long pid) {
+        return jdbc.sql("SELECT count(*) FROM pg_stat_activity WHERE pid = ? AND wait_event_type = 'Lock'")
+                        .param(pid)
+                        .query(Long.class)
+                        .single()
+                == 1;
+    }
+
+    @Test
     void theOutcomeOfAnOrderCanBeReadBack() {
         long bookId = newBook("reading-back", 5).path("id").asLong();
         long orderId = nextOrderId();

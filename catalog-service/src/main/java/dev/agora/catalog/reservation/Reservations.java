@@ -8,6 +8,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.UncategorizedSQLException;
@@ -25,6 +26,13 @@ class Reservations {
     private static final String RESERVE =
             "SELECT " + COLUMNS + ", claimed, book_version, book_topic FROM reserve_stock(?, ?, ?)";
     private static final SQLExceptionTranslator SQL_ERRORS = new SQLExceptionSubclassTranslator();
+    /**
+     * reserve_stock's answer when a concurrent call for the same order claimed it first (V4): its transaction is
+     * rolled back and the call must be repeated, which then finds the claim.
+     */
+    private static final String CALL_AGAIN = "40001";
+
+    private static final int MAX_CALLS = 3;
 
     private final JdbcClient jdbc;
     /** Plain JDBC for the reservation: its commit is a step of its own, see {@link #reserve}. */
@@ -37,13 +45,15 @@ class Reservations {
 
     /**
      * Claims the order id and takes the copies when enough are left, in one auto-committed call of
-     * {@code reserve_stock} (V3 migration): one round trip and one commit. Empty for an unknown book.
+     * {@code reserve_stock} (V4 migration): one round trip and one commit. Empty for an unknown book.
      */
     Optional<Claim> reserve(long orderId, long bookId, int quantity) {
-        return ServerTiming.measure(ServerTiming.DB, () -> jdbc.sql(RESERVE)
-                .params(orderId, bookId, quantity)
-                .query(Reservations::claim)
-                .optional());
+        return ServerTiming.measure(
+                ServerTiming.DB,
+                () -> callingAgainAfterAConcurrentClaim(() -> jdbc.sql(RESERVE)
+                        .params(orderId, bookId, quantity)
+                        .query(Reservations::claim)
+                        .optional()));
     }
 
     /**
@@ -53,7 +63,21 @@ class Reservations {
      */
     <T> Optional<Claimed<T>> reserve(long orderId, long bookId, int quantity, Function<Claim, T> beforeCommit) {
         return ServerTiming.measure(
-                ServerTiming.DB, () -> reserveInTransaction(orderId, bookId, quantity, beforeCommit));
+                ServerTiming.DB,
+                () -> callingAgainAfterAConcurrentClaim(
+                        () -> reserveInTransaction(orderId, bookId, quantity, beforeCommit)));
+    }
+
+    private static <T> T callingAgainAfterAConcurrentClaim(Supplier<T> call) {
+        for (int calls = 1; ; calls++) {
+            try {
+                return call.get();
+            } catch (DataAccessException e) {
+                boolean claimedConcurrently =
+                        e.getMostSpecificCause() instanceof SQLException sql && CALL_AGAIN.equals(sql.getSQLState());
+                if (!claimedConcurrently || calls == MAX_CALLS) throw e;
+            }
+        }
     }
 
     private <T> Optional<Claimed<T>> reserveInTransaction(
