@@ -82,9 +82,9 @@ final class HedgedCall<T> implements HedgeWatch.Watched {
             for (long after : hedgedAfterNanos) {
                 FailoverNotice.record(serviceId, FailoverNotice.Event.HEDGE, null, after);
             }
-            if (timedOut) break;
             if (own.succeeded()) return own.result();
             if (own.answered()) throw own.error();
+            if (timedOut) break;
             if (own.abandoned()) {
                 overtaken.add(next);
             } else {
@@ -112,7 +112,7 @@ final class HedgedCall<T> implements HedgeWatch.Watched {
             hedgedAfterNanos.clear();
             dueNanos = mayHedge() ? nextHedge : deadline;
         }
-        HedgeWatch.INSTANCE.watch(this, Math.min(hedgeNanos, deadline - System.nanoTime()));
+        HedgeWatch.INSTANCE.watch(this, hedgeNanos);
         try {
             return client.attempt(pool, instance, attempt, abort);
         } finally {
