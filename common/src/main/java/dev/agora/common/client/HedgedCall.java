@@ -97,10 +97,11 @@ final class HedgedCall<T> implements HedgeWatch.Watched {
             client.failedOver(serviceId, lastFailed, started);
             nextHedge = System.nanoTime() + hedgeNanos;
         }
-        if (timedOut)
+        if (timedOut) {
             client.meters()
                     .counter("agora.client.call.timeouts", "service", serviceId)
                     .increment();
+        }
         throw FailoverClient.unavailable(serviceId, tried.size(), lastFailed);
     }
 
