@@ -21,13 +21,16 @@ final class HedgeWatch {
 
     private static final Logger log = LoggerFactory.getLogger(HedgeWatch.class);
 
-    /** A call being watched. */
+    /**
+     * A call being watched, until it unwatches itself: only the call knows when it is done, so the watch never
+     * drops a call on its own (it could drop one that has just been armed again for its next attempt).
+     */
     interface Watched {
-        /** When it wants {@link #due} next (System.nanoTime based). */
+        /** When it wants {@link #due} next (System.nanoTime based), or {@link #NEVER}. */
         long dueNanos();
 
-        /** Called on the watch's thread at or after {@link #dueNanos()}; returns the next due time, or NEVER. */
-        long due(long nowNanos);
+        /** Called on the watch's thread at or after {@link #dueNanos()}, which it moves on. */
+        void due(long nowNanos);
     }
 
     static final long NEVER = Long.MAX_VALUE;
@@ -69,12 +72,11 @@ final class HedgeWatch {
             long wakeAt = now + pollNanos;
             for (Watched call : watched) {
                 long due = call.dueNanos();
-                if (due - now <= 0) due = dueSafely(call, now);
-                if (due == NEVER) {
-                    watched.remove(call);
-                } else if (due - wakeAt < 0) {
-                    wakeAt = due;
+                if (due != NEVER && due - now <= 0) {
+                    actSafely(call, now);
+                    due = call.dueNanos();
                 }
+                if (due != NEVER && due - wakeAt < 0) wakeAt = due;
             }
             if (!watched.isEmpty()) lastBusy = now;
             if (now - lastBusy > IDLE_AFTER_NANOS) {
@@ -88,13 +90,13 @@ final class HedgeWatch {
         }
     }
 
-    private static long dueSafely(Watched call, long now) {
+    private void actSafely(Watched call, long now) {
         try {
-            return call.due(now);
+            call.due(now);
         } catch (RuntimeException e) {
             // The watch must outlive any one call's failure; that call then runs to its own read timeout.
             log.error("A hedged call failed to act on its hedge delay", e);
-            return NEVER;
+            watched.remove(call);
         }
     }
 }

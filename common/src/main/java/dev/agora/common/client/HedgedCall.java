@@ -131,18 +131,21 @@ final class HedgedCall<T> implements HedgeWatch.Watched {
 
     /** On the watch's thread: the hedge delay or the deadline of the attempt running on the caller's thread. */
     @Override
-    public synchronized long due(long now) {
-        if (ownAttempt == null) return HedgeWatch.NEVER;
+    public synchronized void due(long now) {
+        if (ownAttempt == null) {
+            dueNanos = HedgeWatch.NEVER; // between attempts: the next one arms it again
+            return;
+        }
         if (now - deadline >= 0) {
             timedOut = true;
             ownAttempt.abort();
-            return HedgeWatch.NEVER;
+            dueNanos = HedgeWatch.NEVER;
+            return;
         }
         if (now - nextHedge >= 0 && mayHedge()) {
             if (hedge()) hedgedAfterNanos.add(now - started);
         }
         dueNanos = mayHedge() ? nextHedge : deadline;
-        return dueNanos;
     }
 
     private boolean mayHedge() {
