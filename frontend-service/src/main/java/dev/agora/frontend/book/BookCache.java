@@ -117,7 +117,10 @@ public final class BookCache implements MeterBinder {
     public void invalidate(long bookId, long version, boolean searchAffected) {
         invalidations.increment();
         announcedVersions.merge(bookId, version, Math::max);
-        lookups.asMap().computeIfPresent(bookId, (id, cached) -> cached.version() >= version ? cached : null);
+        // compute, not computeIfPresent: Caffeine's computeIfPresent returns at once, without the key's lock, when
+        // the key is absent, so it can miss a concurrent offerLookup that is inserting a copy it checked against
+        // the announced version before the merge above. compute waits for that insert and then drops the copy.
+        lookups.asMap().compute(bookId, (id, cached) -> cached == null || cached.version() >= version ? cached : null);
         if (searchAffected) {
             searchGeneration.incrementAndGet();
             searches.invalidateAll();
