@@ -82,6 +82,8 @@ class CatalogOutageTest extends OrderTestSupport {
         assertThat(responses).hasSize(buyers * buysEach);
         assertThat(responses).allSatisfy(r -> assertThat(r.status()).isEqualTo(201));
         assertThat(stock(bookId)).isEqualTo(1000 - buyers * buysEach);
-        assertThat(ordersFor(bookId, "CONFIRMED")).isEqualTo(buyers * buysEach);
+        // Outcomes are written just after the answers.
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(ordersFor(bookId, "CONFIRMED")).isEqualTo(buyers * buysEach));
     }
 }

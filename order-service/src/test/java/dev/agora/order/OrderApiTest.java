@@ -1,7 +1,9 @@
 package dev.agora.order;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -89,8 +91,11 @@ class OrderApiTest extends OrderTestSupport {
         assertThat(responses.stream().filter(r -> r.status() == 409)).hasSize(buyers - copies);
         assertThat(confirmed.stream().map(Response::orderId).distinct()).hasSize(copies);
         assertThat(stock(bookId)).isZero();
-        assertThat(ordersFor(bookId, "CONFIRMED")).isEqualTo(copies);
-        assertThat(ordersFor(bookId, "REJECTED")).isEqualTo(buyers - copies);
+        // Outcomes are written just after the answers.
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            assertThat(ordersFor(bookId, "CONFIRMED")).isEqualTo(copies);
+            assertThat(ordersFor(bookId, "REJECTED")).isEqualTo(buyers - copies);
+        });
     }
 
     @Test

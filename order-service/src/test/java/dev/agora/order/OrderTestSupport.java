@@ -140,6 +140,27 @@ abstract class OrderTestSupport {
                                 .formatted(orderId, bookId, quantity))));
     }
 
+    /** What the first step of a buy commits, dated back by {@code age} (a PostgreSQL interval). */
+    long pendingOrder(String key, long bookId, int quantity, String age) {
+        return orderDatabase
+                .sql(
+                        """
+                        INSERT INTO orders (idempotency_key, book_id, quantity, status, created_at, updated_at)
+                        VALUES (?, ?, ?, 'PENDING', now() - ?::interval, now() - ?::interval)
+                        RETURNING id""")
+                .params(key, bookId, quantity, age, age)
+                .query(Long.class)
+                .single();
+    }
+
+    String statusInDatabase(long orderId) {
+        return orderDatabase
+                .sql("SELECT status FROM orders WHERE id = ?")
+                .param(orderId)
+                .query(String.class)
+                .single();
+    }
+
     long ordersFor(long bookId, String status) {
         return orderDatabase
                 .sql("SELECT count(*) FROM orders WHERE book_id = ? AND status = ?")

@@ -117,15 +117,7 @@ class RecoveryTest extends OrderTestSupport {
 
     /** What the first step of a buy commits, dated back as if its request had died a while ago. */
     private long pendingOrderAsLeftByACrash(String key, long bookId, int quantity) {
-        return orderDatabase
-                .sql(
-                        """
-                        INSERT INTO orders (idempotency_key, book_id, quantity, status, created_at, updated_at)
-                        VALUES (?, ?, ?, 'PENDING', now() - interval '1 minute', now() - interval '1 minute')
-                        RETURNING id""")
-                .params(key, bookId, quantity)
-                .query(Long.class)
-                .single();
+        return pendingOrder(key, bookId, quantity, "1 minute");
     }
 
     private String status(long orderId) {

@@ -60,6 +60,37 @@ final class CatalogStock implements Stock {
         }
     }
 
+    @Override
+    public Optional<Answer> decided(long orderId) {
+        try {
+            return ServerTiming.call(
+                    TIMING_NAME, catalog, serviceId, CallSafety.IDEMPOTENT, replica -> find(replica.client(), orderId));
+        } catch (ServiceUnavailableException | RestClientException e) {
+            log.warn("Reservation of order {} could not be read at the catalog: {}", orderId, e.getMessage());
+            return Optional.of(new Unavailable(e.getMessage()));
+        }
+    }
+
+    private Optional<Answer> find(RestClient catalog, long orderId) {
+        return catalog.get()
+                .uri("/internal/reservations/{orderId}", orderId)
+                .header(TokenGuardFilter.INTERNAL_TOKEN_HEADER, internalToken)
+                .exchange((ignored, response) -> {
+                    HttpStatus status =
+                            HttpStatus.valueOf(response.getStatusCode().value());
+                    if (status.is2xxSuccessful()) return Optional.of(answer(response.bodyTo(Reservation.class)));
+                    if (status == HttpStatus.NOT_FOUND) return Optional.empty();
+                    if (status.is5xxServerError()) {
+                        throw new HttpServerErrorException(status, "catalog answered " + status);
+                    }
+                    throw new HttpClientErrorException(status, "catalog answered " + status);
+                });
+    }
+
+    private static Answer answer(Reservation reservation) {
+        return "RESERVED".equals(reservation.outcome()) ? new Reserved(reservation.total()) : new OutOfStock();
+    }
+
     private Answer post(RestClient catalog, ReserveStock request, Optional<URI> writingFrontend) {
         return catalog.post()
                 .uri("/internal/reservations")
@@ -71,10 +102,7 @@ final class CatalogStock implements Stock {
                     HttpStatus status =
                             HttpStatus.valueOf(response.getStatusCode().value());
                     if (status.is2xxSuccessful()) {
-                        Reservation reservation = response.bodyTo(Reservation.class);
-                        return "RESERVED".equals(reservation.outcome())
-                                ? new Reserved(reservation.total())
-                                : new OutOfStock();
+                        return answer(response.bodyTo(Reservation.class));
                     }
                     return switch (status) {
                         case NOT_FOUND -> new UnknownBook();

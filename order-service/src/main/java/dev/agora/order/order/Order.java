@@ -18,6 +18,11 @@ public record Order(
         return this.bookId == bookId && this.quantity == quantity;
     }
 
+    /** This order in its final state (the row as {@link Orders#finish} writes it). */
+    Order finished(OrderStatus status, BigDecimal total, Rejection rejection) {
+        return new Order(id, idempotencyKey, bookId, quantity, status, total, rejection, createdAt);
+    }
+
     public boolean isPending() {
         return status == OrderStatus.PENDING;
     }

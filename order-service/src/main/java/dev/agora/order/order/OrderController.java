@@ -30,10 +30,12 @@ class OrderController {
     static final URI KEY_REUSED = ProblemTypes.of("idempotency-key-reused");
 
     private final PlacingOrder placing;
+    private final FindingOrder finding;
     private final Orders orders;
 
-    OrderController(PlacingOrder placing, Orders orders) {
+    OrderController(PlacingOrder placing, FindingOrder finding, Orders orders) {
         this.placing = placing;
+        this.finding = finding;
         this.orders = orders;
     }
 
@@ -64,7 +66,7 @@ class OrderController {
 
     @GetMapping("/{orderId}")
     OrderView find(@PathVariable @Positive long orderId) {
-        return orders.find(orderId)
+        return finding.find(orderId)
                 .map(OrderView::of)
                 .orElseThrow(() -> ProblemException.notFound("Order " + orderId + " does not exist"));
     }
@@ -74,7 +76,7 @@ class OrderController {
             @RequestParam(defaultValue = "0") @Min(0) @Max(100_000) int page,
             @RequestParam(defaultValue = "20") @Min(1) @Max(100) int size) {
         List<OrderView> content =
-                orders.page(page, size).stream().map(OrderView::of).toList();
+                finding.page(page, size).stream().map(OrderView::of).toList();
         return new OrderPage(content, page, size, orders.count());
     }
 

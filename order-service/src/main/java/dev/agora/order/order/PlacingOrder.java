@@ -1,5 +1,6 @@
 package dev.agora.order.order;
 
+import java.math.BigDecimal;
 import java.net.URI;
 import java.util.Optional;
 import org.springframework.stereotype.Service;
@@ -8,17 +9,20 @@ import org.springframework.stereotype.Service;
  * The buy saga: record the order as PENDING under its idempotency key, reserve the stock at the catalog
  * (idempotent by order id), record the outcome. Each step is safe to repeat, so a retry with the same key,
  * a concurrent duplicate, or the recovery sweeper can drive a PENDING order again at any point, also after
- * a crash between the steps, and stock is still taken at most once.
+ * a crash between the steps, and stock is still taken at most once. A buy is answered once the catalog has
+ * decided; an outcome the catalog records is written after the answer ({@link OutcomeWriter}).
  */
 @Service
 public class PlacingOrder {
 
     private final Orders orders;
     private final Stock stock;
+    private final OutcomeWriter outcomes;
 
-    PlacingOrder(Orders orders, Stock stock) {
+    PlacingOrder(Orders orders, Stock stock, OutcomeWriter outcomes) {
         this.orders = orders;
         this.stock = stock;
+        this.outcomes = outcomes;
     }
 
     public sealed interface Result {}
@@ -35,24 +39,48 @@ public class PlacingOrder {
                 .or(() -> orders.findByKey(idempotencyKey))
                 .orElseThrow();
         if (!order.isFor(bookId, quantity)) return new KeyReused(order);
-        return new Placed(order.isPending() ? drive(order, writingFrontend) : order);
+        if (!order.isPending()) return new Placed(order);
+        return new Placed(decide(
+                order,
+                stock.reserve(order.id(), order.bookId(), order.quantity(), writingFrontend),
+                Writing.AFTER_ANSWER));
     }
 
     /** Asks the catalog for the order's stock and records the answer; a PENDING order stays so if none came. */
     public Order drive(Order order) {
-        return drive(order, Optional.empty());
+        return decide(
+                order,
+                stock.reserve(order.id(), order.bookId(), order.quantity(), Optional.empty()),
+                Writing.BEFORE_ANSWER);
     }
 
-    private Order drive(Order order, Optional<URI> writingFrontend) {
-        return switch (stock.reserve(order.id(), order.bookId(), order.quantity(), writingFrontend)) {
-            case Stock.Reserved reserved -> orders.finish(order.id(), OrderStatus.CONFIRMED, reserved.total(), null);
-            case Stock.OutOfStock ignored ->
-                orders.finish(order.id(), OrderStatus.REJECTED, null, Rejection.OUT_OF_STOCK);
+    /** Records a decision the catalog already holds ({@link Stock#decided}); no reservation is made. */
+    Order settle(Order order, Stock.Answer decided) {
+        return decide(order, decided, Writing.BEFORE_ANSWER);
+    }
+
+    private enum Writing {
+        BEFORE_ANSWER,
+        /** Only for outcomes the catalog records: it can answer for the order until the row is written. */
+        AFTER_ANSWER
+    }
+
+    private Order decide(Order order, Stock.Answer answer, Writing writing) {
+        return switch (answer) {
+            case Stock.Reserved reserved -> write(order, OrderStatus.CONFIRMED, reserved.total(), null, writing);
+            case Stock.OutOfStock ignored -> write(order, OrderStatus.REJECTED, null, Rejection.OUT_OF_STOCK, writing);
             case Stock.UnknownBook ignored ->
-                orders.finish(order.id(), OrderStatus.REJECTED, null, Rejection.UNKNOWN_BOOK);
+                write(order, OrderStatus.REJECTED, null, Rejection.UNKNOWN_BOOK, Writing.BEFORE_ANSWER);
             case Stock.Conflicting ignored ->
-                orders.finish(order.id(), OrderStatus.REJECTED, null, Rejection.RESERVATION_CONFLICT);
+                write(order, OrderStatus.REJECTED, null, Rejection.RESERVATION_CONFLICT, Writing.BEFORE_ANSWER);
             case Stock.Unavailable ignored -> order;
+        };
+    }
+
+    private Order write(Order order, OrderStatus status, BigDecimal total, Rejection rejection, Writing writing) {
+        return switch (writing) {
+            case BEFORE_ANSWER -> orders.finish(order.id(), status, total, rejection);
+            case AFTER_ANSWER -> outcomes.write(order, status, total, rejection);
         };
     }
 }

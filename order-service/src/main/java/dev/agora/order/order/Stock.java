@@ -13,6 +13,13 @@ public interface Stock {
      */
     Answer reserve(long orderId, long bookId, int quantity, Optional<URI> writingFrontend);
 
+    /**
+     * The catalog's decision on an order's reservation, without making one: {@link Reserved} or
+     * {@link OutOfStock}, {@link Unavailable} when the catalog could not be asked, empty when it holds no
+     * reservation for the order.
+     */
+    Optional<Answer> decided(long orderId);
+
     sealed interface Answer {}
 
     record Reserved(BigDecimal total) implements Answer {}
