@@ -213,7 +213,8 @@ final class BookstoreSequentialExperiment implements Experiment {
                     "Inside the requests of the \"in a row\" runs (Server-Timing)",
                     "Each tier's own `Server-Timing` entries of the measured requests, as the frontend passed them on: "
                             + "`order` is the frontend's call to the order service, `order.total` the order service's "
-                            + "whole request, `order.db` its statements (PENDING insert, outcome update), "
+                            + "whole request, `order.db` its statements before the answer (the PENDING insert; the outcome is "
+                            + "written after the answer), "
                             + "`order.catalog` its call to the catalog, `order.catalog.total` the catalog's request "
                             + "and `order.catalog.db` the reservation's statement and commit; `total` is the frontend's "
                             + "request and `client` what the load generator measured. A line minus the `total` of the "
