@@ -27,8 +27,8 @@ import org.springframework.web.client.RestClientResponseException;
  * the request being handled ({@link FailoverNotice}), so a client can tell which requests failover touched.
  *
  * <p>Attempts run on the caller's thread; only hedges (and repeats while a hedge runs) go to pooled threads (see
- * {@link HedgedCall}). A hedge that answers first aborts the caller's attempt, so the clients given here must make
- * their requests with an {@link AbortableRequestFactory}.
+ * {@link HedgedCall}). A hedge that answers first aborts the caller's attempt, which is why every call goes
+ * through an {@link AbortableRequestFactory}.
  *
  * <p>4xx answers are the replica doing its job and pass to the caller unchanged, as
  * {@link RestClientResponseException}.
@@ -46,28 +46,36 @@ public final class FailoverClient {
         T call(Instance replica);
     }
 
-    private final Function<String, RestClient> baseClients;
+    private final RestClient.Builder clients;
+    private final Function<String, AbortableRequestFactory> requests;
     private final InstanceListSource source;
     private final FailoverSettings settings;
     private final MeterRegistry meters;
     private final Map<String, ServicePool> pools = new ConcurrentHashMap<>();
 
     public FailoverClient(
-            RestClient baseClient, InstanceListSource source, FailoverSettings settings, MeterRegistry meters) {
-        this(serviceId -> baseClient, source, settings, meters);
-    }
-
-    /**
-     * @param baseClients the client (request factory, timeouts, interceptors) to call each service with; a
-     *     service whose calls legitimately take longer (it calls further tiers itself) can get a longer
-     *     read timeout than the others
-     */
-    public FailoverClient(
-            Function<String, RestClient> baseClients,
+            RestClient.Builder clients,
+            AbortableRequestFactory requests,
             InstanceListSource source,
             FailoverSettings settings,
             MeterRegistry meters) {
-        this.baseClients = baseClients;
+        this(clients, serviceId -> requests, source, settings, meters);
+    }
+
+    /**
+     * @param clients interceptors and defaults of every call; the request factory is {@code requests}'
+     * @param requests the HTTP client (pool, timeouts) to call each service with, as the factory whose requests
+     *     a winning hedge can abort; a service whose calls legitimately take longer (it calls further tiers
+     *     itself) can get a longer read timeout than the others
+     */
+    public FailoverClient(
+            RestClient.Builder clients,
+            Function<String, AbortableRequestFactory> requests,
+            InstanceListSource source,
+            FailoverSettings settings,
+            MeterRegistry meters) {
+        this.clients = clients.clone();
+        this.requests = requests;
         this.source = source;
         this.settings = settings;
         this.meters = meters;
@@ -238,8 +246,10 @@ public final class FailoverClient {
     }
 
     private Instance newInstance(String serviceId, URI uri) {
-        RestClient client =
-                baseClients.apply(serviceId).mutate().baseUrl(uri.toString()).build();
+        RestClient client = clients.clone()
+                .requestFactory(requests.apply(serviceId))
+                .baseUrl(uri.toString())
+                .build();
         Instance instance = new Instance(serviceId, uri, client);
         Gauge.builder("agora.client.instance.outstanding", instance, Instance::outstanding)
                 .tags("service", serviceId, "instance", uri.toString())

@@ -136,10 +136,8 @@ class FailoverClientTest {
                 .setConnectionManager(connections)
                 .disableAutomaticRetries()
                 .build();
-        RestClient base = RestClient.builder()
-                .requestFactory(new AbortableRequestFactory(http))
-                .build();
-        client = new FailoverClient(base, service -> List.copyOf(uris), with, meters);
+        client = new FailoverClient(
+                RestClient.builder(), new AbortableRequestFactory(http), service -> List.copyOf(uris), with, meters);
     }
 
     private String get(CallSafety safety) {

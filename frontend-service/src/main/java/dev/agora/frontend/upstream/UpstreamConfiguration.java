@@ -73,25 +73,20 @@ class UpstreamConfiguration {
             LoadBalancerClientFactory loadBalancers,
             FailoverSettings settings,
             MeterRegistry meters) {
-        Map<String, RestClient> byService = new java.util.HashMap<>();
-        for (Tier tier : Tier.values()) byService.put(tier.serviceId(), restClient(restClients, http.of(tier)));
-        RestClient other = restClient(restClients, http.of(Tier.CATALOG));
+        Map<String, AbortableRequestFactory> byService = new java.util.HashMap<>();
+        for (Tier tier : Tier.values()) byService.put(tier.serviceId(), new AbortableRequestFactory(http.of(tier)));
+        AbortableRequestFactory other = new AbortableRequestFactory(http.of(Tier.CATALOG));
         FailoverClient failover = new FailoverClient(
+                restClients
+                        .clone()
+                        .requestInterceptor(RequestIds.propagatingInterceptor())
+                        .requestInterceptor(ServerTiming.answersInterceptor()),
                 serviceId -> byService.getOrDefault(serviceId, other),
                 new LoadBalancerInstances(loadBalancers),
                 settings,
                 meters);
         for (Tier tier : Tier.values()) failover.instances(tier.serviceId());
         return failover;
-    }
-
-    private static RestClient restClient(RestClient.Builder restClients, CloseableHttpClient http) {
-        return restClients
-                .clone()
-                .requestFactory(new AbortableRequestFactory(http))
-                .requestInterceptor(RequestIds.propagatingInterceptor())
-                .requestInterceptor(ServerTiming.answersInterceptor())
-                .build();
     }
 
     private static CloseableHttpClient pooledHttpClient(FailoverSettings settings, Duration readTimeout) {

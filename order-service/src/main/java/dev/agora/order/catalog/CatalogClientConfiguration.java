@@ -63,13 +63,11 @@ class CatalogClientConfiguration {
             DiscoveryClient discovery,
             CatalogProperties properties,
             MeterRegistry meters) {
-        RestClient base = restClients
-                .requestFactory(new AbortableRequestFactory(catalogHttpClient))
-                .requestInterceptor(RequestIds.propagatingInterceptor())
-                .requestInterceptor(ServerTiming.answersInterceptor())
-                .build();
         FailoverClient failover = new FailoverClient(
-                base,
+                restClients
+                        .requestInterceptor(RequestIds.propagatingInterceptor())
+                        .requestInterceptor(ServerTiming.answersInterceptor()),
+                new AbortableRequestFactory(catalogHttpClient),
                 serviceId -> discovery.getInstances(serviceId).stream()
                         .map(ServiceInstance::getUri)
                         .toList(),
