@@ -75,7 +75,7 @@ class UpstreamConfiguration {
             MeterRegistry meters) {
         Map<String, AbortableRequestFactory> byService = new java.util.HashMap<>();
         for (Tier tier : Tier.values()) byService.put(tier.serviceId(), new AbortableRequestFactory(http.of(tier)));
-        AbortableRequestFactory other = new AbortableRequestFactory(http.of(Tier.CATALOG));
+        AbortableRequestFactory other = byService.get(Tier.CATALOG.serviceId());
         FailoverClient failover = new FailoverClient(
                 restClients
                         .clone()

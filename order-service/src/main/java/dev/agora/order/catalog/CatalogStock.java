@@ -80,11 +80,15 @@ final class CatalogStock implements Stock {
                             HttpStatus.valueOf(response.getStatusCode().value());
                     if (status.is2xxSuccessful()) return Optional.of(answer(response.bodyTo(Reservation.class)));
                     if (status == HttpStatus.NOT_FOUND) return Optional.empty();
-                    if (status.is5xxServerError()) {
-                        throw new HttpServerErrorException(status, "catalog answered " + status);
-                    }
-                    throw new HttpClientErrorException(status, "catalog answered " + status);
+                    throw unexpected(status);
                 });
+    }
+
+    /** A 5xx is a failed attempt, repeated on another replica; a 4xx is the caller's mistake and is not. */
+    private static RuntimeException unexpected(HttpStatus status) {
+        return status.is5xxServerError()
+                ? new HttpServerErrorException(status, "catalog answered " + status)
+                : new HttpClientErrorException(status, "catalog answered " + status);
     }
 
     private static Answer answer(Reservation reservation) {
@@ -111,12 +115,11 @@ final class CatalogStock implements Stock {
                             yield new Conflicting();
                         }
                         default -> {
-                            if (status.is5xxServerError()) {
-                                throw new HttpServerErrorException(status, "catalog answered " + status);
-                            }
                             // 400/401/403: a bug or a token mismatch; retrying cannot help, the sweeper will.
-                            log.error("Catalog refused the reservation of order {}: {}", request.orderId(), status);
-                            throw new HttpClientErrorException(status, "catalog answered " + status);
+                            if (!status.is5xxServerError()) {
+                                log.error("Catalog refused the reservation of order {}: {}", request.orderId(), status);
+                            }
+                            throw unexpected(status);
                         }
                     };
                 });

@@ -40,18 +40,16 @@ public class PlacingOrder {
                 .orElseThrow();
         if (!order.isFor(bookId, quantity)) return new KeyReused(order);
         if (!order.isPending()) return new Placed(order);
-        return new Placed(decide(
-                order,
-                stock.reserve(order.id(), order.bookId(), order.quantity(), writingFrontend),
-                Writing.AFTER_ANSWER));
+        return new Placed(decide(order, reserve(order, writingFrontend), Writing.AFTER_ANSWER));
     }
 
     /** Asks the catalog for the order's stock and records the answer; a PENDING order stays so if none came. */
     public Order drive(Order order) {
-        return decide(
-                order,
-                stock.reserve(order.id(), order.bookId(), order.quantity(), Optional.empty()),
-                Writing.BEFORE_ANSWER);
+        return decide(order, reserve(order, Optional.empty()), Writing.BEFORE_ANSWER);
+    }
+
+    private Stock.Answer reserve(Order order, Optional<URI> writingFrontend) {
+        return stock.reserve(order.id(), order.bookId(), order.quantity(), writingFrontend);
     }
 
     /** Records a decision the catalog already holds ({@link Stock#decided}); no reservation is made. */
