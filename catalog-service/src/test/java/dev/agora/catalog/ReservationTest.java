@@ -203,6 +203,40 @@ class ReservationTest extends CatalogTestSupport {
     }
 
     @Test
+    void theOutcomesOfSeveralOrdersAreReadBackInOneCallAndOrdersWithoutOneAreLeftOut() {
+        long bookId = newBook("reading-back-several", 1).path("id").asLong();
+        long reservedId = nextOrderId();
+        long refusedId = nextOrderId();
+        long undecidedId = nextOrderId();
+        Response reserved = reserve(reservedId, bookId, 1);
+        Response refused = reserve(refusedId, bookId, 1);
+
+        Response read = get(
+                "/internal/reservations?orderId=" + undecidedId + "&orderId=" + refusedId + "&orderId=" + reservedId,
+                "X-Internal-Token",
+                INTERNAL_TOKEN);
+
+        assertThat(read.status()).isEqualTo(200);
+        assertThat(read.json().valueStream().toList()).containsExactly(reserved.json(), refused.json());
+        assertThat(refused.json().path("outcome").asString()).isEqualTo("OUT_OF_STOCK");
+    }
+
+    @Test
+    void aReadOfSeveralOrdersWithBadIdsOrTooManyOrNoTokenIsRefused() {
+        String tooMany = "orderId=1" + "&orderId=1".repeat(100); // 101 ids; a read may ask for a page of 100
+
+        for (String query : List.of("", "?orderId=0", "?orderId=-3", "?orderId=abc", "?orderId=1.5", "?" + tooMany)) {
+            Response read = get("/internal/reservations" + query, "X-Internal-Token", INTERNAL_TOKEN);
+            assertThat(read.status()).as(query).isEqualTo(400);
+            assertThat(read.isProblem()).as(query).isTrue();
+        }
+        assertThat(get("/internal/reservations?orderId=1").status()).isEqualTo(401);
+        assertThat(get("/internal/reservations?orderId=1", "X-Internal-Token", "wrong")
+                        .status())
+                .isEqualTo(403);
+    }
+
+    @Test
     void anUnknownBookIs404AndRecordsNothing() {
         long orderId = nextOrderId();
 

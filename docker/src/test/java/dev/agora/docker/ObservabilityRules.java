@@ -25,6 +25,10 @@ final class ObservabilityRules {
             "agora_client_hedges_total",
             "agora_client_hedges_denied_total",
             "agora_client_failovers_total",
+            "agora_orders_outcomes_backlog",
+            "agora_orders_outcomes_inline_total",
+            "agora_orders_outcomes_failed_total",
+            "agora_orders_recovered_total",
             "agora_exchange_commands_total",
             "agora_exchange_batch_commit_seconds");
 

@@ -3,6 +3,7 @@ package dev.agora.order;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.agora.common.process.ServiceProcess;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.time.Duration;
@@ -24,6 +25,7 @@ class AnsweringBeforeWritingTest extends OrderTestSupport {
         int copies = 20;
         long bookId = newBook(copies);
         List<Long> orderIds = new ArrayList<>();
+        double failedBefore = meter("agora.orders.outcomes.failed");
 
         for (int i = 0; i < copies + 5; i++) {
             Response bought = buy(newKey(), bookId, 1);
@@ -48,6 +50,8 @@ class AnsweringBeforeWritingTest extends OrderTestSupport {
                         .single())
                 .isTrue();
         assertThat(orderIds).doesNotHaveDuplicates();
+        assertThat(meter("agora.orders.outcomes.backlog")).isZero();
+        assertThat(meter("agora.orders.outcomes.failed")).isEqualTo(failedBefore);
     }
 
     @Test
@@ -110,5 +114,42 @@ class AnsweringBeforeWritingTest extends OrderTestSupport {
                                 + order.path("status").asString()))
                 .containsExactly(undecided + " PENDING", reserved + " CONFIRMED");
         assertThat(statusInDatabase(reserved)).isEqualTo("CONFIRMED");
+    }
+
+    @Test
+    void aPageOfManyPendingOrdersAsksTheCatalogOnce() {
+        int orders = 30;
+        long bookId = newBook(orders);
+        List<Long> reserved = new ArrayList<>();
+        for (int i = 0; i < orders; i++) {
+            long orderId = pendingOrder(newKey(), bookId, 1, "0 seconds");
+            if (i % 2 == 0) {
+                reserveDirectly(orderId, bookId, 1);
+                reserved.add(orderId);
+            }
+        }
+        double readsBefore = reservationReadsAtTheCatalog();
+
+        Response page = get("/orders?page=0&size=" + orders);
+
+        // A replica counts a request once it has answered it, so the count may trail the answer a little.
+        await().atMost(Duration.ofSeconds(5)).until(() -> reservationReadsAtTheCatalog() > readsBefore);
+        // One call per read, or two when it was hedged to the other replica; one per PENDING order would be 30.
+        assertThat(reservationReadsAtTheCatalog() - readsBefore).isBetween(1.0, 2.0);
+        assertThat(page.json().path("content").valueStream()).hasSize(orders).allSatisfy(order -> assertThat(
+                        order.path("status").asString())
+                .isEqualTo(reserved.contains(order.path("orderId").asLong()) ? "CONFIRMED" : "PENDING"));
+    }
+
+    /** Reads of reservations ({@code GET /internal/reservations}) both catalog replicas have answered so far. */
+    private static double reservationReadsAtTheCatalog() {
+        double reads = 0;
+        for (ServiceProcess catalog : CatalogReplicas.get()) {
+            Response meter = send(HttpRequest.newBuilder(URI.create(catalog.baseUrl()
+                    + "/actuator/metrics/http.server.requests?tag=method:GET&tag=uri:/internal/reservations")));
+            if (meter.status() == 200)
+                reads += meter.json().path("measurements").get(0).path("value").asDouble();
+        }
+        return reads;
     }
 }

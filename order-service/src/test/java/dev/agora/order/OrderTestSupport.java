@@ -102,6 +102,13 @@ abstract class OrderTestSupport {
         return send(HttpRequest.newBuilder(URI.create(orderService(path))));
     }
 
+    /** A meter of the order service as its actuator reports it (a counter's count, a gauge's value). */
+    double meter(String name) {
+        Response meter = get("/actuator/metrics/" + name);
+        if (meter.status() != 200) throw new IllegalStateException("No meter " + name + ": " + meter);
+        return meter.json().path("measurements").get(0).path("value").asDouble();
+    }
+
     /** Registers a title at the catalog so the test owns its stock. */
     static long newBook(long stock) {
         Response created = send(HttpRequest.newBuilder(URI.create(catalog("/admin/books")))

@@ -78,6 +78,7 @@ class RecoveryTest extends OrderTestSupport {
     void aBacklogLargerThanOneBatchIsWorkedOffInOneSweep(CapturedOutput output) {
         int backlog = 450; // a catalog outage's worth of buys: more than two batches of 200
         long bookId = newBook(backlog);
+        double recoveredBefore = meter("agora.orders.recovered");
         orderDatabase
                 .sql(
                         """
@@ -94,6 +95,8 @@ class RecoveryTest extends OrderTestSupport {
                 .until(() -> largestSweep(output) >= backlog);
         assertThat(ordersOf(bookId, "CONFIRMED")).isEqualTo(backlog);
         assertThat(stock(bookId)).isZero();
+        // Operators see recovery at work: every order of the backlog is counted (others may be too).
+        assertThat(meter("agora.orders.recovered") - recoveredBefore).isGreaterThanOrEqualTo(backlog);
     }
 
     private long ordersOf(long bookId, String status) {

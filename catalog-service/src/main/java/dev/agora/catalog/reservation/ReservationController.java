@@ -8,6 +8,8 @@ import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Positive;
+import jakarta.validation.constraints.Size;
+import java.util.List;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -15,6 +17,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /** Stock reservations for the order service ({@code /internal/**}: internal token required). */
@@ -24,6 +27,9 @@ class ReservationController {
 
     /** Most copies one order may take; the order service enforces the same bound. */
     static final int MAX_QUANTITY = 1000;
+
+    /** Most orders one read may ask for: a page of the order service. */
+    static final int MAX_ORDERS_PER_READ = 100;
 
     private final ReservingStock reserving;
 
@@ -53,6 +59,13 @@ class ReservationController {
                         "Order " + existing.orderId() + " already reserved " + existing.quantity() + " of book "
                                 + existing.bookId());
         };
+    }
+
+    /** The reservations of those orders that have one, by order id: an order without one is not listed. */
+    @GetMapping
+    List<Reservation> findAll(
+            @RequestParam("orderId") @Size(min = 1, max = MAX_ORDERS_PER_READ) List<@Positive Long> orderIds) {
+        return reserving.findAll(orderIds);
     }
 
     @GetMapping("/{orderId}")

@@ -6,6 +6,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -143,6 +144,15 @@ class Reservations {
                         .param("orderId", orderId)
                         .query(Reservation.class)
                         .optional());
+    }
+
+    /** The reservations of those orders that have one, by order id. */
+    List<Reservation> findAll(List<Long> orderIds) {
+        return ServerTiming.measure(ServerTiming.DB, () -> jdbc.sql(
+                        "SELECT " + COLUMNS + " FROM reservations WHERE order_id = ANY(:orderIds) ORDER BY order_id")
+                .param("orderIds", orderIds.toArray(Long[]::new))
+                .query(Reservation.class)
+                .list());
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.agora.catalog.reservation;
 import dev.agora.catalog.book.BookChangeListener;
 import dev.agora.catalog.book.BookChangeListener.Announcement;
 import java.net.URI;
+import java.util.List;
 import java.util.Optional;
 import org.springframework.stereotype.Service;
 
@@ -60,5 +61,9 @@ public class ReservingStock {
 
     public Optional<Reservation> find(long orderId) {
         return reservations.find(orderId);
+    }
+
+    public List<Reservation> findAll(List<Long> orderIds) {
+        return reservations.findAll(orderIds);
     }
 }

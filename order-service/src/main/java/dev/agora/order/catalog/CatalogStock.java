@@ -9,9 +9,12 @@ import dev.agora.common.web.WritingFrontend;
 import dev.agora.order.order.Stock;
 import java.math.BigDecimal;
 import java.net.URI;
+import java.util.List;
 import java.util.Optional;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.core.ParameterizedTypeReference;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.client.HttpClientErrorException;
 import org.springframework.web.client.HttpServerErrorException;
@@ -44,6 +47,9 @@ final class CatalogStock implements Stock {
 
     record Reservation(long orderId, String outcome, BigDecimal total) {}
 
+    private static final ParameterizedTypeReference<List<Reservation>> RESERVATIONS =
+            new ParameterizedTypeReference<>() {};
+
     @Override
     public Answer reserve(long orderId, long bookId, int quantity, Optional<URI> writingFrontend) {
         ReserveStock request = new ReserveStock(orderId, bookId, quantity);
@@ -61,25 +67,31 @@ final class CatalogStock implements Stock {
     }
 
     @Override
-    public Optional<Answer> decided(long orderId) {
+    public Decisions decided(List<Long> orderIds) {
         try {
             return ServerTiming.call(
-                    TIMING_NAME, catalog, serviceId, CallSafety.IDEMPOTENT, replica -> find(replica.client(), orderId));
+                    TIMING_NAME,
+                    catalog,
+                    serviceId,
+                    CallSafety.IDEMPOTENT,
+                    replica -> new Known(findAll(replica.client(), orderIds).stream()
+                            .collect(Collectors.toMap(Reservation::orderId, CatalogStock::answer))));
         } catch (ServiceUnavailableException | RestClientException e) {
-            log.warn("Reservation of order {} could not be read at the catalog: {}", orderId, e.getMessage());
-            return Optional.of(new Unavailable(e.getMessage()));
+            log.warn("Reservations of orders {} could not be read at the catalog: {}", orderIds, e.getMessage());
+            return new NotKnown(e.getMessage());
         }
     }
 
-    private Optional<Answer> find(RestClient catalog, long orderId) {
+    private List<Reservation> findAll(RestClient catalog, List<Long> orderIds) {
         return catalog.get()
-                .uri("/internal/reservations/{orderId}", orderId)
+                .uri(uri -> uri.path("/internal/reservations")
+                        .queryParam("orderId", orderIds.toArray())
+                        .build())
                 .header(TokenGuardFilter.INTERNAL_TOKEN_HEADER, internalToken)
                 .exchange((ignored, response) -> {
                     HttpStatus status =
                             HttpStatus.valueOf(response.getStatusCode().value());
-                    if (status.is2xxSuccessful()) return Optional.of(answer(response.bodyTo(Reservation.class)));
-                    if (status == HttpStatus.NOT_FOUND) return Optional.empty();
+                    if (status.is2xxSuccessful()) return response.bodyTo(RESERVATIONS);
                     throw unexpected(status);
                 });
     }

@@ -23,28 +23,30 @@ class FindingOrder {
     }
 
     Optional<Order> find(long orderId) {
-        return orders.find(orderId).map(new Settling()::settled);
+        return orders.find(orderId).map(order -> settled(List.of(order)).getFirst());
     }
 
     /** Newest first, each order settled as in {@link #find}. */
     List<Order> page(int page, int size) {
-        Settling settling = new Settling();
-        return orders.page(page, size).stream().map(settling::settled).toList();
+        return settled(orders.page(page, size));
     }
 
     /**
-     * Settles the PENDING orders of one read. Once the catalog could not be asked, it is not asked again in the
-     * same read: a page costs at most one failed call while the catalog is away.
+     * Settles the PENDING orders of one read with one call to the catalog, so a read costs one call whatever the
+     * number of its PENDING orders (at most a page), and at most one failed call while the catalog is away.
      */
-    private final class Settling {
-
-        private boolean catalogAway;
-
-        Order settled(Order order) {
-            if (!order.isPending() || catalogAway) return order;
-            Optional<Stock.Answer> decision = stock.decided(order.id());
-            catalogAway = decision.orElse(null) instanceof Stock.Unavailable;
-            return decision.map(decided -> placing.settle(order, decided)).orElse(order);
-        }
+    private List<Order> settled(List<Order> read) {
+        List<Long> pending =
+                read.stream().filter(Order::isPending).map(Order::id).toList();
+        if (pending.isEmpty()) return read;
+        return switch (stock.decided(pending)) {
+            case Stock.Known(var decisions) ->
+                read.stream()
+                        .map(order -> decisions.containsKey(order.id())
+                                ? placing.settle(order, decisions.get(order.id()))
+                                : order)
+                        .toList();
+            case Stock.NotKnown ignored -> read;
+        };
     }
 }

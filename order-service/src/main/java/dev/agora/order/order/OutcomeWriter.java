@@ -1,5 +1,8 @@
 package dev.agora.order.order;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.annotation.PreDestroy;
 import java.math.BigDecimal;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -22,6 +25,10 @@ import org.springframework.stereotype.Component;
  * </ul>
  *
  * Only outcomes the catalog records are written this way; the others are written before the answer.
+ *
+ * <p>Its meters show a slow order database before buyers feel it: {@code agora.orders.outcomes.backlog} (answered,
+ * not yet written), {@code agora.orders.outcomes.inline} (written on the buy's own thread because the backlog was
+ * full) and {@code agora.orders.outcomes.failed} (left to recovery).
  */
 @Component
 class OutcomeWriter {
@@ -32,17 +39,33 @@ class OutcomeWriter {
     private static final int BACKLOG = 1_000;
 
     private final Orders orders;
-    private final ThreadPoolExecutor writers = new ThreadPoolExecutor(
-            WRITERS,
-            WRITERS,
-            0,
-            TimeUnit.MILLISECONDS,
-            new ArrayBlockingQueue<>(BACKLOG),
-            Thread.ofPlatform().name("order-outcome-writer-", 1).daemon().factory(),
-            (write, full) -> write.run());
+    private final Counter inline;
+    private final Counter failed;
+    private final ThreadPoolExecutor writers;
 
-    OutcomeWriter(Orders orders) {
+    OutcomeWriter(Orders orders, MeterRegistry meters) {
         this.orders = orders;
+        this.inline = Counter.builder("agora.orders.outcomes.inline")
+                .description("Outcomes written on the buy's own thread because the backlog was full")
+                .register(meters);
+        this.failed = Counter.builder("agora.orders.outcomes.failed")
+                .description("Outcomes whose write failed after the answer; recovery writes them")
+                .register(meters);
+        this.writers = new ThreadPoolExecutor(
+                WRITERS,
+                WRITERS,
+                0,
+                TimeUnit.MILLISECONDS,
+                new ArrayBlockingQueue<>(BACKLOG),
+                Thread.ofPlatform().name("order-outcome-writer-", 1).daemon().factory(),
+                (write, full) -> {
+                    inline.increment();
+                    write.run();
+                });
+        Gauge.builder("agora.orders.outcomes.backlog", writers, pool -> pool.getQueue()
+                        .size())
+                .description("Buys answered whose outcome waits for a writer")
+                .register(meters);
     }
 
     /** The order in its final state, at once; its row follows. */
@@ -51,6 +74,7 @@ class OutcomeWriter {
             try {
                 orders.finish(pending.id(), status, total, rejection);
             } catch (RuntimeException e) {
+                failed.increment();
                 log.warn("Outcome of order {} not written, recovery will: {}", pending.id(), e.getMessage());
             }
         });

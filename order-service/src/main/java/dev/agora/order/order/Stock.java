@@ -2,6 +2,8 @@ package dev.agora.order.order;
 
 import java.math.BigDecimal;
 import java.net.URI;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /** The catalog's stock, as the order saga needs it. Reserving is idempotent by order id. */
@@ -14,11 +16,21 @@ public interface Stock {
     Answer reserve(long orderId, long bookId, int quantity, Optional<URI> writingFrontend);
 
     /**
-     * The catalog's decision on an order's reservation, without making one: {@link Reserved} or
-     * {@link OutOfStock}, {@link Unavailable} when the catalog could not be asked, empty when it holds no
-     * reservation for the order.
+     * The catalog's decisions on these orders' reservations (at most {@link #MAX_ORDERS_PER_READ}), in one call and
+     * without making any: {@link Reserved} or {@link OutOfStock} for each order it holds a reservation for.
      */
-    Optional<Answer> decided(long orderId);
+    Decisions decided(List<Long> orderIds);
+
+    /** Most orders one {@link #decided} call may ask for: a page of orders. */
+    int MAX_ORDERS_PER_READ = 100;
+
+    sealed interface Decisions {}
+
+    /** By order id; an order the catalog holds no reservation for is not among them. */
+    record Known(Map<Long, Answer> byOrderId) implements Decisions {}
+
+    /** No catalog replica answered. */
+    record NotKnown(String why) implements Decisions {}
 
     sealed interface Answer {}
 

@@ -3,6 +3,8 @@ package dev.agora.order.recovery;
 import dev.agora.order.order.Order;
 import dev.agora.order.order.Orders;
 import dev.agora.order.order.PlacingOrder;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -17,6 +19,9 @@ import org.springframework.stereotype.Component;
  * driving them died with the previous process, or belongs to another replica, which is harmless), then
  * every interval those pending longer than the minimum age. Driving again is safe at any time: the
  * catalog reserves at most once per order id and only the first outcome is recorded.
+ *
+ * <p>{@code agora.orders.recovered} counts the orders it brought to a final state. Buys and reads settle their
+ * own orders, so it stays flat but for restarts, catalog outages and outcome writes that failed.
  */
 @Component
 @EnableConfigurationProperties(RecoveryProperties.class)
@@ -27,12 +32,16 @@ class PendingOrderSweeper {
     private final Orders orders;
     private final PlacingOrder placing;
     private final RecoveryProperties properties;
+    private final Counter recovered;
     private final AtomicBoolean recoveredAfterStart = new AtomicBoolean();
 
-    PendingOrderSweeper(Orders orders, PlacingOrder placing, RecoveryProperties properties) {
+    PendingOrderSweeper(Orders orders, PlacingOrder placing, RecoveryProperties properties, MeterRegistry meters) {
         this.orders = orders;
         this.placing = placing;
         this.properties = properties;
+        this.recovered = Counter.builder("agora.orders.recovered")
+                .description("Orders left PENDING that recovery brought to a final state")
+                .register(meters);
     }
 
     /**
@@ -56,6 +65,7 @@ class PendingOrderSweeper {
                     .count();
             driven += pending.size();
             finished += finishedInBatch;
+            recovered.increment(finishedInBatch);
             batches++;
         } while (pending.size() == properties.batch() && finishedInBatch > 0);
         if (driven == 0) return;
