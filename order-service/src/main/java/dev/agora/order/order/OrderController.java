@@ -74,7 +74,8 @@ class OrderController {
     @GetMapping
     OrderPage list(
             @RequestParam(defaultValue = "0") @Min(0) @Max(100_000) int page,
-            @RequestParam(defaultValue = "20") @Min(1) @Max(100) int size) {
+            // A page's PENDING orders are settled with one read at the catalog, which takes that many at most.
+            @RequestParam(defaultValue = "20") @Min(1) @Max(Stock.MAX_ORDERS_PER_READ) int size) {
         List<OrderView> content =
                 finding.page(page, size).stream().map(OrderView::of).toList();
         return new OrderPage(content, page, size, orders.count());
