@@ -141,6 +141,20 @@ class AnsweringBeforeWritingTest extends OrderTestSupport {
                 .isEqualTo(reserved.contains(order.path("orderId").asLong()) ? "CONFIRMED" : "PENDING"));
     }
 
+    @Test
+    void theOutcomeAndRecoveryMetersAreScrapedUnderTheNamesTheDashboardCharts() {
+        String scrape = prometheusScrape();
+
+        // The series docker/grafana/dashboards/agora-overview.json queries (ObservabilityRules lists them).
+        for (String series : List.of(
+                "agora_orders_outcomes_backlog",
+                "agora_orders_outcomes_inline_total",
+                "agora_orders_outcomes_failed_total",
+                "agora_orders_recovered_total")) {
+            assertThat(scrape).as(series).containsPattern("(?m)^" + series + "[ {]");
+        }
+    }
+
     /** Reads of reservations ({@code GET /internal/reservations}) both catalog replicas have answered so far. */
     private static double reservationReadsAtTheCatalog() {
         double reads = 0;

@@ -102,6 +102,12 @@ abstract class OrderTestSupport {
         return send(HttpRequest.newBuilder(URI.create(orderService(path))));
     }
 
+    /** What Prometheus scrapes from the order service. */
+    String prometheusScrape() {
+        return exchange(HttpRequest.newBuilder(URI.create(orderService("/actuator/prometheus"))))
+                .body();
+    }
+
     /** A meter of the order service as its actuator reports it (a counter's count, a gauge's value). */
     double meter(String name) {
         Response meter = get("/actuator/metrics/" + name);
@@ -223,15 +229,18 @@ abstract class OrderTestSupport {
     }
 
     static Response send(HttpRequest.Builder request) {
+        HttpResponse<String> response = exchange(request);
+        String body = response.body();
+        return new Response(
+                response.statusCode(),
+                response.headers().firstValue("Content-Type").orElse(""),
+                body.isEmpty() ? JSON.missingNode() : JSON.readTree(body),
+                response.headers().firstValue("Server-Timing").orElse(""));
+    }
+
+    private static HttpResponse<String> exchange(HttpRequest.Builder request) {
         try {
-            HttpResponse<String> response =
-                    HTTP.send(request.timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString());
-            String body = response.body();
-            return new Response(
-                    response.statusCode(),
-                    response.headers().firstValue("Content-Type").orElse(""),
-                    body.isEmpty() ? JSON.missingNode() : JSON.readTree(body),
-                    response.headers().firstValue("Server-Timing").orElse(""));
+            return HTTP.send(request.timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
