@@ -122,7 +122,8 @@ class AnsweringBeforeWritingTest extends OrderTestSupport {
         long bookId = newBook(orders);
         List<Long> reserved = new ArrayList<>();
         for (int i = 0; i < orders; i++) {
-            long orderId = pendingOrder(newKey(), bookId, 1, "0 seconds");
+            // Dated a minute ahead, so that recovery leaves them to the read however long setting them up takes.
+            long orderId = pendingOrder(newKey(), bookId, 1, "-1 minute");
             if (i % 2 == 0) {
                 reserveDirectly(orderId, bookId, 1);
                 reserved.add(orderId);
