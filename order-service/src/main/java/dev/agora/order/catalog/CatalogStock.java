@@ -11,6 +11,7 @@ import java.math.BigDecimal;
 import java.net.URI;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,12 +55,7 @@ final class CatalogStock implements Stock {
     public Answer reserve(long orderId, long bookId, int quantity, Optional<URI> writingFrontend) {
         ReserveStock request = new ReserveStock(orderId, bookId, quantity);
         try {
-            return ServerTiming.call(
-                    TIMING_NAME,
-                    catalog,
-                    serviceId,
-                    CallSafety.IDEMPOTENT,
-                    replica -> post(replica.client(), request, writingFrontend));
+            return call(client -> post(client, request, writingFrontend));
         } catch (ServiceUnavailableException | RestClientException e) {
             log.warn("Reservation for order {} got no answer from the catalog: {}", orderId, e.getMessage());
             return new Unavailable(e.getMessage());
@@ -69,17 +65,21 @@ final class CatalogStock implements Stock {
     @Override
     public Decisions decided(List<Long> orderIds) {
         try {
-            return ServerTiming.call(
-                    TIMING_NAME,
-                    catalog,
-                    serviceId,
-                    CallSafety.IDEMPOTENT,
-                    replica -> new Known(findAll(replica.client(), orderIds).stream()
-                            .collect(Collectors.toMap(Reservation::orderId, CatalogStock::answer))));
+            return call(client -> new Known(findAll(client, orderIds).stream()
+                    .collect(Collectors.toMap(Reservation::orderId, CatalogStock::answer))));
         } catch (ServiceUnavailableException | RestClientException e) {
             log.warn("Reservations of orders {} could not be read at the catalog: {}", orderIds, e.getMessage());
             return new NotKnown(e.getMessage());
         }
+    }
+
+    /**
+     * Every call to the catalog: idempotent (a reservation is decided once per order id, a read changes nothing),
+     * so it may be hedged and repeated on another replica; timed as this service's {@code catalog} entry.
+     */
+    private <T> T call(Function<RestClient, T> request) {
+        return ServerTiming.call(
+                TIMING_NAME, catalog, serviceId, CallSafety.IDEMPOTENT, replica -> request.apply(replica.client()));
     }
 
     private List<Reservation> findAll(RestClient catalog, List<Long> orderIds) {
