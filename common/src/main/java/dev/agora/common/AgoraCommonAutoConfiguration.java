@@ -2,8 +2,7 @@ package dev.agora.common;
 
 import dev.agora.common.problem.AgoraProblemHandler;
 import dev.agora.common.process.ParentWatch;
-import dev.agora.common.security.AgoraSecurityProperties;
-import dev.agora.common.security.TokenGuardFilter;
+import dev.agora.common.security.ServiceTokens;
 import dev.agora.common.timing.ServerTimingFilter;
 import dev.agora.common.warmup.WarmUpProperties;
 import dev.agora.common.warmup.WarmingUp;
@@ -23,12 +22,12 @@ import org.springframework.core.Ordered;
 import org.springframework.core.env.Environment;
 
 /**
- * Wires the shared web edge into every service: problem+json, token guards, request ids, Server-Timing, and the
- * warm-up before readiness when it is asked for.
+ * Wires the shared web edge into every service: problem+json, request ids, Server-Timing, and the warm-up before
+ * readiness when it is asked for. Security is {@code AgoraSecurityAutoConfiguration}'s.
  */
 @AutoConfiguration
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
-@EnableConfigurationProperties({AgoraSecurityProperties.class, WarmUpProperties.class})
+@EnableConfigurationProperties(WarmUpProperties.class)
 @Import(AgoraProblemHandler.class)
 public class AgoraCommonAutoConfiguration {
 
@@ -55,7 +54,7 @@ public class AgoraCommonAutoConfiguration {
         return registration;
     }
 
-    /** Right after the request id, before the token guards, so their 401/403 carry the header too. */
+    /** Right after the request id, before Spring Security's chain, so its 401/403 carry the header too. */
     @Bean
     FilterRegistrationBean<ServerTimingFilter> serverTimingFilter() {
         var registration = new FilterRegistrationBean<>(new ServerTimingFilter());
@@ -64,23 +63,8 @@ public class AgoraCommonAutoConfiguration {
     }
 
     @Bean
-    FilterRegistrationBean<TokenGuardFilter> internalTokenFilter(AgoraSecurityProperties properties) {
-        var registration = new FilterRegistrationBean<>(TokenGuardFilter.internal(properties));
-        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
-        return registration;
-    }
-
-    @Bean
-    FilterRegistrationBean<TokenGuardFilter> adminTokenFilter(AgoraSecurityProperties properties) {
-        var registration = new FilterRegistrationBean<>(TokenGuardFilter.admin(properties));
-        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 11);
-        return registration;
-    }
-
-    @Bean
     @ConditionalOnProperty(name = "agora.warm-up.enabled", havingValue = "true")
-    WarmingUp warmingUp(
-            WarmUpProperties properties, AgoraSecurityProperties security, WebServerApplicationContext context) {
-        return new WarmingUp(properties, security, context);
+    WarmingUp warmingUp(WarmUpProperties properties, ServiceTokens tokens, WebServerApplicationContext context) {
+        return new WarmingUp(properties, tokens, context);
     }
 }

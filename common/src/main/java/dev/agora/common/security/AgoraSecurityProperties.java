@@ -1,19 +1,29 @@
 package dev.agora.common.security;
 
+import java.net.URI;
+import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
- * Shared secrets for service-to-service and admin calls. The defaults are for local development only;
- * deployments set {@code AGORA_SECURITY_INTERNAL_TOKEN} and {@code AGORA_SECURITY_ADMIN_TOKEN}.
+ * Who issues the tokens this service accepts, and who this service is when it calls another.
+ *
+ * @param issuer the {@code iss} every accepted token carries (the frontends' authorization server)
+ * @param authorities base URLs of the authorization server's replicas (the frontends): their
+ *     {@code /oauth2/jwks} verifies tokens, their {@code /oauth2/token} issues this service's own; tried in order
+ * @param clientId this service's OAuth2 client id, for its calls to other services
+ * @param clientSecret its client secret; blank when the service calls no other service
  */
 @ConfigurationProperties("agora.security")
-public record AgoraSecurityProperties(String internalToken, String adminToken) {
+public record AgoraSecurityProperties(String issuer, List<URI> authorities, String clientId, String clientSecret) {
 
-    public static final String DEV_INTERNAL_TOKEN = "dev-internal-token";
-    public static final String DEV_ADMIN_TOKEN = "dev-admin-token";
+    public static final String DEFAULT_ISSUER = "http://agora.local";
 
     public AgoraSecurityProperties {
-        if (internalToken == null || internalToken.isBlank()) internalToken = DEV_INTERNAL_TOKEN;
-        if (adminToken == null || adminToken.isBlank()) adminToken = DEV_ADMIN_TOKEN;
+        if (issuer == null || issuer.isBlank()) issuer = DEFAULT_ISSUER;
+        authorities = authorities == null ? List.of() : List.copyOf(authorities);
+    }
+
+    public boolean callsOtherServices() {
+        return clientId != null && !clientId.isBlank() && clientSecret != null && !clientSecret.isBlank();
     }
 }

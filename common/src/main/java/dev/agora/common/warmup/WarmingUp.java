@@ -1,7 +1,6 @@
 package dev.agora.common.warmup;
 
-import dev.agora.common.security.AgoraSecurityProperties;
-import dev.agora.common.security.TokenGuardFilter;
+import dev.agora.common.security.ServiceTokens;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -36,14 +35,13 @@ public final class WarmingUp implements ApplicationRunner {
     private static final Logger log = LoggerFactory.getLogger(WarmingUp.class);
 
     private final WarmUpProperties properties;
-    private final AgoraSecurityProperties security;
+    private final ServiceTokens tokens;
     private final WebServerApplicationContext context;
     private volatile Result result = new Result(0, Map.of(), Duration.ZERO);
 
-    public WarmingUp(
-            WarmUpProperties properties, AgoraSecurityProperties security, WebServerApplicationContext context) {
+    public WarmingUp(WarmUpProperties properties, ServiceTokens tokens, WebServerApplicationContext context) {
         this.properties = properties;
-        this.security = security;
+        this.tokens = tokens;
         this.context = context;
     }
 
@@ -61,8 +59,10 @@ public final class WarmingUp implements ApplicationRunner {
         String host = address.equals("0.0.0.0") || address.equals("::") ? "127.0.0.1" : address;
         URI base = URI.create("http://" + (host.contains(":") ? "[" + host + "]" : host) + ":"
                 + context.getWebServer().getPort());
-        List<HttpRequest> requests =
-                properties.requests().stream().map(line -> request(base, line)).toList();
+        String token = ownToken();
+        List<HttpRequest> requests = properties.requests().stream()
+                .map(line -> request(base, line, token))
+                .toList();
 
         long started = System.nanoTime();
         long deadline = started + properties.duration().toNanos();
@@ -107,16 +107,29 @@ public final class WarmingUp implements ApplicationRunner {
         }
     }
 
-    private HttpRequest request(URI base, String line) {
+    /**
+     * The service's own token, so that warm-up requests to internal endpoints reach their code; without one (a
+     * service that calls no other, or no authorization server up yet) they warm the refusal path only.
+     */
+    private String ownToken() {
+        try {
+            return tokens.bearer();
+        } catch (RuntimeException e) {
+            log.info("Warming up without a token: {}", e.getMessage());
+            return null;
+        }
+    }
+
+    private HttpRequest request(URI base, String line, String token) {
         String[] parts = line.strip().split("\\s+", 3);
         if (parts.length < 2 || !parts[1].startsWith("/")) {
             throw new IllegalArgumentException("agora.warm-up.requests wants 'METHOD /path [json]', got: " + line);
         }
         HttpRequest.BodyPublisher body =
                 parts.length == 3 ? HttpRequest.BodyPublishers.ofString(parts[2]) : HttpRequest.BodyPublishers.noBody();
-        return HttpRequest.newBuilder(base.resolve(parts[1]))
-                .timeout(Duration.ofSeconds(5))
-                .header(TokenGuardFilter.INTERNAL_TOKEN_HEADER, security.internalToken())
+        HttpRequest.Builder builder = HttpRequest.newBuilder(base.resolve(parts[1]));
+        if (token != null) builder.header("Authorization", "Bearer " + token);
+        return builder.timeout(Duration.ofSeconds(5))
                 .header("Content-Type", "application/json")
                 .header("Idempotency-Key", "warm-up")
                 .method(parts[0], body)

@@ -1,0 +1,95 @@
+package dev.agora.common.security;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+import org.springframework.security.config.Customizer;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.config.annotation.web.configurers.AbstractHttpConfigurer;
+import org.springframework.security.config.http.SessionCreationPolicy;
+import org.springframework.security.oauth2.jwt.JwtDecoder;
+import org.springframework.security.web.SecurityFilterChain;
+
+/**
+ * Spring Security in every service: a stateless resource server that accepts the authorization server's JWTs
+ * (keys from its JWKS), answers refusals with problem+json, lets health probes and API docs through, then the
+ * service's own {@link AccessRules}, and requires an authenticated caller for anything else. Spring Security's
+ * strict firewall runs before all of it and rejects encoded slashes, dot segments, semicolons and {@code //}.
+ */
+@AutoConfiguration(
+        beforeName = {
+            "org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration",
+            "org.springframework.boot.security.autoconfigure.UserDetailsServiceAutoConfiguration"
+        })
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+@EnableConfigurationProperties(AgoraSecurityProperties.class)
+public class AgoraSecurityAutoConfiguration {
+
+    /** Common's chain comes after any chain a service puts in front (the frontend's authorization server). */
+    public static final int CHAIN_ORDER = Ordered.LOWEST_PRECEDENCE - 100;
+
+    @Bean
+    ProblemSecurityHandlers problemSecurityHandlers() {
+        return new ProblemSecurityHandlers();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    JwtDecoder jwtDecoder(AgoraSecurityProperties properties) {
+        return JwksFromAuthorities.decoder(properties);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ServiceTokens serviceTokens(AgoraSecurityProperties properties) {
+        if (!properties.callsOtherServices()) {
+            return () -> {
+                throw new IllegalStateException(
+                        "This service has no client credentials (agora.security.client-secret)");
+            };
+        }
+        return new ClientCredentialsTokens(properties);
+    }
+
+    @Bean
+    @Order(CHAIN_ORDER)
+    SecurityFilterChain agoraResourceServer(
+            HttpSecurity http, JwtDecoder decoder, ProblemSecurityHandlers problems, ObjectProvider<AccessRules> rules)
+            throws Exception {
+        http.csrf(AbstractHttpConfigurer::disable)
+                .sessionManagement(session -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
+                .requestCache(AbstractHttpConfigurer::disable)
+                .formLogin(AbstractHttpConfigurer::disable)
+                .httpBasic(AbstractHttpConfigurer::disable)
+                .logout(AbstractHttpConfigurer::disable)
+                .anonymous(Customizer.withDefaults())
+                .authorizeHttpRequests(requests -> {
+                    requests.requestMatchers(
+                                    "/actuator/health",
+                                    "/actuator/health/**",
+                                    "/actuator/info",
+                                    "/livez",
+                                    "/readyz",
+                                    "/error",
+                                    "/v3/api-docs",
+                                    "/v3/api-docs/**",
+                                    "/swagger-ui.html",
+                                    "/swagger-ui/**")
+                            .permitAll();
+                    rules.orderedStream().forEach(rule -> rule.apply(requests));
+                    requests.anyRequest().authenticated();
+                })
+                .oauth2ResourceServer(server -> server.jwt(jwt ->
+                                jwt.decoder(decoder).jwtAuthenticationConverter(RoleClaims.authenticationConverter()))
+                        .authenticationEntryPoint(problems)
+                        .accessDeniedHandler(problems))
+                .exceptionHandling(
+                        errors -> errors.authenticationEntryPoint(problems).accessDeniedHandler(problems));
+        return http.build();
+    }
+}

@@ -1,0 +1,64 @@
+package dev.agora.common.security;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import org.springframework.boot.EnvironmentPostProcessor;
+import org.springframework.boot.SpringApplication;
+import org.springframework.core.Ordered;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.Profiles;
+
+/**
+ * Refuses to start a service outside the {@code local} profile (the one the cluster launcher and the tests use)
+ * while any secret it names in {@code agora.security.required-secrets} is missing, blank, shorter than 32 bytes,
+ * a value known from development, or a placeholder from {@code docker/.env.example}, and says which. A service
+ * that started with a guessable secret would look healthy and be open.
+ */
+public class FailClosedSecrets implements EnvironmentPostProcessor, Ordered {
+
+    public static final String LOCAL_PROFILE = "local";
+    public static final String REQUIRED = "agora.security.required-secrets";
+    static final int MIN_BYTES = 32;
+
+    private static final Set<String> KNOWN_DEV_VALUES =
+            Set.of("postgres", "password", "secret", "changeme", "admin", "dev-internal-token", "dev-admin-token");
+    private static final List<String> PLACEHOLDER_MARKS = List.of("change-me", "changeme", "replace-me", "local-dev-");
+
+    @Override
+    public int getOrder() {
+        // After the config files and every other post-processor (the local database one included) have spoken.
+        return Ordered.LOWEST_PRECEDENCE;
+    }
+
+    @Override
+    public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
+        if (environment.acceptsProfiles(Profiles.of(LOCAL_PROFILE))) return;
+        String[] names = environment.getProperty(REQUIRED, String[].class, new String[0]);
+        List<String> problems = new ArrayList<>();
+        for (String name : names) {
+            String problem = problem(environment.getProperty(name.strip()));
+            if (problem != null) problems.add(name.strip() + " " + problem);
+        }
+        if (!problems.isEmpty()) {
+            throw new IllegalStateException("Refusing to start outside the '" + LOCAL_PROFILE
+                    + "' profile with unsafe secrets: " + String.join("; ", problems)
+                    + ". Supply real values through the environment (see SECURITY.md).");
+        }
+    }
+
+    /** Why a secret is unsafe, or null when it is fine. */
+    static String problem(String value) {
+        if (value == null) return "is missing";
+        if (value.isBlank()) return "is blank";
+        String lower = value.strip().toLowerCase(Locale.ROOT);
+        if (KNOWN_DEV_VALUES.contains(lower)) return "is a known development value";
+        for (String mark : PLACEHOLDER_MARKS) {
+            if (lower.contains(mark)) return "is a placeholder or development value (contains '" + mark + "')";
+        }
+        if (value.getBytes(StandardCharsets.UTF_8).length < MIN_BYTES) return "is shorter than " + MIN_BYTES + " bytes";
+        return null;
+    }
+}

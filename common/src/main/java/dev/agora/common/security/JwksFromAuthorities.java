@@ -1,0 +1,68 @@
+package dev.agora.common.security;
+
+import com.nimbusds.jose.jwk.source.JWKSource;
+import com.nimbusds.jose.jwk.source.JWKSourceBuilder;
+import com.nimbusds.jose.proc.SecurityContext;
+import com.nimbusds.jose.util.DefaultResourceRetriever;
+import java.net.MalformedURLException;
+import java.net.URI;
+import java.net.URL;
+import java.util.List;
+import org.springframework.security.oauth2.core.DelegatingOAuth2TokenValidator;
+import org.springframework.security.oauth2.jwt.JwtDecoder;
+import org.springframework.security.oauth2.jwt.JwtValidators;
+import org.springframework.security.oauth2.jwt.NimbusJwtDecoder;
+
+/**
+ * A JWT decoder whose keys come from the authorization server's replicas: each one's {@code /oauth2/jwks}, in
+ * order, the next one when a replica does not answer (Nimbus's failover source). Keys are cached and refreshed
+ * ahead of expiry; a token with a key id the cache does not know triggers at most one refresh a second, so
+ * forged key ids cannot turn into a flood of requests to the frontends.
+ */
+public final class JwksFromAuthorities {
+
+    private static final int TIMEOUT_MILLIS = 1000;
+    private static final int MAX_JWKS_BYTES = 64 * 1024;
+    private static final long CACHE_MILLIS = 5 * 60_000;
+    private static final long REFRESH_AHEAD_MILLIS = 30_000;
+    private static final long MIN_REFRESH_INTERVAL_MILLIS = 1000;
+
+    private JwksFromAuthorities() {}
+
+    public static JwtDecoder decoder(AgoraSecurityProperties properties) {
+        if (properties.authorities().isEmpty()) {
+            throw new IllegalStateException(
+                    "agora.security.authorities is empty: no authorization server to take token keys from");
+        }
+        NimbusJwtDecoder decoder =
+                NimbusJwtDecoder.withJwkSource(source(properties.authorities())).build();
+        decoder.setJwtValidator(
+                new DelegatingOAuth2TokenValidator<>(JwtValidators.createDefaultWithIssuer(properties.issuer())));
+        return decoder;
+    }
+
+    private static JWKSource<SecurityContext> source(List<URI> authorities) {
+        JWKSource<SecurityContext> source = null;
+        for (int i = authorities.size() - 1; i >= 0; i--) {
+            JWKSourceBuilder<SecurityContext> builder = JWKSourceBuilder.<SecurityContext>create(
+                            jwksUrl(authorities.get(i)),
+                            new DefaultResourceRetriever(TIMEOUT_MILLIS, TIMEOUT_MILLIS, MAX_JWKS_BYTES))
+                    .cache(CACHE_MILLIS, TIMEOUT_MILLIS)
+                    .refreshAheadCache(REFRESH_AHEAD_MILLIS, true)
+                    .rateLimited(MIN_REFRESH_INTERVAL_MILLIS)
+                    .retrying(false);
+            if (source != null) builder = builder.failover(source);
+            source = builder.build();
+        }
+        return source;
+    }
+
+    private static URL jwksUrl(URI authority) {
+        try {
+            return URI.create(authority.toString().replaceAll("/+$", "") + "/oauth2/jwks")
+                    .toURL();
+        } catch (MalformedURLException e) {
+            throw new IllegalArgumentException("Not a URL in agora.security.authorities: " + authority, e);
+        }
+    }
+}
