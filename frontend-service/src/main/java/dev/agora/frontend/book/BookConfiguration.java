@@ -1,20 +1,22 @@
 package dev.agora.frontend.book;
 
-import dev.agora.common.security.AgoraSecurityProperties;
-import dev.agora.common.security.TokenGuardFilter;
+import dev.agora.common.security.Roles;
 import dev.agora.frontend.upstream.Upstream;
 import io.micrometer.observation.ObservationPredicate;
 import jakarta.validation.Validator;
 import java.io.IOException;
 import java.net.InetAddress;
+import java.util.List;
 import java.util.Optional;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.security.autoconfigure.web.servlet.SecurityFilterProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.Ordered;
 import org.springframework.http.server.observation.ServerRequestObservationContext;
+import org.springframework.security.oauth2.jwt.JwtDecoder;
+import org.springframework.security.oauth2.jwt.JwtException;
 
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties({CacheSettings.class, ChannelSettings.class})
@@ -44,32 +46,39 @@ class BookConfiguration {
             BookCache cache,
             CacheSettings cacheSettings,
             ChannelSettings settings,
-            AgoraSecurityProperties security,
+            JwtDecoder tokens,
             @Value("${server.address:}") String address)
             throws IOException {
         if (!cacheSettings.enabled() || !settings.enabled()) return null;
         return InvalidationChannel.open(
                 cache,
-                security.internalToken(),
+                token -> isServiceToken(tokens, token),
                 address.isBlank() ? null : InetAddress.getByName(address),
                 settings.port(),
                 settings.maxConnections());
     }
 
+    /** A push channel opens with a catalog's service token: signed by us, unexpired, scope {@code internal}. */
+    private static boolean isServiceToken(JwtDecoder tokens, String token) {
+        try {
+            Object scope = tokens.decode(token).getClaims().get("scope");
+            return scope != null && List.of(scope.toString().split(" ")).contains(Roles.INTERNAL_SCOPE);
+        } catch (JwtException invalid) {
+            return false;
+        }
+    }
+
     /**
-     * After the request id and {@code Server-Timing} filters, ahead of the token guards and Spring MVC; the
-     * invalidation is guarded by the same internal token itself.
+     * Right after Spring Security's filter chain (which lets only service tokens reach {@code /internal/**}),
+     * ahead of Spring MVC.
      */
     @Bean
     FilterRegistrationBean<InvalidationFilter> invalidationFilter(
-            BookCache cache,
-            AgoraSecurityProperties security,
-            Validator validator,
-            Optional<InvalidationChannel> channel) {
-        var registration = new FilterRegistrationBean<>(new InvalidationFilter(
-                cache, TokenGuardFilter.internal(security), validator, channel.map(InvalidationChannel::port)));
+            BookCache cache, Validator validator, Optional<InvalidationChannel> channel) {
+        var registration = new FilterRegistrationBean<>(
+                new InvalidationFilter(cache, validator, channel.map(InvalidationChannel::port)));
         registration.addUrlPatterns(InvalidationFilter.PATH);
-        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 2);
+        registration.setOrder(SecurityFilterProperties.DEFAULT_FILTER_ORDER + 1);
         return registration;
     }
 

@@ -10,10 +10,9 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.util.Arrays;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,8 +25,9 @@ import org.slf4j.LoggerFactory;
  * InvalidationFilter}) stays: the catalog learns this channel's port from its answers, and falls back to it
  * whenever the channel fails.
  *
- * <p>The protocol, ASCII lines of at most {@value #MAX_LINE_BYTES} bytes ending in {@code \n}: the catalog
- * opens with {@code AGORA-INVALIDATIONS/1 <internal token>}, answered {@code OK}; then each line
+ * <p>The protocol, ASCII lines ending in {@code \n}: the catalog opens with
+ * {@code AGORA-INVALIDATIONS/1 <service token>} (a JWT with scope {@code internal}; at most
+ * {@value #MAX_GREETING_BYTES} bytes), answered {@code OK}; then each line (at most {@value #MAX_LINE_BYTES} bytes)
  * {@code <bookId> <version> <searchAffected 0|1>} is applied and answered {@code OK}. A wrong token, a
  * malformed or over-long line is answered {@code ERR <reason>} and the connection closed; nothing changes.
  */
@@ -38,6 +38,7 @@ public final class InvalidationChannel implements AutoCloseable {
     public static final String PORT_HEADER = "Agora-Invalidation-Channel";
 
     static final int MAX_LINE_BYTES = 128;
+    static final int MAX_GREETING_BYTES = 4096;
 
     private static final Logger log = LoggerFactory.getLogger(InvalidationChannel.class);
     private static final byte[] OK = "OK\n".getBytes(StandardCharsets.US_ASCII);
@@ -45,15 +46,16 @@ public final class InvalidationChannel implements AutoCloseable {
     private static final int GREETING_TIMEOUT_MILLIS = 2000;
 
     private final BookCache cache;
-    private final byte[] expectedGreeting;
+    private final Predicate<String> serviceToken;
     private final int maxConnections;
     private final ServerSocket server;
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
     private final Thread acceptor;
 
-    private InvalidationChannel(BookCache cache, String internalToken, int maxConnections, ServerSocket server) {
+    private InvalidationChannel(
+            BookCache cache, Predicate<String> serviceToken, int maxConnections, ServerSocket server) {
         this.cache = cache;
-        this.expectedGreeting = (GREETING + " " + internalToken).getBytes(StandardCharsets.US_ASCII);
+        this.serviceToken = serviceToken;
         this.maxConnections = maxConnections;
         this.server = server;
         this.acceptor =
@@ -65,11 +67,11 @@ public final class InvalidationChannel implements AutoCloseable {
      * @param port 0 for any free port
      */
     public static InvalidationChannel open(
-            BookCache cache, String internalToken, InetAddress address, int port, int maxConnections)
+            BookCache cache, Predicate<String> serviceToken, InetAddress address, int port, int maxConnections)
             throws IOException {
         ServerSocket server = new ServerSocket();
         server.bind(new InetSocketAddress(address, port), 64);
-        InvalidationChannel channel = new InvalidationChannel(cache, internalToken, maxConnections, server);
+        InvalidationChannel channel = new InvalidationChannel(cache, serviceToken, maxConnections, server);
         channel.acceptor.start();
         return channel;
     }
@@ -103,12 +105,13 @@ public final class InvalidationChannel implements AutoCloseable {
             socket.setSoTimeout(GREETING_TIMEOUT_MILLIS);
             InputStream in = new BufferedInputStream(socket.getInputStream(), 512);
             OutputStream out = socket.getOutputStream();
-            byte[] line = new byte[MAX_LINE_BYTES];
-            int length = readLine(in, line);
-            if (length < 0 || !MessageDigest.isEqual(Arrays.copyOf(line, length), expectedGreeting)) {
+            byte[] greeting = new byte[MAX_GREETING_BYTES];
+            int length = readLine(in, greeting);
+            if (length < 0 || !greeted(new String(greeting, 0, length, StandardCharsets.US_ASCII))) {
                 refuse(socket, length == -2 ? "line too long" : "unauthorized");
                 return;
             }
+            byte[] line = new byte[MAX_LINE_BYTES];
             out.write(OK);
             socket.setSoTimeout(0);
             while (true) {
@@ -152,6 +155,10 @@ public final class InvalidationChannel implements AutoCloseable {
      * Reads up to a {@code \n} into {@code line}; returns its length, -1 at the end of the stream (a line cut
      * off by it is dropped), -2 when the line does not fit.
      */
+    private boolean greeted(String greeting) {
+        return greeting.startsWith(GREETING + " ") && serviceToken.test(greeting.substring(GREETING.length() + 1));
+    }
+
     private static int readLine(InputStream in, byte[] line) throws IOException {
         int length = 0;
         while (true) {

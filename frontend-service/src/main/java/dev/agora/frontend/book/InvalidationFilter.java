@@ -2,9 +2,7 @@ package dev.agora.frontend.book;
 
 import dev.agora.common.problem.ProblemResponses;
 import dev.agora.common.problem.ProblemTypes;
-import dev.agora.common.security.TokenGuardFilter;
 import jakarta.servlet.FilterChain;
-import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.validation.ConstraintViolation;
@@ -22,11 +20,11 @@ import tools.jackson.databind.ObjectReader;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Takes the catalog's invalidation pushes: {@code POST /internal/cache/invalidations} with the internal token
+ * Takes the catalog's invalidation pushes: {@code POST /internal/cache/invalidations} with a service token
  * and an {@link Invalidation} as JSON, answered 204. A filter rather than a controller because a push lies on
  * the path of every write the catalog answers, and the filters, the request's observation and Spring MVC's
  * dispatch and argument resolution took about four fifths of a push's samples in a profile, several times the
- * invalidation itself. The checks are the controller's: common's token guard, then the body bound and
+ * invalidation itself. The checks are the controller's: Spring Security's (before this filter), then the body bound and
  * validated, each failure a problem+json. An unknown book is harmless: it only raises the version below
  * which answers are refused.
  */
@@ -38,28 +36,21 @@ final class InvalidationFilter extends OncePerRequestFilter {
     private static final int MAX_BODY_BYTES = 4096;
 
     private final BookCache cache;
-    private final TokenGuardFilter tokenGuard;
     private final Validator validator;
     private final ObjectReader invalidations = JsonMapper.builder().build().readerFor(Invalidation.class);
 
     /** The push channel's port, named on every answer so catalogs move to it; empty when there is none. */
     private final Optional<String> channelPort;
 
-    InvalidationFilter(
-            BookCache cache, TokenGuardFilter tokenGuard, Validator validator, Optional<Integer> channelPort) {
+    InvalidationFilter(BookCache cache, Validator validator, Optional<Integer> channelPort) {
         this.cache = cache;
         this.channelPort = channelPort.map(String::valueOf);
-        this.tokenGuard = tokenGuard;
         this.validator = validator;
     }
 
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
-            throws ServletException, IOException {
-        tokenGuard.doFilter(request, response, (guarded, answer) -> invalidate(request, (HttpServletResponse) answer));
-    }
-
-    private void invalidate(HttpServletRequest request, HttpServletResponse response) throws IOException {
+            throws IOException {
         if (!"POST".equals(request.getMethod())) {
             response.setHeader(HttpHeaders.ALLOW, "POST");
             ProblemResponses.write(

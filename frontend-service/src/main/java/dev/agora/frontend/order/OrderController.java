@@ -1,5 +1,8 @@
 package dev.agora.frontend.order;
 
+import dev.agora.common.security.Callers;
+import dev.agora.common.security.Roles;
+import dev.agora.common.security.ServiceTokens;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -22,10 +25,12 @@ class OrderController {
 
     private final PlacingOrder placing;
     private final OrderClient orders;
+    private final ServiceTokens serviceTokens;
 
-    OrderController(PlacingOrder placing, OrderClient orders) {
+    OrderController(PlacingOrder placing, OrderClient orders, ServiceTokens serviceTokens) {
         this.placing = placing;
         this.orders = orders;
+        this.serviceTokens = serviceTokens;
     }
 
     @PostMapping("/api/orders")
@@ -33,30 +38,41 @@ class OrderController {
             @Valid @RequestBody OrderRequest request,
             @RequestHeader(name = PlacingOrder.IDEMPOTENCY_KEY, required = false) @Size(min = 1, max = 100)
                     String idempotencyKey) {
-        PlacingOrder.Placed placed = placing.place(request, idempotencyKey);
-        return ResponseEntity.created(URI.create("/api/orders/" + placed.order().orderId()))
-                .header(PlacingOrder.IDEMPOTENCY_KEY, placed.idempotencyKey())
-                .body(placed.order());
+        return placed(request, idempotencyKey, callerToken());
     }
 
+    /** The seed's lab clients buy anonymously: the order has no owner. A signed-in customer's buy is theirs. */
     @PostMapping("/buy/{id}")
     ResponseEntity<OrderView> classicBuy(
             @PathVariable @Positive long id,
             @RequestParam(defaultValue = "1") @Positive @Max(OrderRequest.MAX_QUANTITY) int quantity,
             @RequestHeader(name = PlacingOrder.IDEMPOTENCY_KEY, required = false) @Size(min = 1, max = 100)
                     String idempotencyKey) {
-        return place(new OrderRequest(id, quantity), idempotencyKey);
+        String bearer = Callers.hasRole(Roles.CUSTOMER) ? callerToken() : serviceTokens.bearer();
+        return placed(new OrderRequest(id, quantity), idempotencyKey, bearer);
+    }
+
+    private ResponseEntity<OrderView> placed(OrderRequest request, String idempotencyKey, String bearer) {
+        PlacingOrder.Placed placed = placing.place(request, idempotencyKey, bearer);
+        return ResponseEntity.created(URI.create("/api/orders/" + placed.order().orderId()))
+                .header(PlacingOrder.IDEMPOTENCY_KEY, placed.idempotencyKey())
+                .body(placed.order());
     }
 
     @GetMapping("/api/orders/{id}")
     OrderView find(@PathVariable @Positive long id) {
-        return orders.find(id);
+        return orders.find(id, callerToken());
     }
 
     @GetMapping("/api/orders")
     JsonNode page(
             @RequestParam(defaultValue = "0") @Min(0) @Max(1_000_000) int page,
             @RequestParam(defaultValue = "20") @Positive @Max(100) int size) {
-        return orders.page(page, size);
+        return orders.page(page, size, callerToken());
+    }
+
+    /** Present: the security rules let only signed-in callers reach the routes that relay it. */
+    private static String callerToken() {
+        return Callers.bearerToken().orElseThrow(() -> new IllegalStateException("No caller token to relay"));
     }
 }

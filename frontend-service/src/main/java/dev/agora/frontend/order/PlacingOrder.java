@@ -22,10 +22,11 @@ final class PlacingOrder {
         this.cache = cache;
     }
 
-    Placed place(OrderRequest request, String clientKey) {
+    /** @param bearer the token the order tier sees: the buyer's, or the frontend's for an anonymous buy */
+    Placed place(OrderRequest request, String clientKey, String bearer) {
         String key = clientKey != null ? clientKey : UUID.randomUUID().toString();
         try {
-            return new Placed(orders.place(request, key), key);
+            return new Placed(orders.place(request, key, bearer), key);
         } catch (ErrorResponseException failed) {
             // A client that sent no key learns the one made here, so it can retry a 503 without buying twice.
             failed.getHeaders().set(IDEMPOTENCY_KEY, key);

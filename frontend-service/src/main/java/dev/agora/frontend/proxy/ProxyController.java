@@ -1,10 +1,10 @@
 package dev.agora.frontend.proxy;
 
-import dev.agora.common.security.TokenGuardFilter;
 import dev.agora.frontend.upstream.Tier;
 import dev.agora.frontend.upstream.Upstream;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.List;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -12,12 +12,14 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * Passthroughs: {@code /api/exchange/**} to the exchange as it is, and {@code /api/admin/books/**} to the
- * catalog's {@code /admin/books/**} with the caller's admin token (the catalog checks it).
+ * catalog's {@code /admin/books/**}, each with the caller's own bearer token: the tier checks who the caller is
+ * (account owner, publisher) itself.
  */
 @RestController
 class ProxyController {
 
     private static final String ADMIN_PREFIX = "/api/admin/books";
+    private static final List<String> CALLER = List.of(HttpHeaders.AUTHORIZATION);
 
     private final Forwarding forwarding;
 
@@ -27,13 +29,13 @@ class ProxyController {
 
     @RequestMapping({"/api/exchange", "/api/exchange/**"})
     ResponseEntity<byte[]> exchange(HttpServletRequest request, @RequestBody(required = false) byte[] body) {
-        return forwarding.forward(Tier.EXCHANGE, request, rawPath(request), body, List.of());
+        return forwarding.forward(Tier.EXCHANGE, request, rawPath(request), body, CALLER);
     }
 
     @RequestMapping({ADMIN_PREFIX, ADMIN_PREFIX + "/**"})
     ResponseEntity<byte[]> adminBooks(HttpServletRequest request, @RequestBody(required = false) byte[] body) {
         String target = "/admin/books" + rawPath(request).substring(ADMIN_PREFIX.length());
-        return forwarding.forward(Tier.CATALOG, request, target, body, List.of(TokenGuardFilter.ADMIN_TOKEN_HEADER));
+        return forwarding.forward(Tier.CATALOG, request, target, body, CALLER);
     }
 
     private static String rawPath(HttpServletRequest request) {

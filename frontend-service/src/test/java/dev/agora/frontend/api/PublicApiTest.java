@@ -6,6 +6,7 @@ import dev.agora.frontend.cluster.Books;
 import dev.agora.frontend.cluster.BookstoreCluster;
 import dev.agora.frontend.cluster.Http;
 import dev.agora.frontend.cluster.Metrics;
+import dev.agora.frontend.cluster.Tokens;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +23,8 @@ class PublicApiTest {
     private static Http http;
     private static String a;
     private static String b;
+    private static Map<String, String> customer;
+    private static Map<String, String> admin;
 
     @BeforeAll
     static void start() {
@@ -29,6 +32,12 @@ class PublicApiTest {
         http = new Http();
         a = cluster.frontend(0);
         b = cluster.frontend(1);
+        customer = cluster.tokens().customerAuthorization();
+        admin = cluster.tokens().adminAuthorization();
+    }
+
+    private static Map<String, String> customerWith(String header, String value) {
+        return Map.of(header, value, "Authorization", customer.get("Authorization"));
     }
 
     @AfterAll
@@ -85,7 +94,7 @@ class PublicApiTest {
         assertThat(lookup.json().get("type").asString()).isEqualTo("https://agora.dev/problems/not-found");
 
         Books.assumeOrders(cluster);
-        Http.Response buy = http.post(a + "/api/orders", "{\"bookId\":987654,\"quantity\":1}");
+        Http.Response buy = http.post(a + "/api/orders", "{\"bookId\":987654,\"quantity\":1}", customer);
         assertThat(buy.status()).isEqualTo(404);
         assertThat(buy.header("Content-Type")).startsWith("application/problem+json");
     }
@@ -97,7 +106,7 @@ class PublicApiTest {
         String key = UUID.randomUUID().toString();
 
         Http.Response buy =
-                http.post(a + "/api/orders", "{\"bookId\":4,\"quantity\":2}", Map.of("Idempotency-Key", key));
+                http.post(a + "/api/orders", "{\"bookId\":4,\"quantity\":2}", customerWith("Idempotency-Key", key));
 
         assertThat(buy.status()).as(buy.body()).isEqualTo(201);
         JsonNode order = buy.json();
@@ -118,15 +127,15 @@ class PublicApiTest {
                 .containsPattern("(^|, )order\\.catalog\\.total;dur=");
 
         Http.Response repeat =
-                http.post(b + "/api/orders", "{\"bookId\":4,\"quantity\":2}", Map.of("Idempotency-Key", key));
+                http.post(b + "/api/orders", "{\"bookId\":4,\"quantity\":2}", customerWith("Idempotency-Key", key));
         assertThat(repeat.json().get("orderId")).isEqualTo(order.get("orderId"));
         assertThat(cluster.stockAndVersion(4)[0]).isEqualTo(stockBefore - 2);
 
-        Http.Response read = http.get(b + "/api/orders/" + order.get("orderId").asLong());
+        Http.Response read = http.get(b + "/api/orders/" + order.get("orderId").asLong(), customer);
         assertThat(read.status()).isEqualTo(200);
         assertThat(read.json().get("status").asString()).isEqualTo("CONFIRMED");
 
-        Http.Response page = http.get(a + "/api/orders?page=0&size=5");
+        Http.Response page = http.get(a + "/api/orders?page=0&size=5", customer);
         assertThat(page.status()).isEqualTo(200);
         assertThat(page.json().get("content").isArray()).isTrue();
     }
@@ -146,7 +155,7 @@ class PublicApiTest {
         Books.assumeOrders(cluster);
         long id = registerBook("Scarce", "frontend tests", "9.99", 1);
 
-        Http.Response buy = http.post(a + "/api/orders", "{\"bookId\":" + id + ",\"quantity\":2}");
+        Http.Response buy = http.post(a + "/api/orders", "{\"bookId\":" + id + ",\"quantity\":2}", customer);
 
         assertThat(buy.status()).as(buy.body()).isEqualTo(409);
         assertThat(buy.header("Content-Type")).startsWith("application/problem+json");
@@ -169,22 +178,24 @@ class PublicApiTest {
                 http.get(a + "/api/books"),
                 http.get(a + "/api/books?topic="),
                 http.get(a + "/api/books?topic=" + "x".repeat(101)),
-                http.post(a + "/api/orders", "{\"bookId\":1,\"quantity\":0}"),
-                http.post(a + "/api/orders", "{\"bookId\":1,\"quantity\":-1}"),
-                http.post(a + "/api/orders", "{\"bookId\":1,\"quantity\":1001}"),
-                http.post(a + "/api/orders", "{\"bookId\":1,\"quantity\":1.5}"),
-                http.post(a + "/api/orders", "{\"bookId\":1,\"quantity\":99999999999}"),
-                http.post(a + "/api/orders", "{\"bookId\":0,\"quantity\":1}"),
-                http.post(a + "/api/orders", "{\"quantity\":1}"),
-                http.post(a + "/api/orders", "{\"bookId\":1,"),
-                http.post(a + "/api/orders", "not json"),
+                http.post(a + "/api/orders", "{\"bookId\":1,\"quantity\":0}", customer),
+                http.post(a + "/api/orders", "{\"bookId\":1,\"quantity\":-1}", customer),
+                http.post(a + "/api/orders", "{\"bookId\":1,\"quantity\":1001}", customer),
+                http.post(a + "/api/orders", "{\"bookId\":1,\"quantity\":1.5}", customer),
+                http.post(a + "/api/orders", "{\"bookId\":1,\"quantity\":99999999999}", customer),
+                http.post(a + "/api/orders", "{\"bookId\":0,\"quantity\":1}", customer),
+                http.post(a + "/api/orders", "{\"quantity\":1}", customer),
+                http.post(a + "/api/orders", "{\"bookId\":1,", customer),
+                http.post(a + "/api/orders", "not json", customer),
                 http.post(
-                        a + "/api/orders", "{\"bookId\":1,\"quantity\":1}", Map.of("Idempotency-Key", "k".repeat(101))),
+                        a + "/api/orders",
+                        "{\"bookId\":1,\"quantity\":1}",
+                        customerWith("Idempotency-Key", "k".repeat(101))),
                 http.post(a + "/buy/1?quantity=0", null),
                 http.post(a + "/buy/-1", null),
-                http.get(a + "/api/orders/0"),
-                http.get(a + "/api/orders?size=0"),
-                http.get(a + "/api/orders?page=-1"));
+                http.get(a + "/api/orders/0", customer),
+                http.get(a + "/api/orders?size=0", customer),
+                http.get(a + "/api/orders?page=-1", customer));
 
         for (Http.Response answer : answers) {
             assertThat(answer.status()).as(answer.body()).isEqualTo(400);
@@ -196,21 +207,17 @@ class PublicApiTest {
     }
 
     @Test
-    void invalidationsNeedTheInternalTokenAndAnUnknownBookIsHarmless() {
+    void invalidationsNeedAServiceTokenAndAnUnknownBookIsHarmless() {
         String url = a + "/internal/cache/invalidations";
         String body = "{\"bookId\":987654,\"version\":3,\"topic\":\"none\",\"searchAffected\":false}";
+        Map<String, String> service = Tokens.bearer(cluster.tokens().catalogService());
 
         assertThat(http.post(url, body).status()).isEqualTo(401);
-        assertThat(http.post(url, body, Map.of("X-Internal-Token", "wrong")).status())
-                .isEqualTo(403);
-        assertThat(http.post(url, body, Map.of("X-Internal-Token", BookstoreCluster.INTERNAL_TOKEN))
-                        .status())
-                .isEqualTo(204);
-        assertThat(http.post(
-                                url,
-                                "{\"bookId\":-1,\"version\":3}",
-                                Map.of("X-Internal-Token", BookstoreCluster.INTERNAL_TOKEN))
-                        .status())
+        assertThat(http.post(url, body, Map.of("Authorization", "Bearer wrong")).status())
+                .isEqualTo(401);
+        assertThat(http.post(url, body, customer).status()).isEqualTo(403);
+        assertThat(http.post(url, body, service).status()).isEqualTo(204);
+        assertThat(http.post(url, "{\"bookId\":-1,\"version\":3}", service).status())
                 .isEqualTo(400);
         assertThat(http.get(a + "/api/books/1").status()).isEqualTo(200);
     }
@@ -218,7 +225,7 @@ class PublicApiTest {
     @Test
     void malformedInvalidationsAreProblemsThatChangeNothing() {
         String url = a + "/internal/cache/invalidations";
-        Map<String, String> token = Map.of("X-Internal-Token", BookstoreCluster.INTERNAL_TOKEN);
+        Map<String, String> token = Tokens.bearer(cluster.tokens().catalogService());
         http.get(a + "/api/books/4");
         String cachedAt = http.get(a + "/api/books/4").header("Server-Timing");
         assertThat(cachedAt).contains("cache;desc=hit");
@@ -246,10 +253,10 @@ class PublicApiTest {
         Http.Response noToken = http.put(a + "/api/admin/books/3/price", "{\"price\":31.25}", Map.of());
         assertThat(noToken.status()).isEqualTo(401);
 
-        Http.Response changed = http.put(
-                a + "/api/admin/books/3/price",
-                "{\"price\":31.25}",
-                Map.of("X-Admin-Token", BookstoreCluster.ADMIN_TOKEN));
+        Http.Response customerTried = http.put(a + "/api/admin/books/3/price", "{\"price\":1.00}", customer);
+        assertThat(customerTried.status()).isEqualTo(403);
+
+        Http.Response changed = http.put(a + "/api/admin/books/3/price", "{\"price\":31.25}", admin);
 
         assertThat(changed.status()).as(changed.body()).isEqualTo(200);
         assertThat(http.get(b + "/api/books/3").json().get("price").decimalValue())
@@ -277,7 +284,8 @@ class PublicApiTest {
 
     @Test
     void anExchangeThatIsDownIsAQuick503Problem() {
-        Http.Response answer = http.get(a + "/api/exchange/symbols");
+        Http.Response answer = http.get(
+                a + "/api/exchange/symbols", Tokens.bearer(cluster.tokens().trader()));
 
         assertThat(answer.status()).isEqualTo(503);
         assertThat(answer.header("Content-Type")).startsWith("application/problem+json");
@@ -289,7 +297,7 @@ class PublicApiTest {
                 cluster.frontend(0) + "/api/admin/books",
                 "{\"title\":\"" + title + "\",\"topic\":\"" + topic + "\",\"price\":" + price + ",\"stock\":" + stock
                         + "}",
-                Map.of("X-Admin-Token", BookstoreCluster.ADMIN_TOKEN));
+                admin);
         assertThat(created.status()).as(created.body()).isEqualTo(201);
         return created.json().get("id").asLong();
     }

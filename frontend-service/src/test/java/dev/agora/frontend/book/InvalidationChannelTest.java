@@ -23,7 +23,7 @@ class InvalidationChannelTest {
 
     private InvalidationChannel open() {
         try {
-            return InvalidationChannel.open(cache, TOKEN, InetAddress.getLoopbackAddress(), 0, 4);
+            return InvalidationChannel.open(cache, TOKEN::equals, InetAddress.getLoopbackAddress(), 0, 4);
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }

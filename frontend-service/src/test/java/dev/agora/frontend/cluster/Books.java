@@ -3,7 +3,6 @@ package dev.agora.frontend.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agora.common.process.ServiceProcess;
-import java.util.Map;
 
 /** Test books made through the frontend's admin passthrough, so each test owns its stock. */
 public final class Books {
@@ -21,7 +20,7 @@ public final class Books {
         Http.Response created = http.post(
                 cluster.catalogs.getFirst().baseUrl() + "/admin/books",
                 "{\"title\":\"" + title + "\",\"topic\":\"frontend tests\",\"price\":10.00,\"stock\":" + stock + "}",
-                Map.of("X-Admin-Token", BookstoreCluster.ADMIN_TOKEN));
+                cluster.tokens().adminAuthorization());
         assertThat(created.status()).as(created.body()).isEqualTo(201);
         return created.json().get("id").asLong();
     }
@@ -40,11 +39,15 @@ public final class Books {
         return http.post(
                 prefix + bookId + "/restock",
                 "{\"quantity\":" + quantity + "}",
-                Map.of("X-Admin-Token", BookstoreCluster.ADMIN_TOKEN));
+                BookstoreCluster.get().tokens().adminAuthorization());
     }
 
+    /** A buy by the demo customer through the public API. */
     public static Http.Response buy(Http http, String frontend, long bookId, int quantity) {
-        return http.post(frontend + "/api/orders", "{\"bookId\":" + bookId + ",\"quantity\":" + quantity + "}");
+        return http.post(
+                frontend + "/api/orders",
+                "{\"bookId\":" + bookId + ",\"quantity\":" + quantity + "}",
+                BookstoreCluster.get().tokens().customerAuthorization());
     }
 
     public static long stockSeenBy(Http http, String frontend, long bookId) {

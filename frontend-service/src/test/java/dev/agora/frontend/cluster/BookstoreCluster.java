@@ -28,8 +28,8 @@ import org.springframework.context.ConfigurableApplicationContext;
  */
 public final class BookstoreCluster implements AutoCloseable {
 
-    public static final String ADMIN_TOKEN = "dev-admin-token";
-    public static final String INTERNAL_TOKEN = "dev-internal-token";
+    /** The catalog's client secret in the local profile (catalog-service's and frontend's application-local.yml). */
+    public static final String CATALOG_CLIENT_SECRET = "local-dev-catalog-service-secret-0123456789abcdef";
     /** Start-up on a two-core machine shared with other builds can take minutes. */
     private static final Duration READY = Duration.ofSeconds(300);
     /** Lean child JVMs: C1 only, one GC thread, bounded heap; start-up matters more than peak speed here. */
@@ -51,6 +51,7 @@ public final class BookstoreCluster implements AutoCloseable {
     private final List<Integer> frontendPorts = new ArrayList<>();
     private final String catalogJdbcUrl;
     private final PostgresServer postgres;
+    private Tokens tokens;
 
     private static RuntimeException startFailure;
 
@@ -74,15 +75,19 @@ public final class BookstoreCluster implements AutoCloseable {
         String run = Long.toString(System.currentTimeMillis() % 1_000_000, 36);
         catalogJdbcUrl = postgres.jdbcUrl("fe_catalog_" + run);
         String ordersJdbcUrl = postgres.jdbcUrl("fe_orders_" + run);
+        String identityJdbcUrl = postgres.jdbcUrl("fe_identity_" + run);
         for (int i = 0; i < 3; i++) frontendPorts.add(freePort());
         String frontendUrls = frontendPorts.subList(0, 2).stream()
                 .map(port -> "http://127.0.0.1:" + port)
                 .collect(Collectors.joining(","));
         Path logs = Path.of("target", "cluster-logs");
+        Path seed = DemoCredentials.write(Path.of("target", "cluster-identity-" + run + ".properties"));
         try {
             for (int i = 0; i < 2; i++) {
                 catalogs.add(ServiceProcess.builder("catalog-" + i, ServiceJars.locate("catalog-service"), freePort())
                         .env(database(catalogJdbcUrl))
+                        .env(LOCAL)
+                        .env("AGORA_AUTHORITIES", frontendUrls)
                         .env("FRONTEND_INSTANCES", frontendUrls)
                         .env("AGORA_INSTANCES_FRONTEND_SERVICE", frontendUrls)
                         // A write returns once its pushes are acknowledged or the deadline (250 ms by
@@ -100,6 +105,8 @@ public final class BookstoreCluster implements AutoCloseable {
             for (int i = 0; i < ORDER_REPLICAS; i++) {
                 orders.add(ServiceProcess.builder("order-" + i, ServiceJars.locate("order-service"), freePort())
                         .env(database(ordersJdbcUrl))
+                        .env(LOCAL)
+                        .env("AGORA_AUTHORITIES", frontendUrls)
                         .env("CATALOG_INSTANCES", catalogUrls)
                         .env("AGORA_INSTANCES_CATALOG_SERVICE", catalogUrls)
                         .jvmOptions(JVM_OPTIONS)
@@ -115,8 +122,10 @@ public final class BookstoreCluster implements AutoCloseable {
             for (ServiceProcess order : orders.subList(1, orders.size())) order.start();
             String orderUrls = urls(orders);
             for (int i = 0; i < 3; i++) {
-                frontends.add(startFrontend(frontendPorts.get(i), catalogUrls, orderUrls, i < 2));
+                frontends.add(
+                        startFrontend(frontendPorts.get(i), catalogUrls, orderUrls, i < 2, identityJdbcUrl, seed));
             }
+            tokens = new Tokens(frontend(0) + "/oauth2/token");
             catalogs.get(1).awaitReady(READY);
             for (ServiceProcess order : orders) order.awaitReady(READY);
             warmUp();
@@ -134,8 +143,9 @@ public final class BookstoreCluster implements AutoCloseable {
     private void warmUp() {
         try (Http http = new Http()) {
             for (ServiceProcess catalog : catalogs) warmUp(http, catalog);
+            Map<String, String> customer = tokens.customerAuthorization();
             for (ServiceProcess order : orders) {
-                for (int i = 0; i < 10; i++) http.get(order.baseUrl() + "/orders/1");
+                for (int i = 0; i < 10; i++) http.get(order.baseUrl() + "/orders/1", customer);
             }
             for (int f = 0; f < frontendPorts.size(); f++) {
                 long deadline = System.nanoTime() + 60_000_000_000L;
@@ -156,11 +166,16 @@ public final class BookstoreCluster implements AutoCloseable {
         }
     }
 
-    private static ConfigurableApplicationContext startFrontend(
-            int port, String catalogUrls, String orderUrls, boolean cache) {
+    private ConfigurableApplicationContext startFrontend(
+            int port, String catalogUrls, String orderUrls, boolean cache, String identityJdbcUrl, Path seed) {
         // Command-line arguments, so they beat application.yml (default properties would not).
         return new SpringApplicationBuilder(FrontendApplication.class)
                 .run(
+                        "--spring.profiles.active=local",
+                        "--spring.datasource.url=" + identityJdbcUrl,
+                        "--spring.datasource.username=" + postgres.username(),
+                        "--spring.datasource.password=" + postgres.password(),
+                        "--agora.identity.seed-file=" + seed.toAbsolutePath(),
                         "--server.port=" + port,
                         "--server.address=127.0.0.1",
                         "--agora.instances.catalog-service=" + catalogUrls,
@@ -186,12 +201,17 @@ public final class BookstoreCluster implements AutoCloseable {
      */
     public boolean ordersServeTheContract() {
         try (Http http = new Http()) {
-            return http.get(orders.getFirst().baseUrl() + "/orders?page=0&size=1")
+            return http.get(orders.getFirst().baseUrl() + "/orders?page=0&size=1", tokens.customerAuthorization())
                             .status()
                     == 200;
         } catch (Exception e) {
             return false;
         }
+    }
+
+    /** Tokens of the demo users and of the catalog service, from frontend A's token endpoint. */
+    public Tokens tokens() {
+        return tokens;
     }
 
     /** Frontend A (0) and B (1) cache; C (2) does not. */
@@ -229,6 +249,8 @@ public final class BookstoreCluster implements AutoCloseable {
     public static Duration readyTimeout() {
         return READY;
     }
+
+    private static final Map<String, String> LOCAL = Map.of("SPRING_PROFILES_ACTIVE", "local");
 
     private Map<String, String> database(String jdbcUrl) {
         return Map.of(

@@ -53,6 +53,10 @@ public final class Http implements AutoCloseable {
         return send(new HttpUriRequestBase("GET", java.net.URI.create(url)), null, Map.of());
     }
 
+    public Response get(String url, Map<String, String> headers) {
+        return send(new HttpUriRequestBase("GET", java.net.URI.create(url)), null, headers);
+    }
+
     public Response post(String url, String json) {
         return post(url, json, Map.of());
     }

@@ -1,0 +1,37 @@
+package dev.agora.frontend.identity;
+
+import dev.agora.common.security.AccessRules;
+import dev.agora.common.security.Roles;
+import org.springframework.http.HttpMethod;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.config.annotation.web.configurers.AuthorizeHttpRequestsConfigurer;
+import org.springframework.stereotype.Component;
+
+/**
+ * Who may call what on the public API (SECURITY.md has the table). Reads of the catalog and the seed's classic
+ * routes are open; a buy through the API and order reads need a customer (the order service then checks whose
+ * order it is); admin calls need a publisher or admin; the exchange needs a signed-in caller (it checks account
+ * ownership itself); invalidations need a service token.
+ */
+@Component
+class FrontendAccessRules implements AccessRules {
+
+    @Override
+    public void apply(
+            AuthorizeHttpRequestsConfigurer<HttpSecurity>.AuthorizationManagerRequestMatcherRegistry requests) {
+        requests.requestMatchers(HttpMethod.GET, "/api/books", "/api/books/*", "/search/*", "/lookup/*")
+                .permitAll()
+                .requestMatchers(HttpMethod.POST, "/buy/*")
+                .permitAll()
+                .requestMatchers(HttpMethod.POST, "/api/orders")
+                .hasRole(Roles.CUSTOMER)
+                .requestMatchers("/api/orders", "/api/orders/**")
+                .authenticated()
+                .requestMatchers("/api/admin/**")
+                .hasAnyRole(Roles.ADMIN, Roles.PUBLISHER)
+                .requestMatchers("/api/exchange/**")
+                .authenticated()
+                .requestMatchers("/internal/**")
+                .hasAuthority(Roles.INTERNAL_AUTHORITY);
+    }
+}

@@ -1,0 +1,81 @@
+package dev.agora.frontend.cluster;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Bearer tokens from the frontend's real token endpoint ({@code client_credentials}), one per client, kept for
+ * the test run (they live 15 minutes; a suite run is shorter).
+ */
+public final class Tokens {
+
+    private final URI tokenUrl;
+    private final Map<String, String> issued = new ConcurrentHashMap<>();
+
+    Tokens(String tokenUrl) {
+        this.tokenUrl = URI.create(tokenUrl);
+    }
+
+    public String admin() {
+        return demo("demo-admin");
+    }
+
+    public String customer() {
+        return demo("demo-customer");
+    }
+
+    public String trader() {
+        return demo("demo-trader");
+    }
+
+    /** The catalog's own service token (scope internal), as it gets it to push invalidations. */
+    public String catalogService() {
+        return issued.computeIfAbsent("catalog-service", id -> fetch(id, BookstoreCluster.CATALOG_CLIENT_SECRET));
+    }
+
+    public Map<String, String> adminAuthorization() {
+        return bearer(admin());
+    }
+
+    public Map<String, String> customerAuthorization() {
+        return bearer(customer());
+    }
+
+    public static Map<String, String> bearer(String token) {
+        return Map.of("Authorization", "Bearer " + token);
+    }
+
+    private String demo(String clientId) {
+        return issued.computeIfAbsent(clientId, id -> fetch(id, DemoCredentials.SECRETS.get(id)));
+    }
+
+    /** A fresh token for any client; throws when the endpoint refuses. */
+    public String fetch(String clientId, String secret) {
+        String basic = Base64.getEncoder().encodeToString((clientId + ":" + secret).getBytes(StandardCharsets.UTF_8));
+        try (HttpClient client = HttpClient.newHttpClient()) {
+            HttpResponse<String> answer = client.send(
+                    HttpRequest.newBuilder(tokenUrl)
+                            .header("Authorization", "Basic " + basic)
+                            .header("Content-Type", "application/x-www-form-urlencoded")
+                            .POST(HttpRequest.BodyPublishers.ofString("grant_type=client_credentials"))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (answer.statusCode() != 200) {
+                throw new IllegalStateException(
+                        "Token endpoint answered " + answer.statusCode() + ": " + answer.body());
+            }
+            return Http.JSON.readTree(answer.body()).get("access_token").asString();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}
