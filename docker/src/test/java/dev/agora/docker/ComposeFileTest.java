@@ -44,11 +44,21 @@ class ComposeFileTest {
     }
 
     @Test
-    void servicesUseTheirOwnDatabaseCreatedByTheInitScript() {
-        String initScript = DockerDirectory.read("postgres/init-databases.sql");
+    void servicesAgreeOnClientSecretsAndIssuer() {
+        assertThat(ComposeRules.clientSecretViolations(compose)).isEmpty();
+    }
+
+    @Test
+    void servicesUseTheirOwnDatabaseAndRoleCreatedByTheInitScript() {
+        String initScript = DockerDirectory.read("postgres/init-databases.sh");
         assertThat(ComposeRules.databaseViolations(compose, initScript)).isEmpty();
         assertThat(compose.service("postgres").volumes())
-                .anyMatch(volume -> volume.startsWith("./postgres/init-databases.sql:/docker-entrypoint-initdb.d/"));
+                .contains("./postgres/init-databases.sh:/docker-entrypoint-initdb.d/10-init-databases.sh:ro");
+        // nobody but a database's owner may connect to it
+        assertThat(initScript)
+                .contains("REVOKE ALL ON DATABASE :\"database\" FROM PUBLIC")
+                .contains("GRANT CONNECT, TEMPORARY ON DATABASE :\"database\" TO :\"owner\"")
+                .contains("set -euo pipefail");
     }
 
     @Test
@@ -57,15 +67,19 @@ class ComposeFileTest {
     }
 
     @Test
-    void publishesTheEdgeAndTheExchangeProtocolOnly() {
+    void publishesTheEdgeAndTheOperationsUisOnly() {
         Map<String, String> published = compose.services().values().stream()
                 .filter(service -> !service.ports().isEmpty())
                 .collect(Collectors.toMap(
                         Service::name, service -> service.ports().toString()));
-        assertThat(published).containsOnlyKeys("edge", "exchange", "prometheus", "grafana");
+        assertThat(published).containsOnlyKeys("edge", "prometheus", "grafana");
         assertThat(compose.service("edge").ports()).containsExactly("8080:8080");
-        assertThat(compose.service("exchange").ports()).containsExactly("12345:12345");
-        assertThat(compose.service("exchange").environment()).containsEntry("AGORA_EXCHANGE_TCP_PORT", "12345");
+        // The XML protocol carries no credentials: reachable inside the compose network only.
+        assertThat(compose.service("exchange").ports()).isEmpty();
+        assertThat(compose.service("exchange").definition()).doesNotContainKey("network_mode");
+        assertThat(compose.service("exchange").environment())
+                .containsEntry("AGORA_EXCHANGE_TCP_PORT", "12345")
+                .containsEntry("AGORA_EXCHANGE_TCP_HOST", "0.0.0.0");
         // The operations UIs stay on the loopback interface unless AGORA_OPS_BIND says otherwise.
         assertThat(compose.service("grafana").ports()).containsExactly("127.0.0.1:3000:3000");
         assertThat(compose.service("prometheus").ports()).containsExactly("127.0.0.1:9090:9090");
@@ -85,7 +99,7 @@ class ComposeFileTest {
     @Test
     void secretsComeFromVariablesNeverFromTheComposeFile() {
         ComposeFile asWritten = ComposeFile.parseUninterpolated(DockerDirectory.read("compose.yaml"));
-        Pattern secret = Pattern.compile(".*(TOKEN|PASSWORD).*");
+        Pattern secret = Pattern.compile(".*(TOKEN|PASSWORD|SECRET|SIGNING_KEY).*");
         asWritten.services().values().forEach(service -> service.environment().forEach((name, value) -> {
             if (secret.matcher(name).matches())
                 assertThat(value).as("%s %s", service.name(), name).matches("\\$\\{[A-Z_]+:\\?.+}");
@@ -100,9 +114,45 @@ class ComposeFileTest {
                 .results()
                 .map(match -> match.group(1))
                 .collect(Collectors.toSet());
-        assertThat(required).contains("AGORA_INTERNAL_TOKEN", "AGORA_ADMIN_TOKEN", "DATABASE_PASSWORD");
+        assertThat(required)
+                .contains(
+                        "POSTGRES_PASSWORD",
+                        "CATALOG_DATABASE_PASSWORD",
+                        "ORDERS_DATABASE_PASSWORD",
+                        "EXCHANGE_DATABASE_PASSWORD",
+                        "IDENTITY_DATABASE_PASSWORD",
+                        "AGORA_JWT_SIGNING_KEY",
+                        "AGORA_CATALOG_CLIENT_SECRET",
+                        "AGORA_ORDER_CLIENT_SECRET");
         assertThat(example).containsKeys(required.toArray(String[]::new));
-        required.forEach(name -> assertThat(example.get(name)).as(name).startsWith("change-me"));
+        // Placeholders the services' production profile refuses (change-me), yet long enough (32 bytes) that
+        // the refusal names the placeholder rather than the length; all different, so a mix-up shows.
+        required.forEach(name ->
+                assertThat(example.get(name)).as(name).startsWith("change-me").hasSizeGreaterThanOrEqualTo(32));
+        assertThat(required.stream().map(example::get).distinct()).hasSameSizeAs(required);
+    }
+
+    @Test
+    void theRetiredSharedTokensAreGone() {
+        String all = DockerDirectory.read("compose.yaml")
+                + DockerDirectory.read(".env.example")
+                + DockerDirectory.read("README.md");
+        assertThat(all)
+                .doesNotContain("AGORA_INTERNAL_TOKEN", "AGORA_ADMIN_TOKEN", "X-Internal-Token", "X-Admin-Token");
+        compose.services().values().stream()
+                .filter(service -> service.serviceId().isPresent())
+                .forEach(service -> assertThat(service.environment())
+                        .as(service.name())
+                        .containsEntry("SPRING_PROFILES_ACTIVE", "prod"));
+    }
+
+    @Test
+    void theFrontendsMayReadTheOptionalSeedFile() {
+        for (Service frontend : compose.replicasOf("frontend-service")) {
+            assertThat(frontend.volumes()).contains("./secrets:/run/agora-secrets:ro");
+            assertThat(frontend.environment()).containsKey("AGORA_IDENTITY_SEED_FILE");
+        }
+        assertThat(DockerDirectory.read("secrets/.gitignore").lines()).contains("*", "!README.md");
     }
 
     @Test

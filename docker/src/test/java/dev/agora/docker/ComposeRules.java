@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -54,11 +55,34 @@ final class ComposeRules {
             "frontend-service", Set.of("CATALOG_INSTANCES", "ORDER_INSTANCES", "EXCHANGE_INSTANCES"),
             "exchange-service", Set.of());
 
-    static final Set<String> SERVICES_WITH_DATABASE = Set.of("catalog-service", "order-service", "exchange-service");
+    /** The services with a database of their own (the frontend's holds users, clients and keys). */
+    static final Set<String> SERVICES_WITH_DATABASE =
+            Set.of("catalog-service", "order-service", "exchange-service", "frontend-service");
+
+    /** The secrets each service needs, beyond its database password. */
+    static final Map<String, List<String>> REQUIRED_SECRETS = Map.of(
+            "catalog-service", List.of("AGORA_CLIENT_SECRET"),
+            "order-service", List.of("AGORA_CLIENT_SECRET"),
+            "exchange-service", List.of(),
+            "frontend-service",
+                    List.of("AGORA_JWT_SIGNING_KEY", "AGORA_CATALOG_CLIENT_SECRET", "AGORA_ORDER_CLIENT_SECRET"));
+
+    /** The resource servers: they fetch the frontends' keys and their own tokens from AGORA_AUTHORITIES. */
+    static final Set<String> RESOURCE_SERVERS = Set.of("catalog-service", "order-service", "exchange-service");
+
+    /** The shared tokens the services no longer know; compose must not hand them out any more. */
+    static final List<String> RETIRED_VARIABLES = List.of("AGORA_INTERNAL_TOKEN", "AGORA_ADMIN_TOKEN");
+
+    /** Which frontend variable holds the client secret a service presents as its AGORA_CLIENT_SECRET. */
+    static final Map<String, String> CLIENT_SECRET_AT_FRONTEND = Map.of(
+            "catalog-service", "AGORA_CATALOG_CLIENT_SECRET",
+            "order-service", "AGORA_ORDER_CLIENT_SECRET");
 
     private static final Pattern MEMORY = Pattern.compile("\\d+[bkmg]?", Pattern.CASE_INSENSITIVE);
     private static final Pattern JDBC_URL = Pattern.compile("jdbc:postgresql://([^:/]+):(\\d+)/([A-Za-z_][\\w]*)");
-    private static final Pattern CREATE_DATABASE = Pattern.compile("(?i)CREATE\\s+DATABASE\\s+([A-Za-z_]\\w*)");
+    /** A call of postgres/init-databases.sh: database, owner role, variable holding the owner's password. */
+    private static final Pattern CREATE_DATABASE =
+            Pattern.compile("(?m)^create_service_database\\s+([A-Za-z_]\\w*)\\s+([A-Za-z_]\\w*)\\s+([A-Z_]+)\\s*$");
 
     private ComposeRules() {}
 
@@ -164,35 +188,87 @@ final class ComposeRules {
         for (Service service : compose.services().values()) {
             if (service.serviceId().isEmpty()) continue;
             String id = service.serviceId().get();
-            List<String> required = new ArrayList<>(List.of("PORT", "AGORA_INTERNAL_TOKEN", "AGORA_ADMIN_TOKEN"));
+            List<String> required = new ArrayList<>(List.of("PORT", "SPRING_PROFILES_ACTIVE"));
             if (SERVICES_WITH_DATABASE.contains(id))
                 required.addAll(List.of("DATABASE_URL", "DATABASE_USERNAME", "DATABASE_PASSWORD"));
+            required.addAll(REQUIRED_SECRETS.get(id));
+            if (RESOURCE_SERVERS.contains(id)) required.add("AGORA_AUTHORITIES");
             if (id.equals("exchange-service")) required.add("AGORA_EXCHANGE_TCP_PORT");
             Map<String, String> environment = service.environment();
             required.stream()
                     .filter(variable -> environment.getOrDefault(variable, "").isBlank())
                     .forEach(variable -> violations.add(service.name() + " lacks " + variable));
+            String profiles = environment.getOrDefault("SPRING_PROFILES_ACTIVE", "");
+            if (List.of(profiles.split(",")).stream().map(String::strip).anyMatch("local"::equals))
+                violations.add(service.name() + " runs the local profile, which accepts dev secrets");
+            RETIRED_VARIABLES.stream()
+                    .filter(environment::containsKey)
+                    .forEach(variable -> violations.add(service.name() + " still sets the retired " + variable));
+            if (RESOURCE_SERVERS.contains(id) && environment.containsKey("AGORA_AUTHORITIES")) {
+                Set<String> authorities =
+                        Set.of(environment.get("AGORA_AUTHORITIES").split(","));
+                Set<String> frontends = compose.replicasOf("frontend-service").stream()
+                        .map(frontend -> "http://" + frontend.name() + ":"
+                                + frontend.port().orElse(-1))
+                        .collect(Collectors.toSet());
+                if (!authorities.equals(frontends))
+                    violations.add(service.name() + " AGORA_AUTHORITIES names " + new TreeSet<>(authorities)
+                            + " but the frontends are " + new TreeSet<>(frontends));
+            }
+            if (id.equals("exchange-service") && !"0.0.0.0".equals(environment.get("AGORA_EXCHANGE_TCP_HOST")))
+                violations.add(service.name() + " binds its XML protocol to "
+                        + environment.getOrDefault("AGORA_EXCHANGE_TCP_HOST", "loopback (the default)")
+                        + ", out of the other containers' reach");
         }
         return violations;
     }
 
     /**
-     * Every service with a database points at the compose PostgreSQL and a database its init script creates;
-     * replicas of one service share a database and different services never do.
+     * The service clients agree: catalog and order present the secrets every frontend registers for them, and
+     * every Agora service agrees on the token issuer.
+     */
+    static List<String> clientSecretViolations(ComposeFile compose) {
+        List<String> violations = new ArrayList<>();
+        List<Service> frontends = compose.replicasOf("frontend-service");
+        CLIENT_SECRET_AT_FRONTEND.forEach((serviceId, frontendVariable) -> {
+            for (Service service : compose.replicasOf(serviceId)) {
+                String secret = service.environment().get("AGORA_CLIENT_SECRET");
+                for (Service frontend : frontends) {
+                    if (secret == null || !secret.equals(frontend.environment().get(frontendVariable)))
+                        violations.add(service.name() + " AGORA_CLIENT_SECRET differs from " + frontend.name() + " "
+                                + frontendVariable);
+                }
+            }
+        });
+        Set<String> issuers = compose.services().values().stream()
+                .filter(service -> service.serviceId().isPresent())
+                .map(service -> service.environment().getOrDefault("AGORA_ISSUER", "(default)"))
+                .collect(Collectors.toCollection(TreeSet::new));
+        if (issuers.size() > 1) violations.add("the services disagree on AGORA_ISSUER: " + issuers);
+        return violations;
+    }
+
+    /**
+     * Every service with a database points at the compose PostgreSQL and a database its init script creates,
+     * and logs in as the role that owns that database (never the superuser) with the password the init script
+     * gave that role; replicas of one service share a database and different services never do.
      */
     static List<String> databaseViolations(ComposeFile compose, String initScript) {
         List<String> violations = new ArrayList<>();
-        Set<String> created = CREATE_DATABASE
+        record Created(String owner, String passwordVariable) {}
+        Map<String, Created> created = new HashMap<>();
+        CREATE_DATABASE
                 .matcher(initScript)
                 .results()
-                .map(match -> match.group(1).toLowerCase())
-                .collect(Collectors.toSet());
+                .forEach(match ->
+                        created.put(match.group(1).toLowerCase(), new Created(match.group(2), match.group(3))));
         Map<String, String> databaseOfService = new HashMap<>();
         Map<String, String> serviceOfDatabase = new HashMap<>();
         for (Service service : compose.services().values()) {
             Optional<String> id = service.serviceId().filter(SERVICES_WITH_DATABASE::contains);
             if (id.isEmpty()) continue;
-            String url = service.environment().getOrDefault("DATABASE_URL", "");
+            Map<String, String> environment = service.environment();
+            String url = environment.getOrDefault("DATABASE_URL", "");
             Matcher matcher = JDBC_URL.matcher(url);
             if (!matcher.matches()) {
                 violations.add(service.name() + " DATABASE_URL '" + url + "' is not jdbc:postgresql://host:port/db");
@@ -206,9 +282,30 @@ final class ComposeRules {
                 violations.add(
                         service.name() + " DATABASE_URL host " + matcher.group(1) + " is not a postgres service");
             String database = matcher.group(3);
-            if (!created.contains(database.toLowerCase()))
+            Created creation = created.get(database.toLowerCase());
+            if (creation == null) {
                 violations.add(
                         service.name() + " uses database " + database + ", which the init script does not create");
+            } else {
+                String username = environment.getOrDefault("DATABASE_USERNAME", "");
+                if (!username.equals(creation.owner()))
+                    violations.add(service.name() + " logs in as '" + username + "', not as " + creation.owner()
+                            + ", the owner of " + database);
+                if (host != null) {
+                    String password = host.environment().get(creation.passwordVariable());
+                    if (password == null)
+                        violations.add(host.name() + " lacks " + creation.passwordVariable() + ", the password of "
+                                + creation.owner());
+                    else if (!password.equals(environment.get("DATABASE_PASSWORD")))
+                        violations.add(service.name() + " DATABASE_PASSWORD is not " + host.name() + "'s "
+                                + creation.passwordVariable());
+                }
+            }
+            if (host != null
+                    && environment
+                            .getOrDefault("DATABASE_USERNAME", "")
+                            .equals(host.environment().getOrDefault("POSTGRES_USER", "postgres")))
+                violations.add(service.name() + " logs in as the PostgreSQL superuser");
             String previous = databaseOfService.putIfAbsent(id.get(), database);
             if (previous != null && !previous.equals(database))
                 violations.add("replicas of " + id.get() + " use different databases: " + previous + ", " + database);
@@ -216,6 +313,11 @@ final class ComposeRules {
             if (owner != null && !owner.equals(id.get()))
                 violations.add("database " + database + " is shared by " + owner + " and " + id.get());
         }
+        Set<String> owners = new HashSet<>();
+        created.forEach((database, creation) -> {
+            if (!owners.add(creation.owner()))
+                violations.add("role " + creation.owner() + " owns more than one database");
+        });
         return violations;
     }
 

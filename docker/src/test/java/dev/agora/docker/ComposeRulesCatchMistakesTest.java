@@ -133,37 +133,97 @@ class ComposeRulesCatchMistakesTest {
 
     @Test
     void missingConfigurationIsReported() {
-        environment("exchange").remove("AGORA_ADMIN_TOKEN");
+        environment("exchange").remove("AGORA_AUTHORITIES");
         environment("order-1").remove("DATABASE_PASSWORD");
+        environment("frontend-2").remove("AGORA_JWT_SIGNING_KEY");
+        environment("catalog-2").remove("AGORA_CLIENT_SECRET");
 
         assertThat(ComposeRules.environmentViolations(compose))
-                .containsExactlyInAnyOrder("exchange lacks AGORA_ADMIN_TOKEN", "order-1 lacks DATABASE_PASSWORD");
+                .containsExactlyInAnyOrder(
+                        "exchange lacks AGORA_AUTHORITIES",
+                        "order-1 lacks DATABASE_PASSWORD",
+                        "frontend-2 lacks AGORA_JWT_SIGNING_KEY",
+                        "catalog-2 lacks AGORA_CLIENT_SECRET");
+    }
+
+    @Test
+    void weakSecurityConfigurationIsReported() {
+        environment("order-2").put("SPRING_PROFILES_ACTIVE", "prod,local");
+        environment("catalog-1").put("AGORA_INTERNAL_TOKEN", "change-me-internal-token");
+        environment("exchange").remove("AGORA_EXCHANGE_TCP_HOST");
+        environment("exchange").put("AGORA_AUTHORITIES", "http://frontend-1:8080");
+
+        assertThat(ComposeRules.environmentViolations(compose))
+                .containsExactlyInAnyOrder(
+                        "order-2 runs the local profile, which accepts dev secrets",
+                        "catalog-1 still sets the retired AGORA_INTERNAL_TOKEN",
+                        "exchange binds its XML protocol to loopback (the default), out of the other containers'"
+                                + " reach",
+                        "exchange AGORA_AUTHORITIES names [http://frontend-1:8080] but the frontends are"
+                                + " [http://frontend-1:8080, http://frontend-2:8080]");
+    }
+
+    @Test
+    void mismatchedClientSecretsOrIssuersAreReported() {
+        environment("order-1").put("AGORA_CLIENT_SECRET", "change-me-catalog-service-client-secret");
+        environment("exchange").put("AGORA_ISSUER", "https://agora.example.com");
+
+        assertThat(ComposeRules.clientSecretViolations(compose))
+                .containsExactlyInAnyOrder(
+                        "order-1 AGORA_CLIENT_SECRET differs from frontend-1 AGORA_ORDER_CLIENT_SECRET",
+                        "order-1 AGORA_CLIENT_SECRET differs from frontend-2 AGORA_ORDER_CLIENT_SECRET",
+                        "the services disagree on AGORA_ISSUER: [http://agora.local, https://agora.example.com]");
     }
 
     @Test
     void sharedOrUncreatedDatabasesAreReported() {
-        String initScript = DockerDirectory.read("postgres/init-databases.sql");
+        String initScript = DockerDirectory.read("postgres/init-databases.sh");
         environment("order-2").put("DATABASE_URL", "jdbc:postgresql://postgres:5432/catalog");
         environment("exchange").put("DATABASE_URL", "jdbc:postgresql://postgres:5432/matching");
 
         assertThat(ComposeRules.databaseViolations(compose, initScript))
                 .containsExactlyInAnyOrder(
+                        "order-2 logs in as 'orders', not as catalog, the owner of catalog",
+                        "order-2 DATABASE_PASSWORD is not postgres's CATALOG_DATABASE_PASSWORD",
                         "replicas of order-service use different databases: orders, catalog",
                         "database catalog is shared by catalog-service and order-service",
                         "exchange uses database matching, which the init script does not create");
     }
 
     @Test
+    void aServiceLoggingInAsTheSuperuserOrWithAnotherPasswordIsReported() {
+        String initScript = DockerDirectory.read("postgres/init-databases.sh");
+        environment("catalog-1").put("DATABASE_USERNAME", "postgres");
+        environment("frontend-2").put("DATABASE_PASSWORD", "change-me-postgres-superuser-password");
+
+        assertThat(ComposeRules.databaseViolations(compose, initScript))
+                .containsExactlyInAnyOrder(
+                        "catalog-1 logs in as 'postgres', not as catalog, the owner of catalog",
+                        "catalog-1 logs in as the PostgreSQL superuser",
+                        "frontend-2 DATABASE_PASSWORD is not postgres's IDENTITY_DATABASE_PASSWORD");
+    }
+
+    @Test
+    void aRoleOwningTwoDatabasesIsReported() {
+        String initScript = DockerDirectory.read("postgres/init-databases.sh")
+                .replace("create_service_database orders orders", "create_service_database orders catalog");
+
+        assertThat(ComposeRules.databaseViolations(compose, initScript))
+                .contains("role catalog owns more than one database");
+    }
+
+    @Test
     void aDatabaseUrlOutsideComposeIsReported() {
         environment("catalog-1").put("DATABASE_URL", "jdbc:postgresql://db.example.com:5432/catalog");
 
-        assertThat(ComposeRules.databaseViolations(compose, DockerDirectory.read("postgres/init-databases.sql")))
+        assertThat(ComposeRules.databaseViolations(compose, DockerDirectory.read("postgres/init-databases.sh")))
                 .containsExactly("catalog-1 DATABASE_URL host db.example.com is not a postgres service");
     }
 
     @Test
     void aCollidingHostPortIsReported() {
         definition("grafana").put("ports", new ArrayList<>(List.of("8080:3000")));
+        definition("exchange").put("ports", List.of("12345:12345"));
         definition("prometheus").put("ports", List.of(Map.of("target", 9090, "published", 12345)));
 
         assertThat(ComposeRules.publishedPortCollisions(compose))

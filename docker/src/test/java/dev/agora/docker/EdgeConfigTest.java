@@ -67,6 +67,22 @@ class EdgeConfigTest {
     }
 
     @Test
+    void normalizesThePathAndRefusesPathTricksBeforeTheInternalRule() {
+        int normalize = haproxy.indexOf("http-request normalize-uri percent-decode-unreserved");
+        int refuse = haproxy.indexOf("http-request return status 400");
+        int internal = haproxy.indexOf("http-request return status 404");
+        assertThat(normalize).isPositive().isLessThan(refuse);
+        assertThat(refuse).isLessThan(internal);
+        assertThat(haproxy)
+                .contains(
+                        "normalize-uri percent-to-uppercase",
+                        "normalize-uri path-strip-dot",
+                        "normalize-uri path-strip-dotdot",
+                        "normalize-uri path-merge-slashes")
+                .containsPattern("return status 400 .* if \\{ path -m sub -i %2F %5C %2E %25 }");
+    }
+
+    @Test
     void retriesOnlyRequestsThatAreSafeToRepeat() {
         assertThat(haproxy)
                 .contains("http-request disable-l7-retry if !METH_GET !{ req.hdr(Idempotency-Key) -m found }");

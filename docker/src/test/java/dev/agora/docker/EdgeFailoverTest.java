@@ -147,6 +147,24 @@ class EdgeFailoverTest {
         client.close();
     }
 
+    /** A GET with the path sent exactly as written (no client-side normalization), on a raw socket. */
+    private String[] rawGet(String path) throws IOException {
+        try (java.net.Socket socket = new java.net.Socket(InetAddress.getLoopbackAddress(), edgePort)) {
+            socket.setSoTimeout((int) REQUEST_TIMEOUT.toMillis());
+            socket.getOutputStream()
+                    .write(("GET " + path + " HTTP/1.1\r\nHost: edge\r\nConnection: close\r\n\r\n")
+                            .getBytes(StandardCharsets.ISO_8859_1));
+            String response = new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+            String status = response.split(" ", 3)[1];
+            String body = response.substring(response.indexOf("\r\n\r\n") + 4);
+            String contentType = response.lines()
+                    .filter(line -> line.toLowerCase().startsWith("content-type:"))
+                    .findFirst()
+                    .orElse("");
+            return new String[] {status, contentType, body};
+        }
+    }
+
     private HttpResponse<String> get(String path) throws IOException, InterruptedException {
         return client.send(
                 HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + edgePort + path))
@@ -270,6 +288,40 @@ class EdgeFailoverTest {
             assertThat(response.statusCode()).as(path).isEqualTo(404);
             assertThat(response.headers().firstValue("Content-Type")).contains("application/problem+json");
             assertThat(response.body()).contains("\"type\":\"https://agora.dev/problems/not-found\"");
+        }
+    }
+
+    @Test
+    void refusesPathTricksAndCatchesDisguisedInternalPaths() throws Exception {
+        // Disguised internal or operational paths: normalized first, then the 404 rule catches them.
+        for (String path : List.of(
+                "/%69nternal/cache/invalidations",
+                "/%61ctuator/prometheus",
+                "/api/%2E%2E/internal/cache/invalidations",
+                "/api/books/../../actuator/health",
+                "//internal/cache/invalidations")) {
+            String[] response = rawGet(path);
+            assertThat(response[0]).as(path).isEqualTo("404");
+            assertThat(response[2]).as(path).contains("\"type\":\"https://agora.dev/problems/not-found\"");
+        }
+        // What normalization cannot make safe is refused outright, as problem+json.
+        for (String path : List.of(
+                "/api/books/..%2Finternal",
+                "/api/books/%2e%2e%2finternal",
+                "/admin;x/books",
+                "/api/books%5C1",
+                "/api/books\\1",
+                "/../internal/cache/invalidations",
+                "/api/books/%252F",
+                "/api/books/%zz")) {
+            String[] response = rawGet(path);
+            assertThat(response[0]).as(path).isEqualTo("400");
+            assertThat(response[1]).as(path).contains("application/problem+json");
+            assertThat(response[2]).as(path).contains("\"status\":400");
+        }
+        // Ordinary paths and queries still reach a frontend.
+        for (String path : List.of("/api/books/1", "/api/books?topic=a%2Fb", "/search/distributed%20systems")) {
+            assertThat(rawGet(path)[0]).as(path).isEqualTo("200");
         }
     }
 }
