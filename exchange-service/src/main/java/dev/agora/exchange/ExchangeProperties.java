@@ -9,7 +9,9 @@ import org.springframework.util.unit.DataSize;
  * Settings of the exchange ({@code agora.exchange.*}; environment {@code AGORA_EXCHANGE_TCP_PORT} etc.).
  *
  * @param tcpPort XML protocol port; 0 picks a free one (logged, and shown by the health endpoint)
- * @param tcpHost address the XML protocol listens on
+ * @param tcpHost address the XML protocol listens on ({@code AGORA_EXCHANGE_TCP_HOST}): loopback unless set. The
+ *     protocol carries no credentials, so whoever reaches the port can create accounts and trade on any of them;
+ *     widen it only to a network that is trusted as a whole
  * @param maxMessageSize largest XML request accepted; the declared length is checked before reading
  * @param maxRequestChildren most children one request may hold
  * @param maxConnections XML connections served at once; more are told the server is busy
@@ -24,7 +26,7 @@ import org.springframework.util.unit.DataSize;
 @ConfigurationProperties("agora.exchange")
 public record ExchangeProperties(
         @DefaultValue("12345") int tcpPort,
-        @DefaultValue("0.0.0.0") String tcpHost,
+        @DefaultValue("127.0.0.1") String tcpHost,
         @DefaultValue("1MB") DataSize maxMessageSize,
         @DefaultValue("10000") int maxRequestChildren,
         @DefaultValue("4096") int maxConnections,

@@ -73,6 +73,10 @@ public class AgoraSecurityAutoConfiguration {
                                     "/actuator/health",
                                     "/actuator/health/**",
                                     "/actuator/info",
+                                    // Scraped by Prometheus and perf; the edge does not publish /actuator.
+                                    "/actuator/prometheus",
+                                    "/actuator/metrics",
+                                    "/actuator/metrics/**",
                                     "/livez",
                                     "/readyz",
                                     "/error",

@@ -8,7 +8,10 @@ import java.net.MalformedURLException;
 import java.net.URI;
 import java.net.URL;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.security.oauth2.core.DelegatingOAuth2TokenValidator;
+import org.springframework.security.oauth2.jwt.BadJwtException;
 import org.springframework.security.oauth2.jwt.JwtDecoder;
 import org.springframework.security.oauth2.jwt.JwtValidators;
 import org.springframework.security.oauth2.jwt.NimbusJwtDecoder;
@@ -21,6 +24,8 @@ import org.springframework.security.oauth2.jwt.NimbusJwtDecoder;
  */
 public final class JwksFromAuthorities {
 
+    private static final Logger log = LoggerFactory.getLogger(JwksFromAuthorities.class);
+
     private static final int TIMEOUT_MILLIS = 1000;
     private static final int MAX_JWKS_BYTES = 64 * 1024;
     private static final long CACHE_MILLIS = 5 * 60_000;
@@ -31,8 +36,11 @@ public final class JwksFromAuthorities {
 
     public static JwtDecoder decoder(AgoraSecurityProperties properties) {
         if (properties.authorities().isEmpty()) {
-            throw new IllegalStateException(
-                    "agora.security.authorities is empty: no authorization server to take token keys from");
+            // A service run without any frontend (an exchange alone, for its XML protocol) accepts no token.
+            log.warn("agora.security.authorities is empty: no authorization server, so every bearer token is refused");
+            return token -> {
+                throw new BadJwtException("No authorization server is configured to verify tokens");
+            };
         }
         NimbusJwtDecoder decoder =
                 NimbusJwtDecoder.withJwkSource(source(properties.authorities())).build();

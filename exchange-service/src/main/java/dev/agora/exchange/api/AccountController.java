@@ -25,23 +25,27 @@ class AccountController {
         this.exchange = exchange;
     }
 
+    /** Admin only ({@link ExchangeAccessRules}): opens an account for the user named as its owner. */
     @PostMapping
     @ResponseStatus(HttpStatus.CREATED)
     ApiModels.AccountCreated create(@Valid @RequestBody ApiModels.CreateAccount request) {
-        Result result = exchange.call(engine -> engine.createAccount(request.id(), request.balance()));
+        Result result = exchange.call(engine -> engine.createAccount(request.id(), request.balance(), request.owner()));
         if (result instanceof Result.Rejected rejected) throw ExchangeGateway.problem(rejected);
-        return new ApiModels.AccountCreated(request.id(), request.balance());
+        return new ApiModels.AccountCreated(request.id(), request.balance(), request.owner());
     }
 
+    /** The account's owner or an admin. */
     @GetMapping("/{accountId}")
     ApiModels.AccountView get(@PathVariable @Pattern(regexp = ApiModels.ACCOUNT_ID) String accountId) {
-        ApiModels.AccountView view = exchange.call(
+        ApiModels.AccountView view = exchange.callOnAccount(
+                accountId,
                 engine -> engine.account(accountId).map(AccountController::view).orElse(null));
         if (view == null) throw ProblemException.notFound("Account " + accountId + " does not exist");
         return view;
     }
 
     private static ApiModels.AccountView view(Account account) {
-        return new ApiModels.AccountView(account.id(), account.balance(), new TreeMap<>(account.positions()));
+        return new ApiModels.AccountView(
+                account.id(), account.owner(), account.balance(), new TreeMap<>(account.positions()));
     }
 }

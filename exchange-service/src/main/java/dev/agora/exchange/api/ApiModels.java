@@ -15,16 +15,21 @@ final class ApiModels {
 
     static final String ACCOUNT_ID = "[0-9]{1,100}";
     static final String SYMBOL = "[A-Za-z0-9]{1,32}";
+    /** A user name, as the authorization server puts it in a token's subject. */
+    static final String OWNER = "[A-Za-z0-9._@-]{1,100}";
 
     private ApiModels() {}
 
+    /** An admin's request: the account's id, opening balance, and the user it belongs to. */
     record CreateAccount(
             @NotNull @Pattern(regexp = ACCOUNT_ID) String id,
-            @NotNull @PositiveOrZero @Digits(integer = 30, fraction = 12) BigDecimal balance) {}
+            @NotNull @PositiveOrZero @Digits(integer = 30, fraction = 12) BigDecimal balance,
+            @NotNull @Pattern(regexp = OWNER) String owner) {}
 
-    record AccountCreated(String id, BigDecimal balance) {}
+    record AccountCreated(String id, BigDecimal balance, String owner) {}
 
-    record AccountView(String id, BigDecimal balance, Map<String, BigDecimal> positions) {}
+    /** {@code owner} is null for an account created over the XML protocol. */
+    record AccountView(String id, String owner, BigDecimal balance, Map<String, BigDecimal> positions) {}
 
     record AddShares(
             @NotNull @Pattern(regexp = ACCOUNT_ID) String accountId,

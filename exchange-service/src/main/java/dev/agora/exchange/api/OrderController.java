@@ -15,6 +15,7 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
+/** An account's orders: for the account's owner or an admin (checked with the command, on the engine's thread). */
 @RestController
 @RequestMapping("/api/exchange/accounts/{accountId}/orders")
 class OrderController {
@@ -31,14 +32,14 @@ class OrderController {
     ApiModels.OrderView place(
             @PathVariable @Pattern(regexp = ApiModels.ACCOUNT_ID) String accountId,
             @Valid @RequestBody ApiModels.PlaceOrder request) {
-        return view(exchange.call(engine -> placed(engine, accountId, request)));
+        return view(exchange.callOnAccount(accountId, engine -> placed(engine, accountId, request)));
     }
 
     @GetMapping("/{orderId}")
     ApiModels.OrderView query(
             @PathVariable @Pattern(regexp = ApiModels.ACCOUNT_ID) String accountId,
             @PathVariable @Positive long orderId) {
-        return view(exchange.call(engine -> engine.query(accountId, orderId)));
+        return view(exchange.callOnAccount(accountId, engine -> engine.query(accountId, orderId)));
     }
 
     /** Cancels the open part; the reply shows the order as canceled. */
@@ -46,7 +47,7 @@ class OrderController {
     ApiModels.OrderView cancel(
             @PathVariable @Pattern(regexp = ApiModels.ACCOUNT_ID) String accountId,
             @PathVariable @Positive long orderId) {
-        return view(exchange.call(engine -> engine.cancel(accountId, orderId)));
+        return view(exchange.callOnAccount(accountId, engine -> engine.cancel(accountId, orderId)));
     }
 
     private static Result placed(MatchingEngine engine, String accountId, ApiModels.PlaceOrder request) {

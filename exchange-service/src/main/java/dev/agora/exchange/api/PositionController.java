@@ -19,7 +19,10 @@ class PositionController {
         this.exchange = exchange;
     }
 
-    /** Creates the symbol if needed and adds shares to an account's position, like XML {@code <symbol>}. */
+    /**
+     * Admin only ({@link ExchangeAccessRules}): creates the symbol if needed and adds shares to an account's
+     * position, like XML {@code <symbol>}.
+     */
     @PostMapping("/api/exchange/symbols/{symbol}/positions")
     @ResponseStatus(HttpStatus.CREATED)
     ApiModels.SharesAdded addShares(

@@ -5,20 +5,37 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
 
-/** An account: its free cash and its positions. Owned by the engine's single writer thread. */
+/**
+ * An account: its owner, its free cash and its positions. Owned by the engine's single writer thread.
+ */
 public final class Account {
 
     private final String id;
+    private final String owner;
     private BigDecimal balance;
     private final Map<String, BigDecimal> positions = new HashMap<>();
 
-    Account(String id, BigDecimal balance) {
+    Account(String id, String owner, BigDecimal balance) {
         this.id = id;
+        this.owner = owner;
         this.balance = balance;
     }
 
     public String id() {
         return id;
+    }
+
+    /**
+     * The user the account belongs to (the subject of their token), fixed when the account is created; null for
+     * an account created over the XML protocol, which carries no identities.
+     */
+    public String owner() {
+        return owner;
+    }
+
+    /** Whether {@code user} is this account's owner; never true for an account without one. */
+    public boolean isOwnedBy(String user) {
+        return owner != null && owner.equals(user);
     }
 
     /** Cash not reserved by open buy orders. */

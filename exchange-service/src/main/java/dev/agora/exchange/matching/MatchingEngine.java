@@ -32,11 +32,17 @@ public final class MatchingEngine {
         this.changes = changes;
     }
 
+    /** Creates an account without an owner (the XML protocol's accounts). */
     public Result createAccount(String accountId, BigDecimal balance) {
+        return createAccount(accountId, balance, null);
+    }
+
+    /** Creates an account that belongs to {@code owner} (a user name; null for none). */
+    public Result createAccount(String accountId, BigDecimal balance, String owner) {
         if (!Names.isAccountId(accountId)) return Result.rejected(Rejection.INVALID_ACCOUNT_ID);
         if (balance == null || balance.signum() < 0) return Result.rejected(Rejection.INVALID_BALANCE);
         if (accounts.containsKey(accountId)) return Result.rejected(Rejection.ACCOUNT_EXISTS);
-        Account account = new Account(accountId, balance);
+        Account account = new Account(accountId, owner, balance);
         accounts.put(accountId, account);
         changes.accountOpened(account);
         return new Result.AccountCreated(accountId);
@@ -174,7 +180,11 @@ public final class MatchingEngine {
     // Rebuilding from durable state. Callers restore accounts, then orders in id order, then fills.
 
     public void restoreAccount(String accountId, BigDecimal balance) {
-        accounts.put(accountId, new Account(accountId, balance));
+        restoreAccount(accountId, balance, null);
+    }
+
+    public void restoreAccount(String accountId, BigDecimal balance, String owner) {
+        accounts.put(accountId, new Account(accountId, owner, balance));
     }
 
     public void restorePosition(String accountId, String symbol, BigDecimal shares) {

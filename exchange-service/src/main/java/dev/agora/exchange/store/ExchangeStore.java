@@ -50,8 +50,8 @@ public final class ExchangeStore implements AutoCloseable {
      */
     private static final String[] TABLE_WRITES = {
         """
-        INSERT INTO account (id, balance)
-        SELECT * FROM unnest(?::text[], ?::numeric[])""",
+        INSERT INTO account (id, balance, owner)
+        SELECT * FROM unnest(?::text[], ?::numeric[], ?::text[])""",
         """
         UPDATE account SET balance = changed.balance
         FROM unnest(?::text[], ?::numeric[]) AS changed (id, balance)
@@ -82,7 +82,7 @@ public final class ExchangeStore implements AutoCloseable {
 
     /** SQL array types of each part's parameters, in the order of {@link #TABLE_WRITES}. */
     private static final String[][] TABLE_COLUMN_TYPES = {
-        {"text", "numeric"},
+        {"text", "numeric", "text"},
         {"text", "numeric"},
         {"text", "text", "numeric"},
         {"text", "text", "numeric"},
@@ -167,9 +167,9 @@ public final class ExchangeStore implements AutoCloseable {
         try {
             // A cursor (fetch size) needs a transaction; batches are written in auto-commit afterwards.
             connection.setAutoCommit(false);
-            try (PreparedStatement statement = read("SELECT id, balance FROM account");
+            try (PreparedStatement statement = read("SELECT id, balance, owner FROM account");
                     ResultSet rows = statement.executeQuery()) {
-                while (rows.next()) engine.restoreAccount(rows.getString(1), rows.getBigDecimal(2));
+                while (rows.next()) engine.restoreAccount(rows.getString(1), rows.getBigDecimal(2), rows.getString(3));
             }
             try (PreparedStatement statement = read("SELECT account_id, symbol, shares FROM position");
                     ResultSet rows = statement.executeQuery()) {
@@ -234,7 +234,7 @@ public final class ExchangeStore implements AutoCloseable {
     /** Copies the current values of the rows the change set names (on the thread that owns the engine). */
     public static Snapshot snapshot(ChangeSet changes) {
         return new Snapshot(new Object[][][] {
-            accounts(changes.openedAccounts),
+            openedAccounts(changes.openedAccounts),
             accounts(changes.accounts),
             positions(changes.openedPositions),
             positions(changes.positions),
@@ -244,7 +244,26 @@ public final class ExchangeStore implements AutoCloseable {
         });
     }
 
-    /** Columns id, balance; null when there are none. */
+    /**
+     * Columns id, balance, owner of new accounts; null when there are none. The owner is written with the account,
+     * in the same statement, so an account is never durable without it.
+     */
+    private static Object[][] openedAccounts(Collection<Account> opened) {
+        int rows = opened.size();
+        if (rows == 0) return null;
+        String[] ids = new String[rows];
+        BigDecimal[] balances = new BigDecimal[rows];
+        String[] owners = new String[rows];
+        int i = 0;
+        for (Account account : opened) {
+            ids[i] = account.id();
+            owners[i] = account.owner();
+            balances[i++] = account.balance();
+        }
+        return new Object[][] {ids, balances, owners};
+    }
+
+    /** Columns id, balance of changed accounts (the owner never changes); null when there are none. */
     private static Object[][] accounts(Collection<Account> changed) {
         int rows = changed.size();
         if (rows == 0) return null;

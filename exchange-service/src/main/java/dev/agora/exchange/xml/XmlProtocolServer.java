@@ -113,22 +113,37 @@ public final class XmlProtocolServer implements AutoCloseable {
             channel.register(selector, SelectionKey.OP_ACCEPT);
             listener = channel;
         } catch (IOException e) {
-            throw new UncheckedIOException("Could not listen on TCP port " + settings.port(), e);
+            throw new UncheckedIOException("Could not listen on TCP " + settings.host() + ":" + settings.port(), e);
         }
         running = true;
         ioThread = Thread.ofPlatform().name("exchange-xml-io").daemon().start(this::ioLoop);
-        log.info("Exchange XML protocol listening on TCP port {}", port());
+        InetSocketAddress bound = boundAddress();
+        if (bound != null && !bound.getAddress().isLoopbackAddress()) {
+            log.warn(
+                    "Exchange XML protocol listening on {}:{}, beyond loopback: it carries no credentials, so anyone"
+                            + " who can reach this address can create accounts and trade on any of them",
+                    bound.getAddress().getHostAddress(),
+                    bound.getPort());
+        } else {
+            log.info("Exchange XML protocol listening on TCP port {} ({})", port(), settings.host());
+        }
         return port();
     }
 
     /** The bound port, or -1 when not listening. */
     public int port() {
+        InetSocketAddress bound = boundAddress();
+        return bound == null ? -1 : bound.getPort();
+    }
+
+    /** The address and port listened on, or null when not listening. */
+    public InetSocketAddress boundAddress() {
         ServerSocketChannel channel = listener;
-        if (channel == null) return -1;
+        if (channel == null) return null;
         try {
-            return ((InetSocketAddress) channel.getLocalAddress()).getPort();
+            return (InetSocketAddress) channel.getLocalAddress();
         } catch (IOException e) {
-            return -1;
+            return null;
         }
     }
 

@@ -139,6 +139,8 @@ class ExchangeProcessIT {
 
     private ServiceProcess exchange(String name, int tcpPort) throws IOException {
         ServiceProcess process = ServiceProcess.builder(name, ServiceJars.locate("exchange-service"), freePort())
+                // The launcher's profile: the test database's password is a development one.
+                .env("SPRING_PROFILES_ACTIVE", "local")
                 .env("DATABASE_URL", jdbcUrl)
                 .env("DATABASE_USERNAME", postgres.username())
                 .env("DATABASE_PASSWORD", postgres.password())

@@ -60,7 +60,12 @@ class ExchangeStoreTest {
             for (int c = 0; c < commands; c++) {
                 int kind = random.nextInt(10);
                 if (kind == 0 || accounts < 4) {
-                    engine.createAccount(Integer.toString(++accounts), new BigDecimal(random.nextInt(5_000) + ".5"));
+                    // Some owned (created over REST), some not (over XML).
+                    String id = Integer.toString(++accounts);
+                    engine.createAccount(
+                            id,
+                            new BigDecimal(random.nextInt(5_000) + ".5"),
+                            random.nextBoolean() ? null : "user." + id + "@agora");
                 } else {
                     String account = Integer.toString(1 + random.nextInt(accounts));
                     String symbol = SYMBOLS[random.nextInt(SYMBOLS.length)];
@@ -86,6 +91,9 @@ class ExchangeStoreTest {
         MatchingEngine rebuilt = store.load(() -> 1_700_000_000L);
 
         assertThat(accountsOf(rebuilt)).isEqualTo(accountsOf(engine)).hasSize(accounts);
+        assertThat(accountsOf(engine).values())
+                .anyMatch(account -> account.startsWith("null "))
+                .anyMatch(account -> account.startsWith("user."));
         assertThat(ordersOf(rebuilt)).isEqualTo(ordersOf(engine)).isNotEmpty();
         assertThat(ordersOf(engine).values()).anyMatch(order -> order.canceled() != null);
         assertThat(ordersOf(engine).values())
@@ -131,7 +139,8 @@ class ExchangeStoreTest {
     private static Map<String, String> accountsOf(MatchingEngine engine) {
         Map<String, String> accounts = new TreeMap<>();
         for (Account account : engine.accounts()) {
-            accounts.put(account.id(), account.balance() + " " + new TreeMap<>(account.positions()));
+            accounts.put(
+                    account.id(), account.owner() + " " + account.balance() + " " + new TreeMap<>(account.positions()));
         }
         return accounts;
     }

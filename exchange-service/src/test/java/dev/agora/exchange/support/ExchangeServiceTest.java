@@ -1,27 +1,41 @@
 package dev.agora.exchange.support;
 
+import dev.agora.common.security.testing.TestIssuer;
 import dev.agora.exchange.xml.XmlProtocolServer;
 import java.time.Duration;
 import org.junit.jupiter.api.BeforeEach;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.ActiveProfiles;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * One exchange for all in-process tests (one shared application context, a real embedded PostgreSQL, the
- * XML protocol on a free port). Tests isolate themselves with fresh account ids and symbols ({@link Ids}).
+ * XML protocol on a free port, bound where it binds by default). Tests isolate themselves with fresh account ids
+ * and symbols ({@link Ids}). The service takes its token keys from a {@link TestIssuer} over real HTTP, as it
+ * takes them from the frontends, and runs in the launcher's {@code local} profile.
  */
 @SpringBootTest(
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {
             "server.address=127.0.0.1",
             "agora.exchange.tcp-port=0",
-            "agora.exchange.tcp-host=127.0.0.1",
             "agora.exchange.read-timeout=2s",
             "agora.exchange.request-deadline=5s",
             "agora.exchange.max-message-size=64KB"
         })
+@ActiveProfiles("local")
 public abstract class ExchangeServiceTest {
+
+    /** The authorization server of every in-process test: one for the JVM, like the shared context. */
+    protected static final TestIssuer ISSUER = new TestIssuer();
+
+    @DynamicPropertySource
+    static void tokensFromTheTestIssuer(DynamicPropertyRegistry registry) {
+        registry.add("agora.security.authorities", ISSUER::url);
+    }
 
     @Autowired
     protected XmlProtocolServer xmlServer;
@@ -39,6 +53,16 @@ public abstract class ExchangeServiceTest {
             Thread.sleep(20);
         }
         xml = XmlClient.local(xmlServer.port());
+    }
+
+    /** The JSON API of this exchange, called with {@code token} (null: none). */
+    protected Rest rest(String token) {
+        return new Rest("http://127.0.0.1:" + httpPort, token);
+    }
+
+    /** An admin's token. */
+    protected static String adminToken() {
+        return ISSUER.token("root", "admin");
     }
 
     /** Replaces every {@code time="..."} with {@code time="T"}, so replies can be compared as text. */
