@@ -59,8 +59,8 @@ class BookApiTest extends CatalogTestSupport {
                 "/admin/books",
                 """
                 {"title":"Consensus in Practice","topic":"registering","price":41.5,"stock":7}""",
-                "X-Admin-Token",
-                ADMIN_TOKEN);
+                AUTHORIZATION,
+                admin());
 
         assertThat(created.status()).isEqualTo(201);
         long id = created.json().path("id").asLong();
@@ -77,7 +77,7 @@ class BookApiTest extends CatalogTestSupport {
     void adminChangesAPriceAndEachChangeBumpsTheVersion() {
         long id = newBook("pricing", 5).path("id").asLong();
 
-        Response changed = put("/admin/books/" + id + "/price", "{\"price\":9.99}", "X-Admin-Token", ADMIN_TOKEN);
+        Response changed = put("/admin/books/" + id + "/price", "{\"price\":9.99}", AUTHORIZATION, admin());
 
         assertThat(changed.status()).isEqualTo(200);
         assertThat(decimal(changed.json().path("price"))).isEqualByComparingTo("9.99");
@@ -89,7 +89,7 @@ class BookApiTest extends CatalogTestSupport {
     void adminRestocksByAddingCopies() {
         long id = newBook("restocking", 5).path("id").asLong();
 
-        Response restocked = post("/admin/books/" + id + "/restock", "{\"quantity\":20}", "X-Admin-Token", ADMIN_TOKEN);
+        Response restocked = post("/admin/books/" + id + "/restock", "{\"quantity\":20}", AUTHORIZATION, admin());
 
         assertThat(restocked.status()).isEqualTo(200);
         assertThat(restocked.json().path("stock").asLong()).isEqualTo(25);
@@ -97,38 +97,57 @@ class BookApiTest extends CatalogTestSupport {
     }
 
     @Test
-    void adminCallsWithoutTokenAre401AndWithAWrongTokenAre403AndChangeNothing() {
+    void adminCallsWithoutTokenAre401AndByACallerWithoutTheRoleAre403AndChangeNothing() {
         JsonNode before = book(1);
 
         Response noTokenPrice = put("/admin/books/1/price", "{\"price\":1.00}");
-        Response wrongTokenPrice = put("/admin/books/1/price", "{\"price\":1.00}", "X-Admin-Token", "guess");
+        Response customerPrice = put("/admin/books/1/price", "{\"price\":1.00}", AUTHORIZATION, customer());
         Response noTokenRestock = post("/admin/books/1/restock", "{\"quantity\":5}");
-        Response wrongTokenRestock = post("/admin/books/1/restock", "{\"quantity\":5}", "X-Admin-Token", "guess");
-        Response internalTokenIsNotAdmin =
-                post("/admin/books/1/restock", "{\"quantity\":5}", "X-Admin-Token", INTERNAL_TOKEN);
+        Response customerRestock = post("/admin/books/1/restock", "{\"quantity\":5}", AUTHORIZATION, customer());
+        Response serviceIsNotAdmin = post("/admin/books/1/restock", "{\"quantity\":5}", AUTHORIZATION, service());
         Response noTokenRegister =
                 post("/admin/books", "{\"title\":\"t\",\"topic\":\"no-token\",\"price\":1,\"stock\":1}");
 
         assertThat(noTokenPrice.status()).isEqualTo(401);
         assertThat(noTokenRestock.status()).isEqualTo(401);
         assertThat(noTokenRegister.status()).isEqualTo(401);
-        assertThat(wrongTokenPrice.status()).isEqualTo(403);
-        assertThat(wrongTokenRestock.status()).isEqualTo(403);
-        assertThat(internalTokenIsNotAdmin.status()).isEqualTo(403);
+        assertThat(customerPrice.status()).isEqualTo(403);
+        assertThat(customerRestock.status()).isEqualTo(403);
+        assertThat(serviceIsNotAdmin.status()).isEqualTo(403);
         assertThat(noTokenPrice.isProblem()).isTrue();
-        assertThat(wrongTokenPrice.problemType()).isEqualTo("https://agora.dev/problems/forbidden");
+        assertThat(noTokenPrice.problemType()).isEqualTo("https://agora.dev/problems/unauthorized");
+        assertThat(customerPrice.problemType()).isEqualTo("https://agora.dev/problems/forbidden");
         assertThat(book(1)).isEqualTo(before);
         assertThat(get("/books?topic=no-token").json().size()).isZero();
     }
 
     @Test
-    void reservationsNeedTheInternalToken() {
+    void publishersAndAdminsBothManageTitles() {
+        Response byPublisher = post(
+                "/admin/books",
+                """
+                {"title":"By a publisher","topic":"managed","price":3,"stock":1}""",
+                AUTHORIZATION,
+                publisher());
+        long id = byPublisher.json().path("id").asLong();
+        Response byAdmin = put("/admin/books/" + id + "/price", "{\"price\":4.00}", AUTHORIZATION, admin());
+
+        assertThat(byPublisher.status()).isEqualTo(201);
+        assertThat(byAdmin.status()).isEqualTo(200);
+        assertThat(decimal(book(id).path("price"))).isEqualByComparingTo("4.00");
+    }
+
+    @Test
+    void searchAndLookupNeedNoToken() {
+        assertThat(get("/books/1").status()).isEqualTo(200);
+        assertThat(get("/books?topic=distributed%20systems").status()).isEqualTo(200);
+    }
+
+    @Test
+    void reservationsNeedAServiceToken() {
         Response noToken = post("/internal/reservations", "{\"orderId\":1,\"bookId\":1,\"quantity\":1}");
-        Response adminToken = post(
-                "/internal/reservations",
-                "{\"orderId\":1,\"bookId\":1,\"quantity\":1}",
-                "X-Internal-Token",
-                ADMIN_TOKEN);
+        Response adminToken =
+                post("/internal/reservations", "{\"orderId\":1,\"bookId\":1,\"quantity\":1}", AUTHORIZATION, admin());
 
         assertThat(noToken.status()).isEqualTo(401);
         assertThat(adminToken.status()).isEqualTo(403);
@@ -151,7 +170,7 @@ class BookApiTest extends CatalogTestSupport {
         long id = newBook("bad-restock", 5).path("id").asLong();
         JsonNode before = book(id);
 
-        Response response = post("/admin/books/" + id + "/restock", body, "X-Admin-Token", ADMIN_TOKEN);
+        Response response = post("/admin/books/" + id + "/restock", body, AUTHORIZATION, admin());
 
         assertThat(response.status()).isEqualTo(400);
         assertThat(response.isProblem()).isTrue();
@@ -167,8 +186,7 @@ class BookApiTest extends CatalogTestSupport {
         long id = newBook("bad-price", 5).path("id").asLong();
         JsonNode before = book(id);
 
-        Response response =
-                put("/admin/books/" + id + "/price", "{\"price\":" + price + "}", "X-Admin-Token", ADMIN_TOKEN);
+        Response response = put("/admin/books/" + id + "/price", "{\"price\":" + price + "}", AUTHORIZATION, admin());
 
         assertThat(response.status()).isEqualTo(400);
         assertThat(response.isProblem()).isTrue();
@@ -186,7 +204,7 @@ class BookApiTest extends CatalogTestSupport {
                 "{\"title\":\"t\",\"topic\":\"t\",\"stock\":1}"
             })
     void badRegistrationsAre400AndRegisterNothing(String body) {
-        Response response = post("/admin/books", body, "X-Admin-Token", ADMIN_TOKEN);
+        Response response = post("/admin/books", body, AUTHORIZATION, admin());
 
         assertThat(response.status()).isEqualTo(400);
         assertThat(response.isProblem()).isTrue();
@@ -195,8 +213,8 @@ class BookApiTest extends CatalogTestSupport {
 
     @Test
     void changesOfUnknownBooksAre404Problems() {
-        Response price = put("/admin/books/987654/price", "{\"price\":5}", "X-Admin-Token", ADMIN_TOKEN);
-        Response restock = post("/admin/books/987654/restock", "{\"quantity\":5}", "X-Admin-Token", ADMIN_TOKEN);
+        Response price = put("/admin/books/987654/price", "{\"price\":5}", AUTHORIZATION, admin());
+        Response restock = post("/admin/books/987654/restock", "{\"quantity\":5}", AUTHORIZATION, admin());
 
         assertThat(price.status()).isEqualTo(404);
         assertThat(restock.status()).isEqualTo(404);
@@ -214,7 +232,7 @@ class BookApiTest extends CatalogTestSupport {
     @Test
     void pricesAreExactDecimalsWithTwoPlaces() {
         long id = newBook("decimals", 1).path("id").asLong();
-        put("/admin/books/" + id + "/price", "{\"price\":0.10}", "X-Admin-Token", ADMIN_TOKEN);
+        put("/admin/books/" + id + "/price", "{\"price\":0.10}", AUTHORIZATION, admin());
 
         Response reserved = reserve(nextOrderId(), id, 1);
 

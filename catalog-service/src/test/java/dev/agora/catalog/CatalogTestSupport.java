@@ -1,5 +1,6 @@
 package dev.agora.catalog;
 
+import dev.agora.common.security.testing.TestIssuer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
@@ -12,16 +13,21 @@ import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * One catalog (real HTTP, real PostgreSQL) shared by every test class of the module, with three frontends
  * to push invalidations to: a recording fake, one that also offers a push channel, and an address where
- * nothing listens.
+ * nothing listens. Tokens come from a {@link TestIssuer} standing for the frontends' authorization server: the
+ * catalog verifies callers' tokens with its JWKS and gets its own token for its pushes from its token endpoint,
+ * as it does from the frontends in the local profile the launcher uses.
  */
+@ActiveProfiles("local")
 @SpringBootTest(
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {
@@ -32,11 +38,15 @@ import tools.jackson.databind.json.JsonMapper;
         })
 abstract class CatalogTestSupport {
 
-    static final String INTERNAL_TOKEN = "dev-internal-token";
-    static final String ADMIN_TOKEN = "dev-admin-token";
+    static final String AUTHORIZATION = "Authorization";
+    /** The catalog's client in the local profile (application-local.yml), as the frontend registers it. */
+    static final String CATALOG_CLIENT = "catalog-service";
 
-    static final FakeFrontend FRONTEND = FakeFrontend.start();
-    static final FakeFrontend CHANNEL_FRONTEND = FakeFrontend.withChannel();
+    static final TestIssuer ISSUER =
+            new TestIssuer().registerClient(CATALOG_CLIENT, "local-dev-catalog-service-secret-0123456789abcdef");
+
+    static final FakeFrontend FRONTEND = FakeFrontend.start(ISSUER);
+    static final FakeFrontend CHANNEL_FRONTEND = FakeFrontend.withChannel(ISSUER);
     static final String DEAD_FRONTEND = "http://127.0.0.1:" + unusedPort();
 
     private static final AtomicLong ORDER_IDS = new AtomicLong(1_000);
@@ -49,6 +59,7 @@ abstract class CatalogTestSupport {
 
     @DynamicPropertySource
     static void frontends(DynamicPropertyRegistry registry) {
+        registry.add("agora.security.authorities", ISSUER::url);
         String prefix = "spring.cloud.discovery.client.simple.instances.frontend-service";
         registry.add(prefix + "[0].uri", FRONTEND::url);
         registry.add(prefix + "[1].uri", () -> DEAD_FRONTEND);
@@ -63,6 +74,24 @@ abstract class CatalogTestSupport {
         String problemType() {
             return json.path("type").asString();
         }
+    }
+
+    /** {@code Authorization} values, each a fresh token (a test run may outlast one's ten minutes). */
+    static String admin() {
+        return "Bearer " + ISSUER.token("admin-ann", "admin");
+    }
+
+    static String publisher() {
+        return "Bearer " + ISSUER.token("publisher-pat", "publisher");
+    }
+
+    static String customer() {
+        return "Bearer " + ISSUER.token("customer-cal", "customer");
+    }
+
+    /** The order service's token, as it reserves stock. */
+    static String service() {
+        return "Bearer " + ISSUER.serviceToken("order-service");
     }
 
     static long nextOrderId() {
@@ -88,8 +117,8 @@ abstract class CatalogTestSupport {
                 "/internal/reservations",
                 """
                 {"orderId":%d,"bookId":%d,"quantity":%d}""".formatted(orderId, bookId, quantity),
-                "X-Internal-Token",
-                INTERNAL_TOKEN);
+                AUTHORIZATION,
+                service());
     }
 
     /** Registers a fresh title so a test owns its stock. */
@@ -99,8 +128,8 @@ abstract class CatalogTestSupport {
                 """
                 {"title":"Test title","topic":"%s","price":12.50,"stock":%d}"""
                         .formatted(topic, stock),
-                "X-Admin-Token",
-                ADMIN_TOKEN);
+                AUTHORIZATION,
+                publisher());
         if (created.status() != 201) throw new IllegalStateException("Could not register a book: " + created);
         return created.json();
     }
@@ -130,7 +159,12 @@ abstract class CatalogTestSupport {
             HttpResponse<String> response =
                     HTTP.send(request.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
             String body = response.body();
-            JsonNode json = body.isEmpty() ? JSON.missingNode() : JSON.readTree(body);
+            JsonNode json = JSON.missingNode();
+            try {
+                if (!body.isEmpty()) json = JSON.readTree(body);
+            } catch (JacksonException notJson) {
+                // Tomcat's own refusal of a malformed request (an encoded slash) is an HTML page.
+            }
             return new Response(
                     response.statusCode(),
                     response.headers().firstValue("Content-Type").orElse(""),

@@ -1,6 +1,9 @@
 package dev.agora.catalog;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.agora.common.security.AgoraSecurityProperties;
+import dev.agora.common.security.Roles;
+import dev.agora.common.security.testing.TestIssuer;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -11,19 +14,27 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.springframework.security.oauth2.jwt.Jwt;
+import org.springframework.security.oauth2.jwt.JwtException;
+import org.springframework.security.oauth2.jwt.JwtValidators;
+import org.springframework.security.oauth2.jwt.NimbusJwtDecoder;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Stands for a frontend's invalidation endpoint: records every {@code POST /internal/cache/invalidations}
- * with the token it carried and answers 204, as the real endpoint does. One started {@link #withChannel()}
- * also offers a push channel as the real frontend's {@code InvalidationChannel} does (its port named on every
- * HTTP answer), and records what arrives over it the same way.
+ * Stands for a frontend's invalidation endpoint: verifies the bearer token of every
+ * {@code POST /internal/cache/invalidations} as the real frontend does (signed by the issuer, unexpired, scope
+ * {@code internal}), records the push with the token's subject and answers 204, or answers 401 and records
+ * nothing. One started {@link #withChannel} also offers a push channel as the real frontend's
+ * {@code InvalidationChannel} does (its port named on every HTTP answer), verifies the token of its greeting the
+ * same way, and records what arrives over it.
  */
 final class FakeFrontend implements AutoCloseable {
 
@@ -32,40 +43,54 @@ final class FakeFrontend implements AutoCloseable {
         CHANNEL
     }
 
-    record Received(JsonNode body, String token, Via via) {}
+    /** @param caller the subject of the verified service token the push carried */
+    record Received(JsonNode body, String caller, Via via) {}
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final HttpServer server;
+    private final NimbusJwtDecoder tokens;
     private final ConcurrentLinkedQueue<Received> received = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger refused = new AtomicInteger();
 
     private final ServerSocket channel;
     private final Set<Socket> channels = ConcurrentHashMap.newKeySet();
     private volatile boolean channelBroken;
 
-    private FakeFrontend(HttpServer server, ServerSocket channel) {
+    private FakeFrontend(HttpServer server, ServerSocket channel, TestIssuer issuer) {
         this.server = server;
         this.channel = channel;
+        this.tokens =
+                NimbusJwtDecoder.withJwkSetUri(issuer.url() + "/oauth2/jwks").build();
+        tokens.setJwtValidator(JwtValidators.createDefaultWithIssuer(AgoraSecurityProperties.DEFAULT_ISSUER));
     }
 
-    static FakeFrontend start() {
-        return start(false);
+    static FakeFrontend start(TestIssuer issuer) {
+        return start(issuer, false);
     }
 
-    static FakeFrontend withChannel() {
-        return start(true);
+    static FakeFrontend withChannel(TestIssuer issuer) {
+        return start(issuer, true);
     }
 
-    private static FakeFrontend start(boolean offerChannel) {
+    private static FakeFrontend start(TestIssuer issuer, boolean offerChannel) {
         try {
             HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 64);
             ServerSocket channel = offerChannel ? new ServerSocket(0, 64, InetAddress.getLoopbackAddress()) : null;
-            FakeFrontend frontend = new FakeFrontend(server, channel);
+            FakeFrontend frontend = new FakeFrontend(server, channel, issuer);
             server.createContext("/internal/cache/invalidations", exchange -> {
                 try (exchange) {
                     String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-                    frontend.received.add(new Received(
-                            JSON.readTree(body), exchange.getRequestHeaders().getFirst("X-Internal-Token"), Via.HTTP));
+                    String authorization = exchange.getRequestHeaders().getFirst("Authorization");
+                    String caller = authorization != null && authorization.startsWith("Bearer ")
+                            ? frontend.serviceCalling(authorization.substring("Bearer ".length()))
+                            : null;
+                    if (caller == null) {
+                        frontend.refused.incrementAndGet();
+                        exchange.sendResponseHeaders(401, -1);
+                        return;
+                    }
+                    frontend.received.add(new Received(JSON.readTree(body), caller, Via.HTTP));
                     if (channel != null) {
                         exchange.getResponseHeaders()
                                 .set("Agora-Invalidation-Channel", String.valueOf(channel.getLocalPort()));
@@ -100,11 +125,14 @@ final class FakeFrontend implements AutoCloseable {
                         new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII))) {
             OutputStream out = socket.getOutputStream();
             String greeting = in.readLine();
-            if (greeting == null || !greeting.startsWith("AGORA-INVALIDATIONS/1 ") || channelBroken) {
+            String caller = greeting != null && greeting.startsWith("AGORA-INVALIDATIONS/1 ")
+                    ? serviceCalling(greeting.substring("AGORA-INVALIDATIONS/1 ".length()))
+                    : null;
+            if (caller == null || channelBroken) {
+                if (caller == null) refused.incrementAndGet();
                 out.write("ERR refused\n".getBytes(StandardCharsets.US_ASCII));
                 return;
             }
-            String token = greeting.substring("AGORA-INVALIDATIONS/1 ".length());
             out.write("OK\n".getBytes(StandardCharsets.US_ASCII));
             for (String line = in.readLine(); line != null; line = in.readLine()) {
                 if (channelBroken) return;
@@ -113,7 +141,7 @@ final class FakeFrontend implements AutoCloseable {
                         .put("bookId", Long.parseLong(fields[0]))
                         .put("version", Long.parseLong(fields[1]))
                         .put("searchAffected", fields[2].equals("1"));
-                received.add(new Received(body, token, Via.CHANNEL));
+                received.add(new Received(body, caller, Via.CHANNEL));
                 out.write("OK\n".getBytes(StandardCharsets.US_ASCII));
             }
         } catch (IOException e) {
@@ -121,6 +149,26 @@ final class FakeFrontend implements AutoCloseable {
         } finally {
             channels.remove(socket);
         }
+    }
+
+    /** The subject of a valid service token (scope {@code internal}); null for any other token. */
+    private String serviceCalling(String token) {
+        try {
+            Jwt jwt = tokens.decode(token);
+            // A space-separated string (RFC 8693) or a list, as Spring Authorization Server writes it.
+            Object scope = jwt.getClaims().get("scope");
+            List<String> scopes = scope instanceof Collection<?> list
+                    ? list.stream().map(String::valueOf).toList()
+                    : List.of(String.valueOf(scope).split(" "));
+            return scopes.contains(Roles.INTERNAL_SCOPE) ? jwt.getSubject() : null;
+        } catch (JwtException invalid) {
+            return null;
+        }
+    }
+
+    /** Pushes and channel greetings refused for a missing or invalid token. */
+    int refused() {
+        return refused.get();
     }
 
     /** From now on every channel is dropped at its next line and new ones are refused: pushes must use HTTP. */

@@ -29,7 +29,7 @@ class InvalidationTest extends CatalogTestSupport {
                 FRONTEND.receivedFor(book.path("id").asLong());
 
         assertThat(pushed).hasSize(1);
-        assertThat(pushed.getFirst().token()).isEqualTo(INTERNAL_TOKEN);
+        assertThat(pushed.getFirst().caller()).isEqualTo(CATALOG_CLIENT);
         JsonNode body = pushed.getFirst().body();
         assertThat(body.path("version").asLong()).isEqualTo(1);
         assertThat(body.path("topic").asString()).isEqualTo("pushed");
@@ -40,7 +40,7 @@ class InvalidationTest extends CatalogTestSupport {
     void aPriceChangeIsPushedWithTheNewVersionBeforeTheWriteReturns() {
         long id = newBook("pushed", 3).path("id").asLong();
 
-        Response changed = put("/admin/books/" + id + "/price", "{\"price\":3.25}", "X-Admin-Token", ADMIN_TOKEN);
+        Response changed = put("/admin/books/" + id + "/price", "{\"price\":3.25}", AUTHORIZATION, admin());
 
         assertThat(changed.status()).isEqualTo(200);
         assertThat(versionsPushedFor(id)).containsExactly(1L, 2L);
@@ -56,7 +56,7 @@ class InvalidationTest extends CatalogTestSupport {
     void aRestockIsPushedWithTheNewVersionBeforeTheWriteReturns() {
         long id = newBook("pushed", 3).path("id").asLong();
 
-        Response restocked = post("/admin/books/" + id + "/restock", "{\"quantity\":4}", "X-Admin-Token", ADMIN_TOKEN);
+        Response restocked = post("/admin/books/" + id + "/restock", "{\"quantity\":4}", AUTHORIZATION, admin());
 
         assertThat(versionsPushedFor(id))
                 .containsExactly(1L, restocked.json().path("version").asLong());
@@ -88,8 +88,8 @@ class InvalidationTest extends CatalogTestSupport {
                 "/internal/reservations",
                 """
                 {"orderId":%d,"bookId":%d,"quantity":1}""".formatted(nextOrderId(), id),
-                "X-Internal-Token",
-                INTERNAL_TOKEN,
+                AUTHORIZATION,
+                service(),
                 WritingFrontend.HEADER,
                 FRONTEND.url() + "/");
 
@@ -110,8 +110,8 @@ class InvalidationTest extends CatalogTestSupport {
                 "/internal/reservations",
                 """
                 {"orderId":%d,"bookId":%d,"quantity":1}""".formatted(nextOrderId(), id),
-                "X-Internal-Token",
-                INTERNAL_TOKEN,
+                AUTHORIZATION,
+                service(),
                 WritingFrontend.HEADER,
                 "not a url");
 
@@ -133,7 +133,7 @@ class InvalidationTest extends CatalogTestSupport {
         double failuresBefore = deadFrontendFailures();
         long id = newBook("unreachable", 3).path("id").asLong();
 
-        Response restocked = post("/admin/books/" + id + "/restock", "{\"quantity\":4}", "X-Admin-Token", ADMIN_TOKEN);
+        Response restocked = post("/admin/books/" + id + "/restock", "{\"quantity\":4}", AUTHORIZATION, admin());
         Response reserved = reserve(nextOrderId(), id, 1);
 
         assertThat(restocked.status()).isEqualTo(200);

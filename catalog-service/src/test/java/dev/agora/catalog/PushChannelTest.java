@@ -24,8 +24,7 @@ class PushChannelTest extends CatalogTestSupport {
     /** Restocks the book until a push of it came over the channel (the first ones teach the catalog the port). */
     private long restockUntilPushedOverTheChannel(long id) {
         await().atMost(Duration.ofSeconds(20)).until(() -> {
-            Response restocked =
-                    post("/admin/books/" + id + "/restock", "{\"quantity\":1}", "X-Admin-Token", ADMIN_TOKEN);
+            Response restocked = post("/admin/books/" + id + "/restock", "{\"quantity\":1}", AUTHORIZATION, admin());
             long version = restocked.json().path("version").asLong();
             return lastPushOf(id, version).via() == Via.CHANNEL;
         });
@@ -51,7 +50,7 @@ class PushChannelTest extends CatalogTestSupport {
             assertThat(reserved.json().path("outcome").asString()).isEqualTo("RESERVED");
             Received push = lastPushOf(id, version);
             assertThat(push.via()).isEqualTo(Via.CHANNEL);
-            assertThat(push.token()).isEqualTo(INTERNAL_TOKEN);
+            assertThat(push.caller()).isEqualTo(CATALOG_CLIENT);
             assertThat(push.body().path("searchAffected").asBoolean()).isFalse();
         }
     }
@@ -63,8 +62,7 @@ class PushChannelTest extends CatalogTestSupport {
 
         CHANNEL_FRONTEND.breakChannels();
         for (int i = 0; i < 5; i++) {
-            Response restocked =
-                    post("/admin/books/" + id + "/restock", "{\"quantity\":1}", "X-Admin-Token", ADMIN_TOKEN);
+            Response restocked = post("/admin/books/" + id + "/restock", "{\"quantity\":1}", AUTHORIZATION, admin());
 
             assertThat(restocked.status()).isEqualTo(200);
             assertThat(lastPushOf(id, restocked.json().path("version").asLong()).via())

@@ -102,7 +102,7 @@ class ReservationTest extends CatalogTestSupport {
         long orderId = nextOrderId();
 
         Response first = reserve(orderId, bookId, 2);
-        post("/admin/books/" + bookId + "/restock", "{\"quantity\":10}", "X-Admin-Token", ADMIN_TOKEN);
+        post("/admin/books/" + bookId + "/restock", "{\"quantity\":10}", AUTHORIZATION, admin());
         Response repeat = reserve(orderId, bookId, 2);
 
         assertThat(outcome(first)).isEqualTo("OUT_OF_STOCK");
@@ -193,8 +193,8 @@ class ReservationTest extends CatalogTestSupport {
         long orderId = nextOrderId();
         Response made = reserve(orderId, bookId, 1);
 
-        Response read = get("/internal/reservations/" + orderId, "X-Internal-Token", INTERNAL_TOKEN);
-        Response none = get("/internal/reservations/" + nextOrderId(), "X-Internal-Token", INTERNAL_TOKEN);
+        Response read = get("/internal/reservations/" + orderId, AUTHORIZATION, service());
+        Response none = get("/internal/reservations/" + nextOrderId(), AUTHORIZATION, service());
 
         assertThat(read.status()).isEqualTo(200);
         assertThat(read.json()).isEqualTo(made.json());
@@ -213,8 +213,8 @@ class ReservationTest extends CatalogTestSupport {
 
         Response read = get(
                 "/internal/reservations?orderId=" + undecidedId + "&orderId=" + refusedId + "&orderId=" + reservedId,
-                "X-Internal-Token",
-                INTERNAL_TOKEN);
+                AUTHORIZATION,
+                service());
 
         assertThat(read.status()).isEqualTo(200);
         assertThat(read.json().valueStream().toList()).containsExactly(reserved.json(), refused.json());
@@ -226,12 +226,12 @@ class ReservationTest extends CatalogTestSupport {
         String tooMany = "orderId=1" + "&orderId=1".repeat(100); // 101 ids; a read may ask for a page of 100
 
         for (String query : List.of("", "?orderId=0", "?orderId=-3", "?orderId=abc", "?orderId=1.5", "?" + tooMany)) {
-            Response read = get("/internal/reservations" + query, "X-Internal-Token", INTERNAL_TOKEN);
+            Response read = get("/internal/reservations" + query, AUTHORIZATION, service());
             assertThat(read.status()).as(query).isEqualTo(400);
             assertThat(read.isProblem()).as(query).isTrue();
         }
         assertThat(get("/internal/reservations?orderId=1").status()).isEqualTo(401);
-        assertThat(get("/internal/reservations?orderId=1", "X-Internal-Token", "wrong")
+        assertThat(get("/internal/reservations?orderId=1", AUTHORIZATION, customer())
                         .status())
                 .isEqualTo(403);
     }
@@ -244,7 +244,7 @@ class ReservationTest extends CatalogTestSupport {
 
         assertThat(response.status()).isEqualTo(404);
         assertThat(response.problemType()).isEqualTo("https://agora.dev/problems/not-found");
-        assertThat(get("/internal/reservations/" + orderId, "X-Internal-Token", INTERNAL_TOKEN)
+        assertThat(get("/internal/reservations/" + orderId, AUTHORIZATION, service())
                         .status())
                 .isEqualTo(404);
     }
@@ -276,11 +276,8 @@ class ReservationTest extends CatalogTestSupport {
                 "{\"orderId\":-%d,\"bookId\":%d,\"quantity\":1}",
                 "{\"orderId\":%d,\"bookId\":%d,\"quantity\":1");
         for (String body : bodies) {
-            Response response = post(
-                    "/internal/reservations",
-                    body.formatted(nextOrderId(), bookId),
-                    "X-Internal-Token",
-                    INTERNAL_TOKEN);
+            Response response =
+                    post("/internal/reservations", body.formatted(nextOrderId(), bookId), AUTHORIZATION, service());
 
             assertThat(response.status()).as(body).isEqualTo(400);
             assertThat(response.isProblem()).as(body).isTrue();

@@ -93,7 +93,7 @@ class AnsweringBeforeWritingTest extends OrderTestSupport {
         assertThat(read.json().path("status").asString()).isEqualTo("PENDING");
         assertThat(stock(bookId)).isEqualTo(5);
         assertThat(send(HttpRequest.newBuilder(URI.create(catalog("/internal/reservations/" + orderId)))
-                                .header("X-Internal-Token", INTERNAL_TOKEN))
+                                .header(AUTHORIZATION, Tokens.service(Tokens.ORDER_CLIENT)))
                         .status())
                 .isEqualTo(404);
     }
@@ -161,7 +161,8 @@ class AnsweringBeforeWritingTest extends OrderTestSupport {
         double reads = 0;
         for (ServiceProcess catalog : CatalogReplicas.get()) {
             Response meter = send(HttpRequest.newBuilder(URI.create(catalog.baseUrl()
-                    + "/actuator/metrics/http.server.requests?tag=method:GET&tag=uri:/internal/reservations")));
+                            + "/actuator/metrics/http.server.requests?tag=method:GET&tag=uri:/internal/reservations"))
+                    .header(AUTHORIZATION, Tokens.admin()));
             if (meter.status() == 200)
                 reads += meter.json().path("measurements").get(0).path("value").asDouble();
         }

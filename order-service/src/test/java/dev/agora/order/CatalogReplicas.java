@@ -10,12 +10,14 @@ import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.IntStream;
 
 /**
  * Two real catalog-service processes (the module's runnable jar) on one database of the test JVM's
- * PostgreSQL, started once per JVM and stopped when it exits. Tests may kill or freeze replica 1; replica 0
- * stays up for the tests' own reads.
+ * PostgreSQL, started once per JVM and stopped when it exits, in the local profile and taking their token keys
+ * from the tests' {@link Tokens#ISSUER}. Tests may kill or freeze replica 1; replica 0 stays up for the tests'
+ * own reads.
  */
 final class CatalogReplicas {
 
@@ -39,6 +41,7 @@ final class CatalogReplicas {
                         .env("DATABASE_PASSWORD", postgres.password())
                         .env("DATABASE_POOL_SIZE", "5")
                         .env("AGORA_INVALIDATION_ENABLED", "false")
+                        .env(localProfile())
                         .logFile(Path.of("target", "catalog-it-" + i + ".log"))
                         .build())
                 .toList();
@@ -49,6 +52,11 @@ final class CatalogReplicas {
         started.forEach(ServiceProcess::start);
         started.forEach(replica -> replica.awaitReady(Duration.ofMinutes(4)));
         return started;
+    }
+
+    /** What a catalog process of these tests runs with: the local profile, trusting the tests' issuer. */
+    static Map<String, String> localProfile() {
+        return Map.of("SPRING_PROFILES_ACTIVE", "local", "AGORA_AUTHORITIES", Tokens.ISSUER.url());
     }
 
     private static int freePort() {

@@ -21,15 +21,19 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * One order service (in this JVM, real HTTP, real PostgreSQL) over two real catalog processes, shared by all
- * test classes of the module.
+ * test classes of the module, all in the local profile with the tests' {@link Tokens#ISSUER} as their
+ * authorization server. Buys and reads are a customer's, {@link #BUYER}, unless a test says otherwise.
  */
+@ActiveProfiles("local")
 @SpringBootTest(
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {
@@ -41,8 +45,9 @@ import tools.jackson.databind.json.JsonMapper;
         })
 abstract class OrderTestSupport {
 
-    static final String ADMIN_TOKEN = "dev-admin-token";
-    static final String INTERNAL_TOKEN = "dev-internal-token";
+    static final String AUTHORIZATION = Tokens.AUTHORIZATION;
+    /** The customer whose buys and reads these tests make, unless they name another caller. */
+    static final String BUYER = "customer-carla";
 
     private static final HttpClient HTTP =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -56,6 +61,7 @@ abstract class OrderTestSupport {
 
     @DynamicPropertySource
     static void catalogReplicas(DynamicPropertyRegistry registry) {
+        registry.add("agora.security.authorities", Tokens.ISSUER::url);
         List<ServiceProcess> replicas = CatalogReplicas.get();
         for (int i = 0; i < replicas.size(); i++) {
             String url = replicas.get(i).baseUrl();
@@ -87,30 +93,57 @@ abstract class OrderTestSupport {
     }
 
     Response buy(String idempotencyKey, String body) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(orderService("/orders")))
+        return buyAs(Tokens.customer(BUYER), idempotencyKey, body);
+    }
+
+    Response buyAs(String authorization, String idempotencyKey, long bookId, int quantity) {
+        return buyAs(
+                authorization,
+                idempotencyKey,
+                """
+                {"bookId":%d,"quantity":%d}""".formatted(bookId, quantity));
+    }
+
+    /** @param authorization the {@code Authorization} header, or null for none */
+    Response buyAs(String authorization, String idempotencyKey, String body) {
+        return postAs(authorization, "/orders", idempotencyKey, body);
+    }
+
+    /** A buy to any path, as the caller. */
+    Response postAs(String authorization, String path, String idempotencyKey, String body) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(orderService(path)))
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body));
         if (idempotencyKey != null) request.header("Idempotency-Key", idempotencyKey);
+        if (authorization != null) request.header(AUTHORIZATION, authorization);
         return send(request);
     }
 
     Response getOrder(long orderId) {
-        return send(HttpRequest.newBuilder(URI.create(orderService("/orders/" + orderId))));
+        return get("/orders/" + orderId);
     }
 
     Response get(String path) {
-        return send(HttpRequest.newBuilder(URI.create(orderService(path))));
+        return getAs(Tokens.customer(BUYER), path);
+    }
+
+    /** @param authorization the {@code Authorization} header, or null for none */
+    Response getAs(String authorization, String path) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(orderService(path)));
+        if (authorization != null) request.header(AUTHORIZATION, authorization);
+        return send(request);
     }
 
     /** What Prometheus scrapes from the order service. */
     String prometheusScrape() {
-        return exchange(HttpRequest.newBuilder(URI.create(orderService("/actuator/prometheus"))))
+        return exchange(HttpRequest.newBuilder(URI.create(orderService("/actuator/prometheus")))
+                        .header(AUTHORIZATION, Tokens.admin()))
                 .body();
     }
 
     /** A meter of the order service as its actuator reports it (a counter's count, a gauge's value). */
     double meter(String name) {
-        Response meter = get("/actuator/metrics/" + name);
+        Response meter = getAs(Tokens.admin(), "/actuator/metrics/" + name);
         if (meter.status() != 200) throw new IllegalStateException("No meter " + name + ": " + meter);
         return meter.json().path("measurements").get(0).path("value").asDouble();
     }
@@ -119,7 +152,7 @@ abstract class OrderTestSupport {
     static long newBook(long stock) {
         Response created = send(HttpRequest.newBuilder(URI.create(catalog("/admin/books")))
                 .header("Content-Type", "application/json")
-                .header("X-Admin-Token", ADMIN_TOKEN)
+                .header(AUTHORIZATION, Tokens.publisher())
                 .POST(HttpRequest.BodyPublishers.ofString(
                         """
                         {"title":"Order test title","topic":"order tests","price":12.50,"stock":%d}"""
@@ -131,7 +164,7 @@ abstract class OrderTestSupport {
     static void restock(long bookId, long quantity) {
         Response restocked = send(HttpRequest.newBuilder(URI.create(catalog("/admin/books/" + bookId + "/restock")))
                 .header("Content-Type", "application/json")
-                .header("X-Admin-Token", ADMIN_TOKEN)
+                .header(AUTHORIZATION, Tokens.publisher())
                 .POST(HttpRequest.BodyPublishers.ofString("{\"quantity\":" + quantity + "}")));
         if (restocked.status() != 200) throw new IllegalStateException("Could not restock: " + restocked);
     }
@@ -146,22 +179,26 @@ abstract class OrderTestSupport {
     static Response reserveDirectly(long orderId, long bookId, int quantity) {
         return send(HttpRequest.newBuilder(URI.create(catalog("/internal/reservations")))
                 .header("Content-Type", "application/json")
-                .header("X-Internal-Token", INTERNAL_TOKEN)
+                .header(AUTHORIZATION, Tokens.service(Tokens.ORDER_CLIENT))
                 .POST(HttpRequest.BodyPublishers.ofString(
                         """
                         {"orderId":%d,"bookId":%d,"quantity":%d}"""
                                 .formatted(orderId, bookId, quantity))));
     }
 
-    /** What the first step of a buy commits, dated back by {@code age} (a PostgreSQL interval). */
+    /** What the first step of a buy of {@link #BUYER} commits, dated back by {@code age} (a PostgreSQL interval). */
     long pendingOrder(String key, long bookId, int quantity, String age) {
+        return pendingOrder(BUYER, key, bookId, quantity, age);
+    }
+
+    long pendingOrder(String owner, String key, long bookId, int quantity, String age) {
         return orderDatabase
                 .sql(
                         """
-                        INSERT INTO orders (idempotency_key, book_id, quantity, status, created_at, updated_at)
-                        VALUES (?, ?, ?, 'PENDING', now() - ?::interval, now() - ?::interval)
+                        INSERT INTO orders (idempotency_key, owner, book_id, quantity, status, created_at, updated_at)
+                        VALUES (?, ?, ?, ?, 'PENDING', now() - ?::interval, now() - ?::interval)
                         RETURNING id""")
-                .params(key, bookId, quantity, age, age)
+                .params(key, owner, bookId, quantity, age, age)
                 .query(Long.class)
                 .single();
     }
@@ -234,8 +271,16 @@ abstract class OrderTestSupport {
         return new Response(
                 response.statusCode(),
                 response.headers().firstValue("Content-Type").orElse(""),
-                body.isEmpty() ? JSON.missingNode() : JSON.readTree(body),
+                json(body),
                 response.headers().firstValue("Server-Timing").orElse(""));
+    }
+
+    private static JsonNode json(String body) {
+        try {
+            return body.isEmpty() ? JSON.missingNode() : JSON.readTree(body);
+        } catch (JacksonException notJson) {
+            return JSON.missingNode(); // Tomcat's own refusal of a malformed request (an encoded slash) is HTML
+        }
     }
 
     private static HttpResponse<String> exchange(HttpRequest.Builder request) {

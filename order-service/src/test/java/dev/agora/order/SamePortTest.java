@@ -21,6 +21,7 @@ class SamePortTest {
         ServiceProcess late = ServiceProcess.builder(
                         "catalog-it-same-port", ServiceJars.locate("catalog-service"), holder.port())
                 .env("AGORA_INVALIDATION_ENABLED", "false")
+                .env(CatalogReplicas.localProfile())
                 .logFile(Path.of("target", "catalog-it-same-port.log"))
                 .build();
         try (late) {

@@ -19,7 +19,7 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-/** Admin calls (the {@code X-Admin-Token} guard of common protects {@code /admin/**}). */
+/** Changes of the catalog by publishers and admins ({@code /admin/**}: see {@code CatalogAccessRules}). */
 @RestController
 @RequestMapping("/admin/books")
 class AdminBookController {

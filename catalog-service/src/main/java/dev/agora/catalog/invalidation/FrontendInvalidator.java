@@ -2,7 +2,7 @@ package dev.agora.catalog.invalidation;
 
 import dev.agora.catalog.book.BookChangeListener;
 import dev.agora.catalog.book.BookChanged;
-import dev.agora.common.security.TokenGuardFilter;
+import dev.agora.common.security.ServiceTokens;
 import dev.agora.common.web.WritingFrontend;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -24,6 +24,7 @@ import org.apache.hc.client5.http.classic.methods.HttpPost;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.core5.http.ContentType;
 import org.apache.hc.core5.http.Header;
+import org.apache.hc.core5.http.HttpHeaders;
 import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
 import org.apache.hc.core5.http.io.entity.EntityUtils;
 import org.slf4j.Logger;
@@ -39,6 +40,10 @@ import tools.jackson.databind.json.JsonMapper;
  * for: it drops the book itself when the answer reaches it. A frontend that fails gets a few quick retries
  * within the deadline; after that the failure is counted and logged, and the write is answered anyway: a slow
  * or dead frontend delays writes by at most the deadline.
+ *
+ * <p>Every push carries the catalog's own client-credentials token ({@code Authorization: Bearer}, scope
+ * {@code internal}), which the frontends' authorization server issues; when no token can be had, the push fails
+ * as it does against an unreachable frontend.
  */
 final class FrontendInvalidator implements BookChangeListener, AutoCloseable {
 
@@ -57,7 +62,9 @@ final class FrontendInvalidator implements BookChangeListener, AutoCloseable {
     /** The usual way a push goes, once a frontend named its channel; HTTP is the way in and the fallback. */
     private final PushChannels channels;
 
-    private final String internalToken;
+    /** The catalog's own client-credentials token, which every push carries (scope {@code internal}). */
+    private final ServiceTokens tokens;
+
     private final MeterRegistry meters;
     /**
      * Platform threads: a virtual thread blocked on a socket read costs two more wake-ups (poller, carrier)
@@ -74,13 +81,13 @@ final class FrontendInvalidator implements BookChangeListener, AutoCloseable {
             InvalidationProperties properties,
             DiscoveryClient discovery,
             CloseableHttpClient http,
-            String internalToken,
+            ServiceTokens tokens,
             MeterRegistry meters) {
         this.properties = properties;
         this.discovery = discovery;
         this.http = http;
-        this.channels = new PushChannels(internalToken, properties.connectTimeout(), properties.readTimeout(), pushers);
-        this.internalToken = internalToken;
+        this.channels = new PushChannels(tokens, properties.connectTimeout(), properties.readTimeout(), pushers);
+        this.tokens = tokens;
         this.meters = meters;
         this.pushTime = Timer.builder("agora.invalidation.push")
                 .description("Time a write waits for every frontend to take its invalidation")
@@ -170,8 +177,18 @@ final class FrontendInvalidator implements BookChangeListener, AutoCloseable {
                 .toUri();
         String last = null;
         for (int attempt = 1; attempt <= properties.attempts(); attempt++) {
+            String token;
+            try {
+                // Kept until a minute before it expires; fetched from a frontend's token endpoint when needed.
+                token = tokens.bearer();
+            } catch (RuntimeException noToken) {
+                // No frontend issues tokens now (all down): as good as unreachable, and counted the same way.
+                last = "no service token: " + noToken.getMessage();
+                if (System.nanoTime() >= deadline) break;
+                continue;
+            }
             HttpPost post = new HttpPost(target);
-            post.setHeader(TokenGuardFilter.INTERNAL_TOKEN_HEADER, internalToken);
+            post.setHeader(HttpHeaders.AUTHORIZATION, "Bearer " + token);
             post.setEntity(new ByteArrayEntity(body, ContentType.APPLICATION_JSON));
             try {
                 int status = http.execute(post, response -> {

@@ -1,7 +1,7 @@
 package dev.agora.catalog.invalidation;
 
 import dev.agora.catalog.book.BookChangeListener;
-import dev.agora.common.security.AgoraSecurityProperties;
+import dev.agora.common.security.ServiceTokens;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.RequestConfig;
@@ -21,13 +21,9 @@ class InvalidationConfiguration {
 
     @Bean
     BookChangeListener bookChangeListener(
-            InvalidationProperties properties,
-            DiscoveryClient discovery,
-            AgoraSecurityProperties security,
-            MeterRegistry meters) {
+            InvalidationProperties properties, DiscoveryClient discovery, ServiceTokens tokens, MeterRegistry meters) {
         if (!properties.enabled()) return BookChangeListener.NOBODY;
-        return new FrontendInvalidator(
-                properties, discovery, pooledClient(properties), security.internalToken(), meters);
+        return new FrontendInvalidator(properties, discovery, pooledClient(properties), tokens, meters);
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.agora.catalog.invalidation;
 
 import dev.agora.catalog.book.BookChanged;
+import dev.agora.common.security.ServiceTokens;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -30,6 +31,13 @@ import java.util.concurrent.TimeUnit;
  * takes an idle channel; when there is none, one is opened in the background and this push goes over HTTP,
  * so opening a channel (or failing to, for a frozen frontend) never delays a write. A channel that fails in
  * any way is closed and the push falls back to HTTP within its deadline.
+ *
+ * <p>A channel opens with the greeting {@code AGORA-INVALIDATIONS/1 <token>}: the catalog's own
+ * client-credentials token (a JWT with scope {@code internal}), which the frontend verifies as it verifies any
+ * bearer token before it answers {@code OK}. The token is checked once, when the channel opens; a channel may
+ * outlive it, and a frontend that closes it then costs one push over HTTP and a new channel with a fresh token.
+ * When no token can be had (no frontend issues one), no channel opens and pushes go over HTTP, which fails the
+ * same way.
  */
 final class PushChannels implements AutoCloseable {
 
@@ -40,7 +48,9 @@ final class PushChannels implements AutoCloseable {
     /** Idle channels kept per frontend; more were only needed for a burst of concurrent writes. */
     private static final int MAX_IDLE = 32;
 
-    private final byte[] greeting;
+    private static final String GREETING = "AGORA-INVALIDATIONS/1 ";
+
+    private final ServiceTokens tokens;
     private final Duration connectTimeout;
     private final Duration readTimeout;
     private final Executor opener;
@@ -49,8 +59,8 @@ final class PushChannels implements AutoCloseable {
     private final Set<URI> opening = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
-    PushChannels(String internalToken, Duration connectTimeout, Duration readTimeout, Executor opener) {
-        this.greeting = ("AGORA-INVALIDATIONS/1 " + internalToken + "\n").getBytes(StandardCharsets.US_ASCII);
+    PushChannels(ServiceTokens tokens, Duration connectTimeout, Duration readTimeout, Executor opener) {
+        this.tokens = tokens;
         this.connectTimeout = connectTimeout;
         this.readTimeout = readTimeout;
         this.opener = opener;
@@ -100,11 +110,14 @@ final class PushChannels implements AutoCloseable {
         if (closed || !opening.add(frontend)) return;
         opener.execute(() -> {
             try {
+                byte[] greeting = (GREETING + tokens.bearer() + "\n").getBytes(StandardCharsets.US_ASCII);
                 Channel channel = Channel.open(frontend.getHost(), port, connectTimeout, readTimeout, greeting);
                 if (!offer(frontend, channel)) channel.close();
             } catch (IOException refused) {
                 // The frontend may be down or on another port now: its next HTTP answer says.
                 ports.remove(frontend, port);
+            } catch (RuntimeException noToken) {
+                // No token to open with now; the next push that finds no idle channel tries again.
             } finally {
                 opening.remove(frontend);
             }

@@ -20,7 +20,7 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
-/** Stock reservations for the order service ({@code /internal/**}: internal token required). */
+/** Stock reservations for the order service ({@code /internal/**}: a service token, scope {@code internal}). */
 @RestController
 @RequestMapping("/internal/reservations")
 class ReservationController {

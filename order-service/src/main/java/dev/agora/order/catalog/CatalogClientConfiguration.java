@@ -3,7 +3,7 @@ package dev.agora.order.catalog;
 import dev.agora.common.client.AbortableRequestFactory;
 import dev.agora.common.client.FailoverClient;
 import dev.agora.common.client.HealthProber;
-import dev.agora.common.security.AgoraSecurityProperties;
+import dev.agora.common.security.ServiceTokens;
 import dev.agora.common.timing.ServerTiming;
 import dev.agora.common.web.RequestIds;
 import dev.agora.order.order.Stock;
@@ -82,8 +82,9 @@ class CatalogClientConfiguration {
         return new HealthProber(catalogReplicas).start();
     }
 
+    /** Reservations carry the order service's own client-credentials token (scope {@code internal}). */
     @Bean
-    Stock stock(FailoverClient catalogReplicas, CatalogProperties properties, AgoraSecurityProperties security) {
-        return new CatalogStock(catalogReplicas, properties.serviceId(), security.internalToken());
+    Stock stock(FailoverClient catalogReplicas, CatalogProperties properties, ServiceTokens tokens) {
+        return new CatalogStock(catalogReplicas, properties.serviceId(), tokens);
     }
 }

@@ -3,7 +3,7 @@ package dev.agora.order.catalog;
 import dev.agora.common.client.CallSafety;
 import dev.agora.common.client.FailoverClient;
 import dev.agora.common.client.ServiceUnavailableException;
-import dev.agora.common.security.TokenGuardFilter;
+import dev.agora.common.security.ServiceTokens;
 import dev.agora.common.timing.ServerTiming;
 import dev.agora.common.web.WritingFrontend;
 import dev.agora.order.order.Stock;
@@ -27,6 +27,11 @@ import org.springframework.web.client.RestClientException;
  * or a 5xx is repeated at once on another replica, and a reservation with no answer after the hedge delay is
  * also sent to the other replica (first answer wins). Both are safe because the catalog reserves at most once
  * per order id and answers a repeat with the first outcome.
+ *
+ * <p>Every call carries the order service's own client-credentials token ({@code Authorization: Bearer}, scope
+ * {@code internal}), taken before the call and the same for all its attempts. When no token can be had (no
+ * frontend issues one), the catalog is as good as unreachable: the reservation is {@link Unavailable}, the order
+ * stays PENDING and recovery drives it later.
  */
 final class CatalogStock implements Stock {
 
@@ -36,12 +41,12 @@ final class CatalogStock implements Stock {
 
     private final FailoverClient catalog;
     private final String serviceId;
-    private final String internalToken;
+    private final ServiceTokens tokens;
 
-    CatalogStock(FailoverClient catalog, String serviceId, String internalToken) {
+    CatalogStock(FailoverClient catalog, String serviceId, ServiceTokens tokens) {
         this.catalog = catalog;
         this.serviceId = serviceId;
-        this.internalToken = internalToken;
+        this.tokens = tokens;
     }
 
     record ReserveStock(long orderId, long bookId, int quantity) {}
@@ -54,8 +59,15 @@ final class CatalogStock implements Stock {
     @Override
     public Answer reserve(long orderId, long bookId, int quantity, Optional<URI> writingFrontend) {
         ReserveStock request = new ReserveStock(orderId, bookId, quantity);
+        String token;
         try {
-            return call(client -> post(client, request, writingFrontend));
+            token = tokens.bearer();
+        } catch (RuntimeException e) {
+            log.warn("No service token to reserve stock for order {}: {}", orderId, e.getMessage());
+            return new Unavailable("no service token: " + e.getMessage());
+        }
+        try {
+            return call(client -> post(client, token, request, writingFrontend));
         } catch (ServiceUnavailableException | RestClientException e) {
             log.warn("Reservation for order {} got no answer from the catalog: {}", orderId, e.getMessage());
             return new Unavailable(e.getMessage());
@@ -64,8 +76,15 @@ final class CatalogStock implements Stock {
 
     @Override
     public Decisions decided(List<Long> orderIds) {
+        String token;
         try {
-            return call(client -> new Known(findAll(client, orderIds).stream()
+            token = tokens.bearer();
+        } catch (RuntimeException e) {
+            log.warn("No service token to read the reservations of orders {}: {}", orderIds, e.getMessage());
+            return new NotKnown("no service token: " + e.getMessage());
+        }
+        try {
+            return call(client -> new Known(findAll(client, token, orderIds).stream()
                     .collect(Collectors.toMap(Reservation::orderId, CatalogStock::answer))));
         } catch (ServiceUnavailableException | RestClientException e) {
             log.warn("Reservations of orders {} could not be read at the catalog: {}", orderIds, e.getMessage());
@@ -82,12 +101,12 @@ final class CatalogStock implements Stock {
                 TIMING_NAME, catalog, serviceId, CallSafety.IDEMPOTENT, replica -> request.apply(replica.client()));
     }
 
-    private List<Reservation> findAll(RestClient catalog, List<Long> orderIds) {
+    private List<Reservation> findAll(RestClient catalog, String token, List<Long> orderIds) {
         return catalog.get()
                 .uri(uri -> uri.path("/internal/reservations")
                         .queryParam("orderId", orderIds.toArray())
                         .build())
-                .header(TokenGuardFilter.INTERNAL_TOKEN_HEADER, internalToken)
+                .headers(headers -> headers.setBearerAuth(token))
                 .exchange((ignored, response) -> {
                     HttpStatus status =
                             HttpStatus.valueOf(response.getStatusCode().value());
@@ -107,12 +126,13 @@ final class CatalogStock implements Stock {
         return "RESERVED".equals(reservation.outcome()) ? new Reserved(reservation.total()) : new OutOfStock();
     }
 
-    private Answer post(RestClient catalog, ReserveStock request, Optional<URI> writingFrontend) {
+    private Answer post(RestClient catalog, String token, ReserveStock request, Optional<URI> writingFrontend) {
         return catalog.post()
                 .uri("/internal/reservations")
-                .header(TokenGuardFilter.INTERNAL_TOKEN_HEADER, internalToken)
-                .headers(headers ->
-                        writingFrontend.ifPresent(frontend -> headers.set(WritingFrontend.HEADER, frontend.toString())))
+                .headers(headers -> {
+                    headers.setBearerAuth(token);
+                    writingFrontend.ifPresent(frontend -> headers.set(WritingFrontend.HEADER, frontend.toString()));
+                })
                 .body(request)
                 .exchange((ignored, response) -> {
                     HttpStatus status =

@@ -5,9 +5,10 @@ import java.util.Optional;
 import org.springframework.stereotype.Service;
 
 /**
- * Reads orders as their buyers were answered. A buy is answered before its outcome is written
- * ({@link OutcomeWriter}), so a PENDING row may belong to a buy that is already decided: a read settles it from
- * the catalog's reservation and writes it. Without a reservation the order really is still PENDING.
+ * Reads orders as their buyers were answered, for those who may see them: the buyer their own, an admin every
+ * order. A buy is answered before its outcome is written ({@link OutcomeWriter}), so a PENDING row may belong to
+ * a buy that is already decided: a read settles it from the catalog's reservation and writes it. Without a
+ * reservation the order really is still PENDING. Only orders the reader may see are settled.
  */
 @Service
 class FindingOrder {
@@ -22,13 +23,31 @@ class FindingOrder {
         this.placing = placing;
     }
 
-    Optional<Order> find(long orderId) {
-        return orders.find(orderId).map(order -> settled(List.of(order)).getFirst());
+    sealed interface Lookup {}
+
+    record Found(Order order) implements Lookup {}
+
+    record Missing() implements Lookup {}
+
+    /** The order exists and is another buyer's; nothing was done with it. */
+    record NotTheirs() implements Lookup {}
+
+    Lookup find(long orderId, Requester reader) {
+        Optional<Order> order = orders.find(orderId);
+        if (order.isEmpty()) return new Missing();
+        if (!reader.mayRead(order.get())) return new NotTheirs();
+        return new Found(settled(List.of(order.get())).getFirst());
     }
 
-    /** Newest first, each order settled as in {@link #find}. */
-    List<Order> page(int page, int size) {
-        return settled(orders.page(page, size));
+    /** One page of the orders the reader may see, and how many they are in all. */
+    record Page(List<Order> orders, long total) {}
+
+    /** Newest first, each order settled as in {@link #find}: an admin's of all orders, anyone else's of their own. */
+    Page page(Requester reader, int page, int size) {
+        if (reader.admin()) return new Page(settled(orders.page(page, size)), orders.count());
+        if (reader.owner().isEmpty()) return new Page(List.of(), 0);
+        String owner = reader.owner().get();
+        return new Page(settled(orders.pageOf(owner, page, size)), orders.countOf(owner));
     }
 
     /**

@@ -3,10 +3,14 @@ package dev.agora.order.order;
 import java.math.BigDecimal;
 import java.time.Instant;
 
-/** One buy. {@code total} is set when CONFIRMED, {@code rejection} when REJECTED. */
+/**
+ * One buy. {@code owner} is the buyer (their token's subject), null for an anonymous classic buy placed by a
+ * frontend; {@code total} is set when CONFIRMED, {@code rejection} when REJECTED.
+ */
 public record Order(
         long id,
         String idempotencyKey,
+        String owner,
         long bookId,
         int quantity,
         OrderStatus status,
@@ -20,7 +24,7 @@ public record Order(
 
     /** This order in its final state (the row as {@link Orders#finish} writes it). */
     Order finished(OrderStatus status, BigDecimal total, Rejection rejection) {
-        return new Order(id, idempotencyKey, bookId, quantity, status, total, rejection, createdAt);
+        return new Order(id, idempotencyKey, owner, bookId, quantity, status, total, rejection, createdAt);
     }
 
     public boolean isPending() {

@@ -23,6 +23,10 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
+/**
+ * Buys and reads of orders. Who may call is in {@code OrderAccessRules}; whose orders a caller sees is decided
+ * here: a buyer's own ({@link Requester}), every order for an admin.
+ */
 @RestController
 @RequestMapping("/orders")
 class OrderController {
@@ -31,12 +35,10 @@ class OrderController {
 
     private final PlacingOrder placing;
     private final FindingOrder finding;
-    private final Orders orders;
 
-    OrderController(PlacingOrder placing, FindingOrder finding, Orders orders) {
+    OrderController(PlacingOrder placing, FindingOrder finding) {
         this.placing = placing;
         this.finding = finding;
-        this.orders = orders;
     }
 
     record PlaceOrder(@NotNull @Positive Long bookId, @NotNull @Min(1) @Max(1000) Integer quantity) {}
@@ -45,7 +47,8 @@ class OrderController {
 
     /**
      * 201 with the order when confirmed; a problem carrying {@code orderId} otherwise. A repeat with the same
-     * key answers the same way for the same order.
+     * key by the same buyer answers the same way for the same order; another buyer's key of the same value is
+     * another order. A customer's order is theirs; a service's (a frontend's anonymous classic buy) has no owner.
      */
     @PostMapping
     ResponseEntity<OrderView> place(
@@ -53,7 +56,11 @@ class OrderController {
             @Valid @RequestBody PlaceOrder request,
             @RequestHeader(name = WritingFrontend.HEADER, required = false) String writingFrontend) {
         return switch (placing.place(
-                idempotencyKey, request.bookId(), request.quantity(), WritingFrontend.parse(writingFrontend))) {
+                Requester.current().owner(),
+                idempotencyKey,
+                request.bookId(),
+                request.quantity(),
+                WritingFrontend.parse(writingFrontend))) {
             case PlacingOrder.Placed(Order order) -> answer(order);
             case PlacingOrder.KeyReused(Order existing) ->
                 throw problem(
@@ -64,21 +71,28 @@ class OrderController {
         };
     }
 
+    /** The caller's own order, or any order for an admin; another buyer's order is 403. */
     @GetMapping("/{orderId}")
     OrderView find(@PathVariable @Positive long orderId) {
-        return finding.find(orderId)
-                .map(OrderView::of)
-                .orElseThrow(() -> ProblemException.notFound("Order " + orderId + " does not exist"));
+        return switch (finding.find(orderId, Requester.current())) {
+            case FindingOrder.Found(Order order) -> OrderView.of(order);
+            case FindingOrder.Missing ignored ->
+                throw ProblemException.notFound("Order " + orderId + " does not exist");
+            case FindingOrder.NotTheirs ignored ->
+                throw new ProblemException(
+                        HttpStatus.FORBIDDEN, ProblemTypes.FORBIDDEN, "Order " + orderId + " is not the caller's");
+        };
     }
 
+    /** The caller's own orders, newest first ({@code totalElements} counts only those); an admin's page has all. */
     @GetMapping
     OrderPage list(
             @RequestParam(defaultValue = "0") @Min(0) @Max(100_000) int page,
             // A page's PENDING orders are settled with one read at the catalog, which takes that many at most.
             @RequestParam(defaultValue = "20") @Min(1) @Max(Stock.MAX_ORDERS_PER_READ) int size) {
-        List<OrderView> content =
-                finding.page(page, size).stream().map(OrderView::of).toList();
-        return new OrderPage(content, page, size, orders.count());
+        FindingOrder.Page read = finding.page(Requester.current(), page, size);
+        List<OrderView> content = read.orders().stream().map(OrderView::of).toList();
+        return new OrderPage(content, page, size, read.total());
     }
 
     private static ResponseEntity<OrderView> answer(Order order) {

@@ -4,10 +4,14 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import java.math.BigDecimal;
 import java.time.Instant;
 
-/** An order as the API shows it; {@code total} only when confirmed, {@code rejection} only when rejected. */
+/**
+ * An order as the API shows it; {@code owner} (the buyer's subject) only for a buyer's order, not an anonymous
+ * one; {@code total} only when confirmed, {@code rejection} only when rejected.
+ */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 record OrderView(
         long orderId,
+        String owner,
         long bookId,
         int quantity,
         OrderStatus status,
@@ -18,6 +22,7 @@ record OrderView(
     static OrderView of(Order order) {
         return new OrderView(
                 order.id(),
+                order.owner(),
                 order.bookId(),
                 order.quantity(),
                 order.status(),

@@ -4,6 +4,7 @@ import dev.agora.common.timing.ServerTiming;
 import java.math.BigDecimal;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.List;
@@ -19,7 +20,7 @@ import org.springframework.stereotype.Repository;
 public class Orders {
 
     private static final String COLUMNS =
-            "id, idempotency_key, book_id, quantity, status, total, rejection, created_at";
+            "id, idempotency_key, owner, book_id, quantity, status, total, rejection, created_at";
 
     private final JdbcClient jdbc;
 
@@ -28,18 +29,22 @@ public class Orders {
     }
 
     /**
-     * Records a PENDING order unless the key is taken. A racing insert of the same key waits for the first
-     * to commit and then inserts nothing, so a key never has two orders.
+     * Records a PENDING order unless its owner already used the key. A racing insert of the same owner and key
+     * waits for the first to commit and then inserts nothing, so an owner's key never has two orders. Keys of
+     * different owners are unrelated.
+     *
+     * @param owner the buyer; null for an anonymous buy (the anonymous buys share their keys)
      */
-    Optional<Order> insertPending(String idempotencyKey, long bookId, int quantity) {
+    Optional<Order> insertPending(String idempotencyKey, String owner, long bookId, int quantity) {
         return ServerTiming.measure(ServerTiming.DB, () -> jdbc.sql(
                         """
-                        INSERT INTO orders (idempotency_key, book_id, quantity, status)
-                        VALUES (:key, :bookId, :quantity, 'PENDING')
-                        ON CONFLICT (idempotency_key) DO NOTHING
+                        INSERT INTO orders (idempotency_key, owner, book_id, quantity, status)
+                        VALUES (:key, :owner, :bookId, :quantity, 'PENDING')
+                        ON CONFLICT (idempotency_key, owner) DO NOTHING
                         RETURNING\s"""
                                 + COLUMNS)
                 .param("key", idempotencyKey)
+                .param("owner", owner, Types.VARCHAR)
                 .param("bookId", bookId)
                 .param("quantity", quantity)
                 .query(Orders::order)
@@ -51,6 +56,7 @@ public class Orders {
         return new Order(
                 row.getLong("id"),
                 row.getString("idempotency_key"),
+                row.getString("owner"),
                 row.getLong("book_id"),
                 row.getInt("quantity"),
                 OrderStatus.valueOf(row.getString("status")),
@@ -59,12 +65,14 @@ public class Orders {
                 row.getObject("created_at", OffsetDateTime.class).toInstant());
     }
 
-    Optional<Order> findByKey(String idempotencyKey) {
-        return ServerTiming.measure(
-                ServerTiming.DB, () -> jdbc.sql("SELECT " + COLUMNS + " FROM orders WHERE idempotency_key = :key")
-                        .param("key", idempotencyKey)
-                        .query(Orders::order)
-                        .optional());
+    /** The order an owner (null: the anonymous buys) placed under this key. */
+    Optional<Order> findByKey(String idempotencyKey, String owner) {
+        return ServerTiming.measure(ServerTiming.DB, () -> jdbc.sql("SELECT " + COLUMNS
+                        + " FROM orders WHERE idempotency_key = :key AND owner IS NOT DISTINCT FROM :owner")
+                .param("key", idempotencyKey)
+                .param("owner", owner, Types.VARCHAR)
+                .query(Orders::order)
+                .optional());
     }
 
     public Optional<Order> find(long id) {
@@ -101,7 +109,7 @@ public class Orders {
                 .orElseThrow();
     }
 
-    /** Newest first. */
+    /** Everyone's orders, newest first. */
     public List<Order> page(int page, int size) {
         return ServerTiming.measure(ServerTiming.DB, () -> jdbc.sql(
                         "SELECT " + COLUMNS + " FROM orders ORDER BY id DESC LIMIT :size OFFSET :offset")
@@ -115,6 +123,24 @@ public class Orders {
         return ServerTiming.measure(
                 ServerTiming.DB,
                 () -> jdbc.sql("SELECT count(*) FROM orders").query(Long.class).single());
+    }
+
+    /** One owner's orders, newest first. */
+    List<Order> pageOf(String owner, int page, int size) {
+        return ServerTiming.measure(ServerTiming.DB, () -> jdbc.sql("SELECT " + COLUMNS
+                        + " FROM orders WHERE owner = :owner ORDER BY id DESC LIMIT :size OFFSET :offset")
+                .param("owner", owner)
+                .param("size", size)
+                .param("offset", (long) page * size)
+                .query(Orders::order)
+                .list());
+    }
+
+    long countOf(String owner) {
+        return ServerTiming.measure(ServerTiming.DB, () -> jdbc.sql("SELECT count(*) FROM orders WHERE owner = :owner")
+                .param("owner", owner)
+                .query(Long.class)
+                .single());
     }
 
     /** Orders still PENDING that nobody has touched for {@code age}: their request most likely died. */

@@ -6,7 +6,7 @@ import java.util.Optional;
 import org.springframework.stereotype.Service;
 
 /**
- * The buy saga: record the order as PENDING under its idempotency key, reserve the stock at the catalog
+ * The buy saga: record the order as PENDING under its buyer's idempotency key, reserve the stock at the catalog
  * (idempotent by order id), record the outcome. Each step is safe to repeat, so a retry with the same key,
  * a concurrent duplicate, or the recovery sweeper can drive a PENDING order again at any point, also after
  * a crash between the steps, and stock is still taken at most once. A buy is answered once the catalog has
@@ -27,16 +27,21 @@ public class PlacingOrder {
 
     public sealed interface Result {}
 
-    /** The order under this key; final unless the catalog could not be reached (then still PENDING). */
+    /** The buyer's order under this key; final unless the catalog could not be reached (then still PENDING). */
     public record Placed(Order order) implements Result {}
 
-    /** The key already belongs to an order for another book or quantity. */
+    /** The buyer's key already belongs to an order of theirs for another book or quantity. */
     public record KeyReused(Order existing) implements Result {}
 
-    /** @param writingFrontend the frontend the buy came through, if it named itself */
-    public Result place(String idempotencyKey, long bookId, int quantity, Optional<URI> writingFrontend) {
-        Order order = orders.insertPending(idempotencyKey, bookId, quantity)
-                .or(() -> orders.findByKey(idempotencyKey))
+    /**
+     * @param owner the buyer, whose keys these are; empty for an anonymous buy
+     * @param writingFrontend the frontend the buy came through, if it named itself
+     */
+    public Result place(
+            Optional<String> owner, String idempotencyKey, long bookId, int quantity, Optional<URI> writingFrontend) {
+        String buyer = owner.orElse(null);
+        Order order = orders.insertPending(idempotencyKey, buyer, bookId, quantity)
+                .or(() -> orders.findByKey(idempotencyKey, buyer))
                 .orElseThrow();
         if (!order.isFor(bookId, quantity)) return new KeyReused(order);
         if (!order.isPending()) return new Placed(order);

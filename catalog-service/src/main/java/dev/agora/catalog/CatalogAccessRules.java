@@ -1,0 +1,28 @@
+package dev.agora.catalog;
+
+import dev.agora.common.security.AccessRules;
+import dev.agora.common.security.Roles;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.http.HttpMethod;
+
+/**
+ * Who may call the catalog (SECURITY.md): search and lookup are public; titles, prices and stock are changed
+ * by publishers and admins; reservations are for other services only (the order service's client-credentials
+ * token, scope {@code internal}). Health probes and API docs are open in common's chain; anything else needs a
+ * valid token. The rules match the normalized, decoded path ({@code /%61dmin/books} is {@code /admin/books});
+ * the firewall before them refuses encoded slashes, dot segments, semicolons and {@code //}.
+ */
+@Configuration(proxyBeanMethods = false)
+class CatalogAccessRules {
+
+    @Bean
+    AccessRules catalogRules() {
+        return requests -> requests.requestMatchers(HttpMethod.GET, "/books", "/books/**")
+                .permitAll()
+                .requestMatchers("/admin/**")
+                .hasAnyRole(Roles.ADMIN, Roles.PUBLISHER)
+                .requestMatchers("/internal/**")
+                .hasAuthority(Roles.INTERNAL_AUTHORITY);
+    }
+}

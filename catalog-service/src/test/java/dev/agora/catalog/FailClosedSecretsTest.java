@@ -1,0 +1,101 @@
+package dev.agora.catalog;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The catalog started outside the {@code local} profile, as a process of its own, refuses to start while its
+ * client secret is weak, and names the property. A real database password is given, so that only the secret
+ * under test can be the reason; the database URL points nowhere, which the refusal comes before.
+ */
+class FailClosedSecretsTest {
+
+    private static final String STRONG = "k3QvR9x2LmT8wZp4Yc6Hn1Bd5Fg7Js0A";
+
+    @ParameterizedTest(name = "client secret [{0}] in profile [{1}]")
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                // not set at all: application.yml's ${AGORA_CLIENT_SECRET:} makes it blank
+                "<unset>                                           | production | is blank",
+                "''                                                | production | is blank",
+                "'   '                                             | production | is blank",
+                "change-me-catalog-client-secret-0123456789abcdef  | production | is a placeholder",
+                "replace-me                                        | production | is a placeholder",
+                "short-but-random-9f3k                             | production | is shorter than 32 bytes",
+                "local-dev-catalog-service-secret-0123456789abcdef | production | is a placeholder or development value",
+                "dev-internal-token                                | production | is a known development value",
+                "<unset>                                           | <none>     | is blank",
+                "short-but-random-9f3k                             | default    | is shorter than 32 bytes"
+            })
+    void aWeakClientSecretOutsideTheLocalProfileStopsTheStartAndIsNamed(String secret, String profile, String reason) {
+        Exit exit = start(secret, STRONG, profile);
+
+        assertThat(exit.code()).as(exit.output()).isNotZero();
+        assertThat(exit.output())
+                .contains("Refusing to start outside the 'local' profile")
+                .contains("agora.security.client-secret " + reason)
+                .doesNotContain("spring.datasource.password")
+                .doesNotContain("Started CatalogApplication");
+    }
+
+    @Test
+    void aStrongClientSecretPassesAndAWeakDatabasePasswordIsNamedInstead() {
+        Exit exit = start(STRONG, "postgres", "production");
+
+        assertThat(exit.code()).as(exit.output()).isNotZero();
+        assertThat(exit.output())
+                .contains("spring.datasource.password is a known development value")
+                .doesNotContain("agora.security.client-secret");
+    }
+
+    private record Exit(int code, String output) {}
+
+    /** Runs the catalog's main class on this test's class path; it must exit on its own. */
+    private static Exit start(String secret, String databasePassword, String profile) {
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1",
+                "-Xshare:auto",
+                "-cp",
+                System.getProperty("java.class.path"),
+                CatalogApplication.class.getName(),
+                "--server.port=0",
+                "--spring.datasource.url=jdbc:postgresql://127.0.0.1:9/nowhere",
+                "--spring.datasource.password=" + databasePassword));
+        if (!secret.equals("<unset>")) command.add("--agora.security.client-secret=" + secret);
+        if (!profile.equals("<none>")) command.add("--spring.profiles.active=" + profile);
+        try {
+            Path log = Files.createTempFile("catalog-fail-closed-", ".log");
+            ProcessBuilder builder =
+                    new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+            for (String variable :
+                    List.of("SPRING_PROFILES_ACTIVE", "AGORA_CLIENT_SECRET", "DATABASE_URL", "DATABASE_PASSWORD")) {
+                builder.environment().remove(variable);
+            }
+            Process process = builder.start();
+            boolean exited = process.waitFor(2, TimeUnit.MINUTES);
+            if (!exited) process.destroyForcibly().waitFor();
+            String output = Files.readString(log, StandardCharsets.UTF_8);
+            Files.delete(log);
+            if (!exited) throw new AssertionError("The catalog did not exit: " + output);
+            return new Exit(process.exitValue(), output);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}
