@@ -1,6 +1,8 @@
 package dev.agora.common;
 
 import dev.agora.common.problem.ProblemException;
+import dev.agora.common.security.AccessRules;
+import dev.agora.common.security.Roles;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.NotBlank;
@@ -13,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.context.annotation.Bean;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -27,6 +30,17 @@ import org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter
 public class CommonTestApplication {
 
     public static final int CATALOGUE_LENGTH = 256 * 1024;
+
+    /** Rules as a service writes them: open public paths, service tokens for internal ones, admins for admin. */
+    @Bean
+    AccessRules testRules() {
+        return requests -> requests.requestMatchers("/public/**")
+                .permitAll()
+                .requestMatchers("/internal/**")
+                .hasAuthority(Roles.INTERNAL_AUTHORITY)
+                .requestMatchers("/admin/**")
+                .hasRole(Roles.ADMIN);
+    }
 
     record Item(@NotBlank String name, @Positive @Max(1000) int quantity) {}
 

@@ -3,8 +3,10 @@ package dev.agora.common.warmup;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agora.common.CommonTestApplication;
+import dev.agora.common.security.testing.TestIssuer;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.availability.AvailabilityChangeEvent;
@@ -13,13 +15,17 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 
 @SpringBootTest(
         classes = {CommonTestApplication.class, WarmingUpTest.ReadinessWatch.class},
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {
             "server.address=127.0.0.1",
-            "agora.security.internal-token=it-secret",
+            "spring.profiles.active=local",
+            "agora.security.client-id=warm-service",
+            "agora.security.client-secret=warm-service-secret-0123456789abcdef",
             "agora.warm-up.enabled=true",
             "agora.warm-up.duration=30s",
             "agora.warm-up.max-requests=150",
@@ -28,6 +34,19 @@ import org.springframework.context.annotation.Bean;
             "agora.warm-up.requests[2]=GET /internal/ping",
         })
 class WarmingUpTest {
+
+    private static final TestIssuer ISSUER =
+            new TestIssuer().registerClient("warm-service", "warm-service-secret-0123456789abcdef");
+
+    @DynamicPropertySource
+    static void authorities(DynamicPropertyRegistry registry) {
+        registry.add("agora.security.authorities", ISSUER::url);
+    }
+
+    @AfterAll
+    static void stopIssuer() {
+        ISSUER.close();
+    }
 
     @Autowired
     WarmingUp warmingUp;
@@ -39,7 +58,7 @@ class WarmingUpTest {
     void theServiceSendsItsWarmUpRequestsToItselfBeforeItReportsReady() {
         WarmingUp.Result result = warmingUp.result();
         assertThat(result.requests()).isEqualTo(150);
-        // Item reads and the internal ping answer (the latter with the configured token), the invalid item is
+        // Item reads and the internal ping answer (the latter with the service's own token), the invalid item is
         // rejected: warm-up goes through the real edge and changes nothing.
         assertThat(result.byStatus()).isEqualTo(Map.of(200, 100L, 400, 50L));
         assertThat(readiness.itemReadsWhenReady.get()).isEqualTo(50);

@@ -3,6 +3,7 @@ package dev.agora.common.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agora.common.CommonTestApplication;
+import dev.agora.common.security.testing.TestIssuer;
 import java.io.BufferedReader;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -12,18 +13,32 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 
 @SpringBootTest(
         classes = CommonTestApplication.class,
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {"server.address=127.0.0.1", "agora.security.internal-token=it-secret"})
+        properties = {"server.address=127.0.0.1", "spring.profiles.active=local"})
 class WebEdgeTest {
 
     private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final TestIssuer ISSUER = new TestIssuer();
+
+    @DynamicPropertySource
+    static void authorities(DynamicPropertyRegistry registry) {
+        registry.add("agora.security.authorities", ISSUER::url);
+    }
+
+    @AfterAll
+    static void stopIssuer() {
+        ISSUER.close();
+    }
 
     @LocalServerPort
     int port;
@@ -32,34 +47,69 @@ class WebEdgeTest {
     CommonTestApplication.Endpoints endpoints;
 
     @Test
-    void internalEndpointWithoutTokenIsUnauthorizedProblem() throws Exception {
+    void internalEndpointWithoutTokenIsUnauthorizedProblemWithAChallenge() throws Exception {
         var response = get("/internal/ping", null, null);
         assertThat(response.statusCode()).isEqualTo(401);
+        assertThat(response.headers().firstValue("WWW-Authenticate"))
+                .hasValueSatisfying(v -> assertThat(v).startsWith("Bearer"));
         assertProblem(response, "unauthorized");
     }
 
     @Test
-    void internalEndpointWithWrongTokenIsForbidden() throws Exception {
-        var response = get("/internal/ping", "X-Internal-Token", "not-it");
+    void expiredForgedAndForeignTokensAreUnauthorized() throws Exception {
+        for (String token : new String[] {
+            ISSUER.expiredToken("svc"), ISSUER.forgedToken("svc"), ISSUER.tokenFromOtherIssuer("svc"), "not-a-jwt"
+        }) {
+            var response = get("/internal/ping", "Authorization", "Bearer " + token);
+            assertThat(response.statusCode()).isEqualTo(401);
+            assertProblem(response, "unauthorized");
+        }
+    }
+
+    @Test
+    void aPersonOnAnInternalEndpointIsForbidden() throws Exception {
+        var response = get("/internal/ping", "Authorization", "Bearer " + ISSUER.token("alice", "customer", "admin"));
         assertThat(response.statusCode()).isEqualTo(403);
         assertProblem(response, "forbidden");
     }
 
     @Test
-    void internalEndpointWithConfiguredTokenPasses() throws Exception {
-        var response = get("/internal/ping", "X-Internal-Token", "it-secret");
+    void aServiceTokenReachesInternalEndpoints() throws Exception {
+        var response = get("/internal/ping", "Authorization", "Bearer " + ISSUER.serviceToken("order-service"));
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(response.body()).contains("internal");
     }
 
     @Test
-    void adminEndpointNeedsTheAdminTokenNotTheInternalOne() throws Exception {
-        assertThat(get("/admin/ping", "X-Internal-Token", "it-secret").statusCode())
-                .isEqualTo(401);
-        assertThat(get("/admin/ping", "X-Admin-Token", "it-secret").statusCode())
+    void adminEndpointNeedsTheAdminRoleNotTheInternalScope() throws Exception {
+        assertThat(get("/admin/ping", "Authorization", "Bearer " + ISSUER.serviceToken("order-service"))
+                        .statusCode())
                 .isEqualTo(403);
-        assertThat(get("/admin/ping", "X-Admin-Token", "dev-admin-token").statusCode())
+        assertThat(get("/admin/ping", "Authorization", "Bearer " + ISSUER.token("bob", "customer"))
+                        .statusCode())
+                .isEqualTo(403);
+        assertThat(get("/admin/ping", "Authorization", "Bearer " + ISSUER.token("root", "admin"))
+                        .statusCode())
                 .isEqualTo(200);
+    }
+
+    @Test
+    void encodedAndNormalizedPathTricksCannotReachAGuardedEndpoint() throws Exception {
+        // Path tricks the rules must not be fooled by: either refused outright by the firewall (400) or matched
+        // on the decoded, normalized path and so refused as the guarded endpoint (401).
+        for (String path : new String[] {
+            "/%61dmin/ping",
+            "/admin;x/ping",
+            "//admin/ping",
+            "/public/../admin/ping",
+            "/public/%2e%2e/admin/ping",
+            "/public/..;/admin/ping",
+            "/admin/./ping",
+            "/internal%2Fping"
+        }) {
+            var response = raw(path);
+            assertThat(response).as(path).matches("HTTP/1.1 (400|401) .*");
+        }
     }
 
     @Test
@@ -72,7 +122,7 @@ class WebEdgeTest {
 
     @Test
     void unknownRouteIsNotFoundProblem() throws Exception {
-        var response = get("/no/such/route", null, null);
+        var response = get("/public/no/such/route", null, null);
         assertThat(response.statusCode()).isEqualTo(404);
         assertProblem(response, "not-found");
     }
@@ -121,7 +171,7 @@ class WebEdgeTest {
     }
 
     @Test
-    void everyAnswerCarriesServerTimingAlsoARefusalByTheTokenGuard() throws Exception {
+    void everyAnswerCarriesServerTimingAlsoARefusalBySpringSecurity() throws Exception {
         assertThat(get("/public/items/1", null, null).headers().firstValue("Server-Timing"))
                 .hasValueSatisfying(timing -> assertThat(timing).matches("total;dur=\\d+\\.\\d{3}"));
         assertThat(get("/internal/ping", null, null).headers().firstValue("Server-Timing"))
@@ -176,6 +226,17 @@ class WebEdgeTest {
         var request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path));
         if (header != null) request.header(header, value);
         return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** The status line for a path sent byte for byte as written (HttpClient would normalize it). */
+    private String raw(String path) throws Exception {
+        try (var socket = new java.net.Socket("127.0.0.1", port)) {
+            socket.getOutputStream()
+                    .write(("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                            .getBytes(StandardCharsets.US_ASCII));
+            return new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII))
+                    .readLine();
+        }
     }
 
     private HttpResponse<String> post(String path, String json) throws Exception {
