@@ -2,6 +2,7 @@ package dev.agora.perf.cluster;
 
 import dev.agora.common.postgres.EmbeddedPostgresServer;
 import dev.agora.common.process.ServiceProcess;
+import dev.agora.perf.load.Credentials;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -27,9 +28,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A whole Agora system on this machine: one embedded PostgreSQL holding the databases catalog, orders and exchange,
- * and every service replica as its own OS process, so that experiments and tests can kill, freeze and restart real
- * processes. State lives in the spec's data directory and survives closing and starting again.
+ * A whole Agora system on this machine: one embedded PostgreSQL holding the databases catalog, orders, exchange and
+ * identity (the frontends' users and clients), and every service replica as its own OS process, so that experiments
+ * and tests can kill, freeze and restart real processes. State lives in the spec's data directory and survives
+ * closing and starting again; so do the demo credentials the launcher writes there ({@link #credentialsFile()}).
  */
 public final class Cluster implements InstanceControl, AutoCloseable {
 
@@ -104,11 +106,28 @@ public final class Cluster implements InstanceControl, AutoCloseable {
         return spec.exchangeTcpPort();
     }
 
+    /**
+     * {@code <data-dir>/demo-credentials.properties}: the demo users' OAuth2 clients (admin, trader, customer) and
+     * the token endpoint, written at start and kept across restarts on the same data directory.
+     */
+    public Path credentialsFile() {
+        return credentialsFile(spec);
+    }
+
+    /** The demo users' clients of {@link #credentialsFile()}. */
+    public Credentials credentials() {
+        return Credentials.read(credentialsFile());
+    }
+
+    static Path credentialsFile(ClusterSpec spec) {
+        return spec.dataDirectory().resolve(Credentials.FILE_NAME);
+    }
+
     public int postgresPort() {
         return postgres.port();
     }
 
-    /** JDBC URL of "catalog", "orders" or "exchange", for checks against the source of truth. */
+    /** JDBC URL of "catalog", "orders", "exchange" or "identity", for checks against the source of truth. */
     public String jdbcUrl(String database) {
         return postgres.jdbcUrl(database);
     }

@@ -22,11 +22,16 @@ import sun.misc.Signal;
             "Starts the whole Agora cluster (embedded PostgreSQL + every service instance as its own process)"
                     + " and keeps it running until Ctrl-C, SIGTERM or 'quit'.",
             "Faults can be injected while it runs: type 'kill catalog-2' (or freeze, thaw, restart, status),"
-                    + " use 'agora-perf ctl', or POST http://127.0.0.1:<8390+offset>/instances/<name>/<action>."
+                    + " use 'agora-perf ctl', or POST http://127.0.0.1:<8390+offset>/instances/<name>/<action>.",
+            "Every service runs in the 'local' profile. The demo users admin, trader and customer get OAuth2 clients"
+                    + " with random secrets in <data-dir>/demo-credentials.properties (kept until --fresh); a token:"
+                    + " POST <token-url> with HTTP Basic <client-id>:<client-secret> and grant_type=client_credentials."
         })
 public final class ClusterCommand implements Callable<Integer> {
 
-    @Option(names = "--fresh", description = "Wipe the data directory first (database, logs, caches).")
+    @Option(
+            names = "--fresh",
+            description = "Wipe the data directory first (database, logs, caches, demo credentials).")
     boolean fresh;
 
     @Option(names = "--data-dir", defaultValue = "data", description = "Where state lives (default: ${DEFAULT-VALUE}).")
@@ -70,7 +75,7 @@ public final class ClusterCommand implements Callable<Integer> {
             names = {"-e", "--env"},
             paramLabel = "TARGET:KEY=VALUE",
             description = "Extra environment for a tier, an instance or all, e.g. frontend:AGORA_CACHE_ENABLED=false,"
-                    + " catalog-2:DATABASE_POOL_SIZE=4, all:AGORA_ADMIN_TOKEN=secret. Repeatable.")
+                    + " catalog-2:DATABASE_POOL_SIZE=4, all:AGORA_VIRTUAL_THREADS=true. Repeatable.")
     List<String> environment = new ArrayList<>();
 
     @Option(

@@ -2,6 +2,7 @@ package dev.agora.perf.cluster;
 
 import dev.agora.common.postgres.EmbeddedPostgresServer;
 import dev.agora.common.process.ServiceProcess;
+import dev.agora.perf.load.Credentials;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -28,6 +29,13 @@ final class ClusterStarter {
     private static final String MARKER = "agora-cluster.txt";
 
     /**
+     * Every instance runs in the profile whose development secrets (the services' application-local.yml) the
+     * services refuse anywhere else (SECURITY.md). A {@code --env} entry can still override it, e.g. to see a
+     * service refuse to start.
+     */
+    static final String PROFILE = "local";
+
+    /**
      * Start order. All at once is the default: services tolerate absent peers (their load balancers health-check
      * replicas), and on a small machine the CPU is the bottleneck either way, so waves only add waiting.
      */
@@ -44,6 +52,9 @@ final class ClusterStarter {
     Cluster start() {
         long started = System.nanoTime();
         prepareDataDirectory();
+        // Before any frontend starts: they create the demo users and clients from this file.
+        Credentials credentials =
+                Credentials.ensure(Cluster.credentialsFile(spec), Credentials.tokenUrlOf(url(Tier.FRONTEND, 1)));
         Cluster.requirePortsFree(wellKnownPorts());
         EmbeddedPostgresServer postgres =
                 EmbeddedPostgresServer.start(spec.dataDirectory().resolve("postgres"), spec.postgresPort());
@@ -94,7 +105,7 @@ final class ClusterStarter {
                     .filter(member -> member.tier() == Tier.FRONTEND)
                     .map(member -> member.process().baseUrl())
                     .toList();
-            new ServingCheck().await(frontends, spec, SERVING_TIMEOUT);
+            new ServingCheck().await(frontends, spec, credentials, SERVING_TIMEOUT);
             StartupTimes times = new StartupTimes(
                     Duration.ofNanos(System.nanoTime() - started),
                     Duration.ofNanos(postgresReady - started),
@@ -175,13 +186,26 @@ final class ClusterStarter {
         return byTier;
     }
 
-    private Map<String, String> environment(
+    /** The environment of one instance; {@code postgres} is only asked for tiers with a database URL. */
+    Map<String, String> environment(
             Tier tier, int index, EmbeddedPostgresServer postgres, Map<Tier, String> databaseUrls) {
         Map<String, String> env = new LinkedHashMap<>();
+        env.put("SPRING_PROFILES_ACTIVE", PROFILE);
         env.put("PORT", Integer.toString(tier.port(index, spec.portOffset())));
         for (Tier peer : Tier.values()) {
             // Empty for an absent tier, so no instance falls back to the default ports of some other cluster.
             env.put(peer.instancesVariable(), String.join(",", urls(peer)));
+        }
+        if (spec.frontends() == 0) {
+            // The token keys' authorities default to the frontends; with none, name this cluster's would-be first
+            // one (nothing listens there, so no token is accepted) rather than an empty list a service refuses, or
+            // the default ports of some other cluster.
+            env.put("AGORA_AUTHORITIES", url(Tier.FRONTEND, 1));
+        }
+        if (tier == Tier.FRONTEND) {
+            env.put(
+                    "AGORA_IDENTITY_SEED_FILE",
+                    Cluster.credentialsFile(spec).toAbsolutePath().toString());
         }
         String databaseUrl = databaseUrls.get(tier);
         if (databaseUrl != null) {
@@ -202,8 +226,12 @@ final class ClusterStarter {
 
     private List<String> urls(Tier tier) {
         return IntStream.rangeClosed(1, spec.replicas(tier))
-                .mapToObj(index -> "http://127.0.0.1:" + tier.port(index, spec.portOffset()))
+                .mapToObj(index -> url(tier, index))
                 .toList();
+    }
+
+    private String url(Tier tier, int index) {
+        return "http://127.0.0.1:" + tier.port(index, spec.portOffset());
     }
 
     private List<Integer> wellKnownPorts() {

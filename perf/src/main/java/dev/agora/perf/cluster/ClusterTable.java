@@ -1,6 +1,8 @@
 package dev.agora.perf.cluster;
 
+import dev.agora.perf.load.Credentials;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.time.Duration;
 
 /** The human-readable view of a running cluster. */
@@ -25,11 +27,35 @@ final class ClusterTable {
             out.printf("Exchange XML protocol: 127.0.0.1:%d%n", cluster.exchangeTcpPort());
         }
         out.printf(
-                "PostgreSQL: jdbc:postgresql://127.0.0.1:%d/{catalog,orders,exchange} (user %s)%n",
+                "PostgreSQL: jdbc:postgresql://127.0.0.1:%d/{catalog,orders,exchange,identity} (user %s)%n",
                 cluster.postgresPort(), cluster.username());
+        if (cluster.spec().frontends() > 0) printCredentials(cluster, out);
         out.printf(
                 "Control: http://127.0.0.1:%d/instances  (agora-perf ctl --control-port %d ...)%n",
                 controlPort, controlPort);
+    }
+
+    /**
+     * Where the demo users' clients are, and the one command that gets a token: it reads the secret from the file
+     * rather than printing it, so the launcher's output (often kept in a log) holds no secret.
+     */
+    static void printCredentials(Cluster cluster, PrintStream out) {
+        Path file = cluster.credentialsFile();
+        Credentials credentials = cluster.credentials();
+        out.printf("Demo credentials (users admin, trader, customer): %s%n", file);
+        out.println("Customer token: " + tokenCommand(file, credentials));
+    }
+
+    /** A {@code curl} printing the customer's token response (access_token, 15 minutes). */
+    static String tokenCommand(Path file, Credentials credentials) {
+        String quoted = shellQuoted(file.toString());
+        return "curl -s -u \"" + credentials.customer().id() + ":$(grep ^customer.client-secret= " + quoted
+                + " | cut -d= -f2)\" -d grant_type=client_credentials " + credentials.tokenUrl();
+    }
+
+    /** Single-quoted for a POSIX shell, so a data directory with spaces still pastes. */
+    private static String shellQuoted(String text) {
+        return "'" + text.replace("'", "'\\''") + "'";
     }
 
     static void printInstances(Cluster cluster, PrintStream out) {

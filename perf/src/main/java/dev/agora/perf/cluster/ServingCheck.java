@@ -1,5 +1,7 @@
 package dev.agora.perf.cluster;
 
+import dev.agora.perf.load.AccessTokens;
+import dev.agora.perf.load.Credentials;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -16,7 +18,8 @@ import org.slf4j.LoggerFactory;
  * the instance itself is up; a frontend started beside its upstreams has usually ejected them (their probes failed
  * while they were starting) and readmits them a moment later. Read-only calls for ids that do not exist go through
  * each tier without changing state or filling caches: 404 means the tier answered, 503 that it is not in service
- * yet.
+ * yet. Order and exchange reads need a token (SECURITY.md); the demo admin's may read any of them, so its token
+ * goes through to the tier, and getting it proves that the frontends' authorization server and demo users work.
  */
 final class ServingCheck {
 
@@ -27,35 +30,59 @@ final class ServingCheck {
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
 
     /** @return whether everything served before the timeout (a warning is logged otherwise, nothing thrown) */
-    boolean await(List<String> frontends, ClusterSpec spec, Duration timeout) {
+    boolean await(List<String> frontends, ClusterSpec spec, Credentials credentials, Duration timeout) {
         List<String> probes = new ArrayList<>();
         if (spec.catalogs() > 0) probes.add("/api/books/" + Long.MAX_VALUE);
         if (spec.orders() > 0) probes.add("/api/orders/" + Long.MAX_VALUE);
         if (spec.exchange()) probes.add("/api/exchange/accounts/0");
+        if (frontends.isEmpty()) return true;
         long deadline = System.nanoTime() + timeout.toNanos();
-        for (String frontend : frontends) {
-            for (String probe : probes) {
-                while (!answers(frontend + probe)) {
-                    if (System.nanoTime() > deadline) {
-                        log.warn(
-                                "{} does not serve {} yet after {} s; continuing",
-                                frontend,
-                                probe,
-                                timeout.toSeconds());
-                        return false;
+        try (AccessTokens tokens = new AccessTokens(credentials)) {
+            String authorization = adminToken(tokens, deadline, timeout);
+            if (authorization == null) return false;
+            for (String frontend : frontends) {
+                for (String probe : probes) {
+                    while (!answers(frontend + probe, authorization)) {
+                        if (System.nanoTime() > deadline) {
+                            log.warn(
+                                    "{} does not serve {} yet after {} s; continuing",
+                                    frontend,
+                                    probe,
+                                    timeout.toSeconds());
+                            return false;
+                        }
+                        sleep();
                     }
-                    sleep();
                 }
             }
         }
         return true;
     }
 
-    private boolean answers(String url) {
+    /** @return the admin's {@code Authorization} header value, null when none came before the deadline */
+    private static String adminToken(AccessTokens tokens, long deadline, Duration timeout) {
+        while (true) {
+            try {
+                return tokens.authorization(AccessTokens.User.ADMIN);
+            } catch (IllegalStateException e) {
+                if (System.nanoTime() > deadline) {
+                    log.warn(
+                            "No token for the demo admin after {} s ({}); continuing",
+                            timeout.toSeconds(),
+                            e.getMessage());
+                    return null;
+                }
+                sleep();
+            }
+        }
+    }
+
+    private boolean answers(String url, String authorization) {
         try {
             HttpResponse<Void> response = http.send(
                     HttpRequest.newBuilder(URI.create(url))
                             .timeout(Duration.ofSeconds(5))
+                            .header("Authorization", authorization)
                             .build(),
                     HttpResponse.BodyHandlers.discarding());
             return response.statusCode() < 500;

@@ -7,7 +7,7 @@ enum Tier {
     CATALOG("catalog", "catalog-service", 8180, "catalog", "CATALOG_INSTANCES"),
     EXCHANGE("exchange", "exchange-service", 8380, "exchange", "EXCHANGE_INSTANCES"),
     ORDER("order", "order-service", 8280, "orders", "ORDER_INSTANCES"),
-    FRONTEND("frontend", "frontend-service", 8080, null, "FRONTEND_INSTANCES");
+    FRONTEND("frontend", "frontend-service", 8080, "identity", "FRONTEND_INSTANCES");
 
     private final String service;
     private final String module;

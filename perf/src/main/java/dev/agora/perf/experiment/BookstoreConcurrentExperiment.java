@@ -85,7 +85,7 @@ final class BookstoreConcurrentExperiment implements Experiment {
             String label = cache ? "with cache" : "without cache";
             Map<Integer, LoadResult> byClients = new LinkedHashMap<>();
             try (HttpDriver http = context.http(128)) {
-                Bookstore bookstore = new Bookstore(http);
+                Bookstore bookstore = new Bookstore(http, target.tokens());
                 for (int clients : clientCounts) {
                     Stock.ensure(bookstore, catalog, Bookstore.BOOK_IDS, (long) clients * rounds + 100);
                     LoadResult result = ClosedLoad.run(clients, rounds, (client, i, recorder) -> {

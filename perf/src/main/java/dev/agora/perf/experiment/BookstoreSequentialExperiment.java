@@ -85,7 +85,7 @@ final class BookstoreSequentialExperiment implements Experiment {
             String catalog = target.urls("catalog").getFirst();
             String label = cache ? "with cache" : "without cache";
             try (HttpDriver http = context.http(64)) {
-                Bookstore bookstore = new Bookstore(http);
+                Bookstore bookstore = new Bookstore(http, target.tokens());
                 Stock.ensure(bookstore, catalog, Bookstore.BOOK_IDS, rounds + 4L * perItem + 100);
                 // The mixed warm-up ends with its compilations still queued on two cores, and a round timed
                 // meanwhile pays for another JVM's compilation.

@@ -105,12 +105,21 @@ final class CacheExperiment implements Experiment {
         List<KneeProbe> knees = new ArrayList<>();
         try (ClusterPair clusters = context.clusterPair(SHAPE, SHAPE.withoutCache());
                 HttpDriver http = context.http(64)) {
-            Bookstore bookstore = new Bookstore(http);
-            Side withCache = new Side("with cache", clusters.first(), bookstore);
-            Side withoutCache = new Side("without cache", clusters.second(), bookstore);
+            // Each cluster has its own identity database, so its own demo users' tokens.
+            Side withCache = new Side(
+                    "with cache",
+                    clusters.first(),
+                    new Bookstore(http, clusters.first().tokens()));
+            Side withoutCache = new Side(
+                    "without cache",
+                    clusters.second(),
+                    new Bookstore(http, clusters.second().tokens()));
             for (Side side : List.of(withoutCache, withCache)) {
                 Stock.ensure(
-                        bookstore, side.catalog(), Bookstore.BOOK_IDS, warmBuys + buyRounds * pairsPerRound + 100L);
+                        side.bookstore(),
+                        side.catalog(),
+                        Bookstore.BOOK_IDS,
+                        warmBuys + buyRounds * pairsPerRound + 100L);
             }
             List<String> instances = new ArrayList<>(Warmup.bookstoreInstances(withCache.target()));
             instances.addAll(Warmup.bookstoreInstances(withoutCache.target()));
@@ -141,6 +150,7 @@ final class CacheExperiment implements Experiment {
                     .toList();
             String frontend = withCache.frontend();
             String catalog = withCache.catalog();
+            Bookstore bookstore = withCache.bookstore();
             misses = ClosedLoad.run(1, missRounds, (client, round, recorder) -> {
                 for (long book : Bookstore.BOOK_IDS) {
                     // a restock changes the book, so the catalog invalidates it on every frontend
@@ -156,8 +166,8 @@ final class CacheExperiment implements Experiment {
                 }
             });
             for (Side side : List.of(withoutCache, withCache)) {
-                knees.add(KneeProbe.run(
-                        context, "lookup " + side.label(), n -> {}, i -> bookstore.lookup(side.frontend(), 1 + i % 7)));
+                knees.add(KneeProbe.run(context, "lookup " + side.label(), n -> {}, i -> side.bookstore()
+                        .lookup(side.frontend(), 1 + i % 7)));
             }
         }
         double uncachedMs = lookupRuns.get("without cache").latency("lookup").meanMillis();

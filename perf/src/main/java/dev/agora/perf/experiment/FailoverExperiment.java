@@ -113,7 +113,7 @@ final class FailoverExperiment implements Experiment {
         String survivingCatalog = target.urls("catalog").getFirst();
         List<Phase> phases = new ArrayList<>();
         try (HttpDriver http = context.http(16)) {
-            Bookstore bookstore = new Bookstore(http);
+            Bookstore bookstore = new Bookstore(http, target.tokens());
             Stock.ensure(bookstore, survivingCatalog, Bookstore.BOOK_IDS, 20_000);
             Load lookups = new Load(
                     "lookups",

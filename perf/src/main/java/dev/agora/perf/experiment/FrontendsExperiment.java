@@ -80,7 +80,7 @@ final class FrontendsExperiment implements Experiment {
         List<Double> x = new ArrayList<>();
         Map<String, Object> raw = new LinkedHashMap<>();
         try (HttpDriver http = context.http(32)) {
-            Bookstore bookstore = new Bookstore(http);
+            Bookstore bookstore = new Bookstore(http, target.tokens());
             for (int n : counts) {
                 List<String> used = frontends.subList(0, n);
                 Map<Integer, LoadResult> byClients = new LinkedHashMap<>();

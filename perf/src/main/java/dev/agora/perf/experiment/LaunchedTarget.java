@@ -2,6 +2,7 @@ package dev.agora.perf.experiment;
 
 import dev.agora.perf.cluster.Cluster;
 import dev.agora.perf.cluster.Instance;
+import dev.agora.perf.load.AccessTokens;
 import java.time.Duration;
 import java.util.List;
 
@@ -10,10 +11,12 @@ final class LaunchedTarget implements Target, AutoCloseable {
 
     private final ClusterShape shape;
     private final Cluster cluster;
+    private final AccessTokens tokens;
 
     LaunchedTarget(ClusterShape shape, Cluster cluster) {
         this.shape = shape;
         this.cluster = cluster;
+        this.tokens = new AccessTokens(cluster.credentials());
     }
 
     @Override
@@ -50,6 +53,11 @@ final class LaunchedTarget implements Target, AutoCloseable {
     }
 
     @Override
+    public AccessTokens tokens() {
+        return tokens;
+    }
+
+    @Override
     public boolean controllable() {
         return true;
     }
@@ -81,7 +89,11 @@ final class LaunchedTarget implements Target, AutoCloseable {
 
     @Override
     public void close() {
-        cluster.close();
+        try {
+            cluster.close();
+        } finally {
+            tokens.close();
+        }
     }
 
     private Instance instance(String name) {

@@ -2,22 +2,26 @@ package dev.agora.perf.experiment;
 
 import dev.agora.perf.cluster.ControlClient;
 import dev.agora.perf.cluster.Instance;
+import dev.agora.perf.load.AccessTokens;
 import java.time.Duration;
 import java.util.List;
 
 /**
  * A cluster already running, started by {@code agora-perf cluster} (its control endpoint gives instances
  * and fault injection), or only a set of frontend URLs ({@code --target-url}) that experiments can load
- * but not hurt. Its shape is whatever it is: experiments that need another shape say so in their report.
+ * but not hurt. Its shape is whatever it is: experiments that need another shape say so in their report. Its
+ * demo users' tokens come from the credentials file the cluster's launcher wrote ({@code --credentials}).
  */
 final class ReusedTarget implements Target {
 
     private final ControlClient control;
     private final List<String> frontendOverride;
+    private final AccessTokens tokens;
 
-    ReusedTarget(ControlClient control, List<String> frontendOverride) {
+    ReusedTarget(ControlClient control, List<String> frontendOverride, AccessTokens tokens) {
         this.control = control;
         this.frontendOverride = List.copyOf(frontendOverride);
+        this.tokens = tokens;
     }
 
     @Override
@@ -65,6 +69,11 @@ final class ReusedTarget implements Target {
                 .findFirst()
                 .map(instance -> 12345 + (instance.port() - 8380))
                 .orElse(12345);
+    }
+
+    @Override
+    public AccessTokens tokens() {
+        return tokens;
     }
 
     @Override

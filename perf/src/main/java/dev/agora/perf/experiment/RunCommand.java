@@ -1,6 +1,8 @@
 package dev.agora.perf.experiment;
 
 import dev.agora.perf.cluster.ControlClient;
+import dev.agora.perf.load.AccessTokens;
+import dev.agora.perf.load.Credentials;
 import dev.agora.perf.report.MachineLoad;
 import dev.agora.perf.report.Report;
 import dev.agora.perf.report.ReportWriter;
@@ -75,6 +77,14 @@ public final class RunCommand implements Callable<Integer> {
             description = "Frontend base URLs to load instead of the cluster's own (implies --reuse-cluster).")
     List<String> targetUrls = new ArrayList<>();
 
+    @Option(
+            names = "--credentials",
+            defaultValue = "data/" + Credentials.FILE_NAME,
+            description = "With --reuse-cluster or --target-url: the demo credentials the reused cluster's launcher"
+                    + " wrote to <data-dir>/" + Credentials.FILE_NAME + " (buys and restocks need their tokens)"
+                    + " (default: ${DEFAULT-VALUE}).")
+    Path credentials;
+
     @Override
     public Integer call() throws Exception {
         // The embedded PostgreSQL narrates every start and stop at INFO; the run's own log says what matters.
@@ -88,9 +98,7 @@ public final class RunCommand implements Callable<Integer> {
                         System.getProperty("java.io.tmpdir"),
                         "agora-perf-clusters",
                         throughputJvm ? "throughput" : "fast-start");
-        Target reused = reuseCluster || !targetUrls.isEmpty()
-                ? new ReusedTarget(reuseCluster ? ControlClient.forPortOffset(portOffset) : null, targetUrls)
-                : null;
+        Target reused = reuseCluster || !targetUrls.isEmpty() ? reusedTarget() : null;
         List<Report> reports = new ArrayList<>();
         Instant started = Instant.now();
         try (ClusterPool clusters = new ClusterPool(
@@ -130,6 +138,29 @@ public final class RunCommand implements Callable<Integer> {
         console.println("Reports in " + output.toAbsolutePath() + " (" + total.toSeconds() + " s):");
         for (Report report : reports) console.println("  " + report.name() + ": " + report.headline());
         return reports.stream().anyMatch(r -> r.status() == Report.Status.FAILED) ? 1 : 0;
+    }
+
+    /**
+     * The cluster started elsewhere, with its demo tokens fetched before anything is measured when it has frontends
+     * to ask: a wrong or missing file fails the run at once, and no measured request waits for a token request
+     * (about 100 ms of BCrypt on the frontend).
+     */
+    private ReusedTarget reusedTarget() {
+        AccessTokens tokens = new AccessTokens(Credentials.read(credentials));
+        ReusedTarget target =
+                new ReusedTarget(reuseCluster ? ControlClient.forPortOffset(portOffset) : null, targetUrls, tokens);
+        if (target.urls("frontend").isEmpty()) return target;
+        try {
+            tokens.prefetch();
+            return target;
+        } catch (RuntimeException e) {
+            tokens.close();
+            throw new IllegalStateException(
+                    "No tokens with the demo credentials " + credentials.toAbsolutePath()
+                            + " (the reused cluster's <data-dir>/" + Credentials.FILE_NAME + "? see --credentials): "
+                            + e.getMessage(),
+                    e);
+        }
     }
 
     private List<Experiment> select() {

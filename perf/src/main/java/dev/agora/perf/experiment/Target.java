@@ -1,5 +1,6 @@
 package dev.agora.perf.experiment;
 
+import dev.agora.perf.load.AccessTokens;
 import java.time.Duration;
 import java.util.List;
 
@@ -20,6 +21,9 @@ public interface Target {
     long pid(String instanceName);
 
     int exchangeTcpPort();
+
+    /** The demo users' tokens (SECURITY.md) for calls that need one: buys, restocks, direct orders. */
+    AccessTokens tokens();
 
     /** Whether this target lets experiments kill and restart its processes. */
     boolean controllable();

@@ -77,7 +77,7 @@ final class TierBreakdownExperiment implements Experiment {
         Map<ServerSide, ServerMetrics> before = new LinkedHashMap<>();
         Map<ServerSide, ServerMetrics> after = new LinkedHashMap<>();
         try (HttpDriver http = context.http(4)) {
-            Bookstore bookstore = new Bookstore(http);
+            Bookstore bookstore = new Bookstore(http, target.tokens());
             Stock.ensure(bookstore, catalog, 1L, 2L * requests + 100);
             serverSide.forEach(timer -> before.put(timer, timer.read(http)));
             result = ClosedLoad.run(1, requests, (client, i, recorder) -> {

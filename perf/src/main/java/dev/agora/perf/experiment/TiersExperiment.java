@@ -72,7 +72,7 @@ final class TiersExperiment implements Experiment {
         List<Double> twoTiers = new ArrayList<>();
         Map<String, Object> raw = new LinkedHashMap<>();
         try (HttpDriver http = context.http(16)) {
-            Bookstore bookstore = new Bookstore(http);
+            Bookstore bookstore = new Bookstore(http, target.tokens());
             for (int clients : CLIENTS) {
                 Stock.ensure(bookstore, catalog, Bookstore.BOOK_IDS, (long) clients * requests + 100);
                 LoadResult direct = ClosedLoad.run(clients, requests, (client, i, recorder) -> {
@@ -128,10 +128,11 @@ final class TiersExperiment implements Experiment {
                         "Per client count",
                         "Mean latency per request over all clients, as the seed reports it. Shape: "
                                 + target.shape().describe() + ". One tier: `GET /books/{id}` and "
-                                + "`POST /admin/books/{id}/restock` straight to the catalog. Two tiers: "
-                                + "`GET /api/books/{id}` and `POST /api/orders` through the frontend; Agora's buy "
-                                + "also passes the order service (frontend -> order -> catalog), so the update "
-                                + "half of the 2-tier run crosses three tiers, not two.",
+                                + "`POST /admin/books/{id}/restock` (the demo admin's token) straight to the "
+                                + "catalog. Two tiers: `GET /api/books/{id}` and `POST /api/orders` (the demo "
+                                + "customer's token) through the frontend; Agora's buy also passes the order "
+                                + "service (frontend -> order -> catalog), so the update half of the 2-tier run "
+                                + "crosses three tiers, not two. Lookups carry no token.",
                         table.build())
                 .chart(Chart.line("tiers.png", "Mean latency per request", "concurrent clients", "ms")
                         .series("1 tier (catalog direct)", x, oneTier)

@@ -50,7 +50,7 @@ final class Warmup {
         if (frontends.isEmpty() || catalogs.isEmpty()) return "";
         List<String> instances = bookstoreInstances(target);
         try (HttpDriver http = new HttpDriver(16)) {
-            Bookstore bookstore = new Bookstore(http);
+            Bookstore bookstore = new Bookstore(http, target.tokens());
             long started = System.nanoTime();
             long requests = 0;
             int rounds = 0;

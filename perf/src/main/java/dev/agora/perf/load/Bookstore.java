@@ -7,7 +7,9 @@ import java.util.Map;
 
 /**
  * The bookstore calls the experiments make: the public API on a frontend, and the catalog's and order
- * service's own APIs for direct (fewer-tier) measurements and setup.
+ * service's own APIs for direct (fewer-tier) measurements and setup. Who may call what is SECURITY.md's table:
+ * searches and lookups go without a token (they are public, and measured as such); buys, through a frontend or
+ * straight to an order service, carry the demo customer's token; restocks the demo admin's.
  */
 public final class Bookstore {
 
@@ -16,16 +18,15 @@ public final class Bookstore {
 
     public static final List<Long> BOOK_IDS = List.of(1L, 2L, 3L, 4L, 5L, 6L, 7L);
 
+    private static final String AUTHORIZATION = "Authorization";
+
     private final HttpDriver http;
-    private final String adminToken;
+    private final AccessTokens tokens;
 
-    public Bookstore(HttpDriver http) {
-        this(http, System.getenv().getOrDefault("AGORA_ADMIN_TOKEN", "dev-admin-token"));
-    }
-
-    public Bookstore(HttpDriver http, String adminToken) {
+    /** @param tokens the demo users' tokens of the cluster this bookstore calls */
+    public Bookstore(HttpDriver http, AccessTokens tokens) {
         this.http = http;
-        this.adminToken = adminToken;
+        this.tokens = tokens;
     }
 
     public HttpReply search(String frontend, String topic) {
@@ -37,12 +38,14 @@ public final class Bookstore {
     }
 
     public HttpReply buy(String frontend, long bookId, int quantity) {
-        return http.postJson(frontend + "/api/orders", orderJson(bookId, quantity), Map.of());
+        return http.postJson(frontend + "/api/orders", orderJson(bookId, quantity), Map.of(AUTHORIZATION, customer()));
     }
 
     public HttpReply buy(String frontend, long bookId, int quantity, String idempotencyKey) {
         return http.postJson(
-                frontend + "/api/orders", orderJson(bookId, quantity), Map.of("Idempotency-Key", idempotencyKey));
+                frontend + "/api/orders",
+                orderJson(bookId, quantity),
+                Map.of("Idempotency-Key", idempotencyKey, AUTHORIZATION, customer()));
     }
 
     public HttpReply catalogLookup(String catalog, long bookId) {
@@ -57,11 +60,18 @@ public final class Bookstore {
         return http.postJson(
                 catalog + "/admin/books/" + bookId + "/restock",
                 "{\"quantity\":" + quantity + "}",
-                Map.of("X-Admin-Token", adminToken));
+                Map.of(AUTHORIZATION, tokens.authorization(AccessTokens.User.ADMIN)));
     }
 
     public HttpReply orderDirect(String order, long bookId, int quantity, String idempotencyKey) {
-        return http.postJson(order + "/orders", orderJson(bookId, quantity), Map.of("Idempotency-Key", idempotencyKey));
+        return http.postJson(
+                order + "/orders",
+                orderJson(bookId, quantity),
+                Map.of("Idempotency-Key", idempotencyKey, AUTHORIZATION, customer()));
+    }
+
+    private String customer() {
+        return tokens.authorization(AccessTokens.User.CUSTOMER);
     }
 
     private static String orderJson(long bookId, int quantity) {

@@ -2,6 +2,7 @@ package dev.agora.perf.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agora.perf.load.AccessTokens;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.util.HashMap;
@@ -10,15 +11,33 @@ import java.util.Map;
 import java.util.UUID;
 import tools.jackson.databind.JsonNode;
 
-/** Bookstore calls of the tests, straight from the contract (DESIGN.md, docs/internal-api.md). */
+/**
+ * Bookstore calls of the tests, straight from the contract (DESIGN.md, docs/internal-api.md), as SECURITY.md's demo
+ * users make them: buys as the customer, title registrations and order-log reads as the admin, lookups with no token.
+ */
 final class Bookstore {
 
     private final Cluster cluster;
     private final Http http;
+    private final AccessTokens tokens;
 
     Bookstore(Cluster cluster, Http http) {
         this.cluster = cluster;
         this.http = http;
+        this.tokens = new AccessTokens(cluster.credentials());
+    }
+
+    /** {@code Authorization} header values of the cluster's demo users. */
+    String customer() {
+        return tokens.authorization(AccessTokens.User.CUSTOMER);
+    }
+
+    String admin() {
+        return tokens.authorization(AccessTokens.User.ADMIN);
+    }
+
+    String trader() {
+        return tokens.authorization(AccessTokens.User.TRADER);
     }
 
     String frontend(int index) {
@@ -38,15 +57,21 @@ final class Bookstore {
         Http.Reply reply = http.post(
                 catalog(1) + "/admin/books",
                 Map.of("title", title, "topic", topic, "price", new BigDecimal(price), "stock", stock),
-                "X-Admin-Token",
-                Http.ADMIN_TOKEN);
+                "Authorization",
+                admin());
         assertThat(reply.status()).as("register %s: %s", title, reply).isEqualTo(201);
         return reply.json().path("id").asLong();
     }
 
     Http.Reply buy(String frontendUrl, long bookId, int quantity, String idempotencyKey)
             throws IOException, InterruptedException {
-        return http.post(frontendUrl + "/api/orders", Http.buy(bookId, quantity), "Idempotency-Key", idempotencyKey);
+        return http.post(
+                frontendUrl + "/api/orders",
+                Http.buy(bookId, quantity),
+                "Idempotency-Key",
+                idempotencyKey,
+                "Authorization",
+                customer());
     }
 
     Http.Reply buy(String frontendUrl, long bookId) throws IOException, InterruptedException {
@@ -64,12 +89,20 @@ final class Bookstore {
         return reply.json();
     }
 
-    /** Every order of the order log, read page by page from an order replica: orderId to order. */
+    /** Every order of the order log, read page by page from an order replica as the admin: orderId to order. */
     Map<Long, JsonNode> allOrders(String orderUrl) throws IOException, InterruptedException {
+        return orders(orderUrl + "/orders", admin());
+    }
+
+    /**
+     * The orders a caller may list, read page by page from {@code listUrl} (an order replica's {@code /orders} or a
+     * frontend's {@code /api/orders}) with its {@code Authorization} header value: orderId to order.
+     */
+    Map<Long, JsonNode> orders(String listUrl, String authorization) throws IOException, InterruptedException {
         Map<Long, JsonNode> orders = new HashMap<>();
         int size = 100;
         for (int page = 0; page < 10_000; page++) {
-            Http.Reply reply = http.get(orderUrl + "/orders?page=" + page + "&size=" + size);
+            Http.Reply reply = http.get(listUrl + "?page=" + page + "&size=" + size, "Authorization", authorization);
             assertThat(reply.status()).as("order log page %d: %s", page, reply).isEqualTo(200);
             List<JsonNode> content = reply.json().path("content").valueStream().toList();
             for (JsonNode order : content) {

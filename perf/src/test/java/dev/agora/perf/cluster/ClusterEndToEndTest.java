@@ -3,14 +3,20 @@ package dev.agora.perf.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.agora.perf.load.Credentials;
 import java.io.IOException;
+import java.io.Reader;
 import java.math.BigDecimal;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.Map;
+import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.AfterAll;
@@ -24,8 +30,8 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * The launched cluster end to end, as a client sees it: the bookstore through the frontends, the exchange through
- * the frontend's proxy and over its TCP protocol, the control endpoint, and state surviving a restart of the
- * whole cluster.
+ * the frontend's proxy and over its TCP protocol, the control endpoint, the demo users the launcher creates and
+ * what their tokens may and may not do (SECURITY.md), and state surviving a restart of the whole cluster.
  */
 @ClusterTest
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -40,6 +46,7 @@ class ClusterEndToEndTest {
 
     private final String restAccount = Long.toString(ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE));
     private final String tcpAccount = Long.toString(ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE));
+    private long securityBook;
 
     @BeforeAll
     void startCluster() throws IOException {
@@ -115,8 +122,9 @@ class ClusterEndToEndTest {
                 .as("same order for the same key")
                 .isEqualTo(orderId);
 
-        Http.Reply read = http.get(bookstore.frontend(2) + "/api/orders/" + orderId);
-        assertThat(read.status()).as("order read: %s", read).isEqualTo(200);
+        Http.Reply read =
+                http.get(bookstore.frontend(2) + "/api/orders/" + orderId, "Authorization", bookstore.customer());
+        assertThat(read.status()).as("order read by its buyer: %s", read).isEqualTo(200);
         assertThat(read.json().path("status").asString()).isEqualTo("CONFIRMED");
 
         Http.Reply after = bookstore.lookup(bookstore.frontend(2), 2);
@@ -128,8 +136,13 @@ class ClusterEndToEndTest {
     @Test
     @Order(3)
     void badInputGetsProblemJsonThroughTheFrontend() throws Exception {
-        Http.Reply malformed =
-                http.post(bookstore.frontend(1) + "/api/orders", "{\"bookId\":", "Idempotency-Key", "k1");
+        Http.Reply malformed = http.post(
+                bookstore.frontend(1) + "/api/orders",
+                "{\"bookId\":",
+                "Idempotency-Key",
+                "k1",
+                "Authorization",
+                bookstore.customer());
         assertThat(malformed.status()).as("malformed: %s", malformed).isEqualTo(400);
         assertThat(malformed.isProblem()).isTrue();
         Http.Reply zero =
@@ -144,13 +157,17 @@ class ClusterEndToEndTest {
     @Test
     @Order(4)
     void theExchangeAnswersThroughTheFrontendAndOverTcp() throws Exception {
+        // An admin opens the account for the demo trader, who then reads it as its owner.
         Http.Reply created = http.post(
                 bookstore.frontend(1) + "/api/exchange/accounts",
-                Map.of("id", restAccount, "balance", new BigDecimal("1000.50")));
+                Map.of("id", restAccount, "balance", new BigDecimal("1000.50"), "owner", "trader"),
+                "Authorization",
+                bookstore.admin());
         assertThat(created.status())
                 .as("create account via frontend: %s", created)
                 .isEqualTo(201);
-        Http.Reply account = http.get(bookstore.frontend(2) + "/api/exchange/accounts/" + restAccount);
+        Http.Reply account = http.get(
+                bookstore.frontend(2) + "/api/exchange/accounts/" + restAccount, "Authorization", bookstore.trader());
         assertThat(account.status())
                 .as("read account via frontend: %s", account)
                 .isEqualTo(200);
@@ -159,7 +176,9 @@ class ClusterEndToEndTest {
         String reply = XmlClient.send(
                 cluster.exchangeTcpPort(), "<create><account id=\"" + tcpAccount + "\" balance=\"250\"/></create>");
         assertThat(reply).contains("<results>").contains("<created id=\"" + tcpAccount + "\"/>");
-        Http.Reply viaRest = http.get(bookstore.frontend(1) + "/api/exchange/accounts/" + tcpAccount);
+        // Created over the protocol, which carries no identities: it has no owner, so over REST only an admin sees it.
+        Http.Reply viaRest = http.get(
+                bookstore.frontend(1) + "/api/exchange/accounts/" + tcpAccount, "Authorization", bookstore.admin());
         assertThat(viaRest.status())
                 .as("TCP-created account via REST: %s", viaRest)
                 .isEqualTo(200);
@@ -191,6 +210,185 @@ class ClusterEndToEndTest {
 
     @Test
     @Order(6)
+    void theLauncherWritesTheDemoCredentialsWithExactlyTheirSevenKeysForItsOwnerOnly() throws IOException {
+        Path file = dataDirectory.resolve("demo-credentials.properties");
+        assertThat(cluster.credentialsFile()).isEqualTo(file);
+        assertThat(file).isRegularFile();
+        Properties properties = new Properties();
+        try (Reader reader = Files.newBufferedReader(file)) {
+            properties.load(reader);
+        }
+        assertThat(properties.stringPropertyNames())
+                .containsExactlyInAnyOrder(
+                        "admin.client-id",
+                        "admin.client-secret",
+                        "trader.client-id",
+                        "trader.client-secret",
+                        "customer.client-id",
+                        "customer.client-secret",
+                        "token-url");
+        assertThat(properties.getProperty("customer.client-id")).isEqualTo("demo-customer");
+        assertThat(properties.getProperty("token-url")).isEqualTo(bookstore.frontend(1) + "/oauth2/token");
+        if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
+                    .isEqualTo("rw-------");
+        }
+    }
+
+    @Test
+    @Order(7)
+    void aTokenFromTheDemoCredentialsBuysAsTheCustomerAndAWrongSecretGetsNone() throws Exception {
+        Credentials credentials = cluster.credentials();
+        Http.Reply token = http.postForm(
+                credentials.tokenUrl().toString(),
+                "grant_type=client_credentials",
+                "Authorization",
+                basic(credentials.customer().id(), credentials.customer().secret()));
+        assertThat(token.status()).as("token request: %s", token.status()).isEqualTo(200);
+        assertThat(token.json().path("token_type").asString()).isEqualToIgnoringCase("Bearer");
+        assertThat(token.json().path("expires_in").asLong()).isBetween(60L, 900L);
+        String accessToken = token.json().path("access_token").asString();
+
+        long book = securityBook();
+        Http.Reply bought = http.post(
+                bookstore.frontend(2) + "/api/orders",
+                Http.buy(book, 1),
+                "Idempotency-Key",
+                UUID.randomUUID().toString(),
+                "Authorization",
+                "Bearer " + accessToken);
+        assertThat(bought.status()).as("buy with the token: %s", bought).isEqualTo(201);
+        assertThat(bought.json().path("status").asString()).isEqualTo("CONFIRMED");
+
+        Http.Reply wrong = http.postForm(
+                credentials.tokenUrl().toString(),
+                "grant_type=client_credentials",
+                "Authorization",
+                basic(credentials.customer().id(), credentials.admin().secret()));
+        assertThat(wrong.status())
+                .as("token request with another client's secret: %s", wrong)
+                .isEqualTo(401);
+        assertThat(wrong.body()).doesNotContain("access_token");
+    }
+
+    @Test
+    @Order(8)
+    void aBuyWithoutAValidTokenIsRefusedWith401AndTakesNoStock() throws Exception {
+        long book = securityBook();
+        long stock = bookstore.catalogBook(book).path("stock").asLong();
+
+        Http.Reply none = http.post(
+                bookstore.frontend(1) + "/api/orders",
+                Http.buy(book, 1),
+                "Idempotency-Key",
+                UUID.randomUUID().toString());
+        assertThat(none.status()).as("buy without a token: %s", none).isEqualTo(401);
+        assertThat(none.isProblem()).as("problem+json: %s", none).isTrue();
+        Http.Reply forged = http.post(
+                bookstore.frontend(1) + "/api/orders",
+                Http.buy(book, 1),
+                "Idempotency-Key",
+                UUID.randomUUID().toString(),
+                "Authorization",
+                "Bearer not-a-token");
+        assertThat(forged.status()).as("buy with a made-up token: %s", forged).isEqualTo(401);
+        Http.Reply direct = http.post(
+                bookstore.order(1) + "/orders",
+                Http.buy(book, 1),
+                "Idempotency-Key",
+                UUID.randomUUID().toString());
+        assertThat(direct.status())
+                .as("buy at an order service without a token: %s", direct)
+                .isEqualTo(401);
+
+        assertThat(bookstore.catalogBook(book).path("stock").asLong())
+                .as("no refused buy took stock")
+                .isEqualTo(stock);
+    }
+
+    @Test
+    @Order(9)
+    void aCustomerTokenOnAnAdminCallIsRefusedWith403AndChangesNoStock() throws Exception {
+        long book = securityBook();
+        long stock = bookstore.catalogBook(book).path("stock").asLong();
+        Map<String, Object> restock = Map.of("quantity", 5);
+
+        Http.Reply atCatalog = http.post(
+                bookstore.catalog(1) + "/admin/books/" + book + "/restock",
+                restock,
+                "Authorization",
+                bookstore.customer());
+        assertThat(atCatalog.status())
+                .as("customer restocks at the catalog: %s", atCatalog)
+                .isEqualTo(403);
+        assertThat(atCatalog.isProblem()).as("problem+json: %s", atCatalog).isTrue();
+        Http.Reply viaFrontend = http.post(
+                bookstore.frontend(1) + "/api/admin/books/" + book + "/restock",
+                restock,
+                "Authorization",
+                bookstore.customer());
+        assertThat(viaFrontend.status())
+                .as("customer restocks through the frontend: %s", viaFrontend)
+                .isEqualTo(403);
+        Http.Reply anonymous = http.post(bookstore.catalog(2) + "/admin/books/" + book + "/restock", restock);
+        assertThat(anonymous.status())
+                .as("restock without a token: %s", anonymous)
+                .isEqualTo(401);
+        assertThat(bookstore.catalogBook(book).path("stock").asLong())
+                .as("no refused restock changed the stock")
+                .isEqualTo(stock);
+
+        Http.Reply asAdmin = http.post(
+                bookstore.frontend(2) + "/api/admin/books/" + book + "/restock",
+                restock,
+                "Authorization",
+                bookstore.admin());
+        assertThat(asAdmin.status())
+                .as("admin restocks through the frontend: %s", asAdmin)
+                .isBetween(200, 299);
+        assertThat(bookstore.catalogBook(book).path("stock").asLong()).isEqualTo(stock + 5);
+    }
+
+    @Test
+    @Order(10)
+    void aCustomerListsAndReadsOnlyTheirOwnOrders() throws Exception {
+        long book = securityBook();
+        Http.Reply mine = bookstore.buy(bookstore.frontend(1), book);
+        assertThat(mine.status()).as("customer's buy: %s", mine).isEqualTo(201);
+        long mineId = mine.json().path("orderId").asLong();
+        // The seed's classic buy is anonymous: the order belongs to nobody.
+        Http.Reply classic = http.post(
+                bookstore.frontend(2) + "/buy/" + book,
+                "",
+                "Idempotency-Key",
+                UUID.randomUUID().toString());
+        assertThat(classic.status()).as("anonymous classic buy: %s", classic).isEqualTo(201);
+        long anonymousId = classic.json().path("orderId").asLong();
+
+        Map<Long, JsonNode> customers = bookstore.orders(bookstore.frontend(1) + "/api/orders", bookstore.customer());
+        assertThat(customers).containsKey(mineId).doesNotContainKey(anonymousId);
+        assertThat(customers.values())
+                .allSatisfy(order -> assertThat(order.path("owner").asString("customer"))
+                        .as("owner of %s", order)
+                        .isEqualTo("customer"));
+        assertThat(bookstore.orders(bookstore.frontend(2) + "/api/orders", bookstore.admin()))
+                .as("an admin lists everyone's")
+                .containsKeys(mineId, anonymousId);
+
+        Http.Reply notTheirs =
+                http.get(bookstore.frontend(1) + "/api/orders/" + anonymousId, "Authorization", bookstore.customer());
+        assertThat(notTheirs.status())
+                .as("customer reads an order not theirs: %s", notTheirs)
+                .isEqualTo(403);
+        Http.Reply asAdmin =
+                http.get(bookstore.frontend(1) + "/api/orders/" + anonymousId, "Authorization", bookstore.admin());
+        assertThat(asAdmin.status()).as("admin reads it: %s", asAdmin).isEqualTo(200);
+        Http.Reply noToken = http.get(bookstore.frontend(1) + "/api/orders");
+        assertThat(noToken.status()).as("list without a token: %s", noToken).isEqualTo(401);
+    }
+
+    @Test
+    @Order(20)
     void stateSurvivesARestartOfTheWholeCluster() throws Exception {
         Http.Reply bought = bookstore.buy(bookstore.frontend(1), 3);
         assertThat(bought.status()).as("buy: %s", bought).isEqualTo(201);
@@ -200,17 +398,42 @@ class ClusterEndToEndTest {
                         cluster.exchangeTcpPort(), "<create><account id=\"" + account + "\" balance=\"5\"/></create>"))
                 .contains("<created id=\"" + account + "\"/>");
 
+        Credentials credentials = cluster.credentials();
+        String tokenBeforeRestart = bookstore.customer();
         cluster.close();
         cluster = Cluster.start(spec.withFresh(false));
         bookstore = new Bookstore(cluster, http);
 
-        Http.Reply order = http.get(bookstore.frontend(2) + "/api/orders/" + orderId);
+        assertThat(cluster.credentials())
+                .as("the demo credentials survive a restart")
+                .isEqualTo(credentials);
+        Http.Reply order =
+                http.get(bookstore.frontend(2) + "/api/orders/" + orderId, "Authorization", bookstore.customer());
         assertThat(order.status()).as("order after restart: %s", order).isEqualTo(200);
         assertThat(order.json().path("status").asString()).isEqualTo("CONFIRMED");
-        Http.Reply reply = http.get(bookstore.frontend(1) + "/api/exchange/accounts/" + account);
+        Http.Reply earlier =
+                http.get(bookstore.frontend(1) + "/api/orders/" + orderId, "Authorization", tokenBeforeRestart);
+        assertThat(earlier.status())
+                .as("a token issued before the restart: the signing key is kept in the identity database: %s", earlier)
+                .isEqualTo(200);
+        Http.Reply reply = http.get(
+                bookstore.frontend(1) + "/api/exchange/accounts/" + account, "Authorization", bookstore.admin());
         assertThat(reply.status())
                 .as("account %s after restart: %s", account, reply)
                 .isEqualTo(200);
+    }
+
+    /** A title of this test's own for the security checks, registered by the demo admin on first use. */
+    private long securityBook() throws IOException, InterruptedException {
+        if (securityBook == 0) {
+            securityBook = bookstore.registerBook("Security " + UUID.randomUUID(), "security", "5.00", 100);
+        }
+        return securityBook;
+    }
+
+    private static String basic(String clientId, String secret) {
+        return "Basic "
+                + Base64.getEncoder().encodeToString((clientId + ":" + secret).getBytes(StandardCharsets.UTF_8));
     }
 
     private static String local(int port) {

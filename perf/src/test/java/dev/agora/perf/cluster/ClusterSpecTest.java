@@ -84,7 +84,7 @@ class ClusterSpecTest {
                         "-e",
                         "catalog-2:DATABASE_POOL_SIZE=4",
                         "--env",
-                        "all:AGORA_ADMIN_TOKEN=a=b");
+                        "all:AGORA_ISSUER=http://agora.test?a=b");
         ClusterSpec spec = command.spec();
         assertThat(spec.fresh()).isTrue();
         assertThat(spec.dataDirectory()).isEqualTo(Path.of("/tmp/x"));
@@ -95,7 +95,7 @@ class ClusterSpecTest {
         assertThat(spec.jvmOptions()).isEqualTo(ClusterSpec.THROUGHPUT_JVM_OPTIONS);
         assertThat(spec.environmentByService())
                 .containsEntry("catalog-2", Map.of("DATABASE_POOL_SIZE", "4"))
-                .containsEntry("all", Map.of("AGORA_WARMUP_ENABLED", "true", "AGORA_ADMIN_TOKEN", "a=b"));
+                .containsEntry("all", Map.of("AGORA_WARMUP_ENABLED", "true", "AGORA_ISSUER", "http://agora.test?a=b"));
     }
 
     @Test

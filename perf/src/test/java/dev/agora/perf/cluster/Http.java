@@ -14,8 +14,6 @@ import tools.jackson.databind.json.JsonMapper;
 final class Http {
 
     static final JsonMapper JSON = JsonMapper.builder().build();
-    static final String ADMIN_TOKEN = "dev-admin-token";
-    static final String INTERNAL_TOKEN = "dev-internal-token";
 
     private final HttpClient client = HttpClient.newBuilder()
             .connectTimeout(Duration.ofSeconds(2))
@@ -51,6 +49,13 @@ final class Http {
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(
                         body instanceof String text ? text : JSON.writeValueAsString(body))));
+    }
+
+    /** An {@code application/x-www-form-urlencoded} POST, e.g. a token request. */
+    Reply postForm(String url, String form, String... headers) throws IOException, InterruptedException {
+        return send(request(url, headers)
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(form)));
     }
 
     private HttpRequest.Builder request(String url, String... headers) {

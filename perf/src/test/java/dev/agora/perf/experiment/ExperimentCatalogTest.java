@@ -4,9 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agora.perf.cluster.ClusterSpec;
+import dev.agora.perf.load.AccessTokens;
+import dev.agora.perf.load.Credentials;
 import dev.agora.perf.report.Report;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.net.URI;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -105,7 +108,10 @@ class ExperimentCatalogTest {
 
     @Test
     void aReusedClusterCannotStandInForTwoSideBySide() {
-        Target reused = new ReusedTarget(null, List.of("http://127.0.0.1:9"));
+        Target reused = new ReusedTarget(
+                null,
+                List.of("http://127.0.0.1:9"),
+                new AccessTokens(Credentials.generate(URI.create("http://127.0.0.1:9/oauth2/token"))));
         ClusterPool pool = new ClusterPool(false, false, Path.of("/tmp/x"), reused, line -> {}, target -> "");
 
         assertThat(pool.acquire(ClusterShape.bookstore())).isSameAs(reused);
