@@ -1,5 +1,6 @@
 package dev.agora.perf.cluster;
 
+import dev.agora.common.postgres.DatabaseOwners;
 import dev.agora.common.postgres.EmbeddedPostgresServer;
 import dev.agora.common.process.ServiceProcess;
 import dev.agora.perf.load.Credentials;
@@ -62,12 +63,14 @@ final class ClusterStarter {
         Thread hook = new Thread(shutdown, "agora-cluster-stop");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
-            Map<Tier, String> databaseUrls = new EnumMap<>(Tier.class);
+            // Each tier logs in as its own role, owner of its database only (replicas of a tier share it).
+            Map<Tier, DatabaseOwners.Login> databaseLogins = new EnumMap<>(Tier.class);
             for (Tier tier : activeTiers()) {
-                tier.database().ifPresent(database -> databaseUrls.put(tier, postgres.jdbcUrl(database)));
+                tier.database()
+                        .ifPresent(database -> databaseLogins.put(tier, DatabaseOwners.ensure(postgres, database)));
             }
             long postgresReady = System.nanoTime();
-            Map<Tier, ServiceLaunch> launches = prepareLaunches(postgres, databaseUrls);
+            Map<Tier, ServiceLaunch> launches = prepareLaunches(postgres, databaseLogins);
             long prepared = System.nanoTime();
 
             List<Cluster.Member> members = new ArrayList<>();
@@ -78,7 +81,7 @@ final class ClusterStarter {
                     ServiceProcess process = ServiceProcess.builder(
                                     name, launch.jar(), tier.port(index, spec.portOffset()))
                             .jvmOptions(launch.jvmOptions())
-                            .env(environment(tier, index, postgres, databaseUrls))
+                            .env(environment(tier, index, postgres, databaseLogins))
                             .logFile(spec.dataDirectory().resolve("logs").resolve(name + ".log"))
                             .build();
                     members.add(new Cluster.Member(name, tier, process));
@@ -162,7 +165,8 @@ final class ClusterStarter {
                 .toList();
     }
 
-    private Map<Tier, ServiceLaunch> prepareLaunches(EmbeddedPostgresServer postgres, Map<Tier, String> databaseUrls) {
+    private Map<Tier, ServiceLaunch> prepareLaunches(
+            EmbeddedPostgresServer postgres, Map<Tier, DatabaseOwners.Login> databaseLogins) {
         boolean aot = spec.aotCache() && AotCache.supported();
         if (spec.aotCache() && !aot) {
             log.warn("AOT cache needs JDK 25 or newer; running {} without it", Runtime.version());
@@ -171,7 +175,7 @@ final class ClusterStarter {
         List<ServiceLaunch> launches = Cluster.inParallel(tiers, tier -> {
             Path jar = JarSnapshots.extracted(tier.module(), spec.dataDirectory());
             if (!aot) return new ServiceLaunch(jar, spec.jvmOptions());
-            Map<String, String> training = new LinkedHashMap<>(environment(tier, 1, postgres, databaseUrls));
+            Map<String, String> training = new LinkedHashMap<>(environment(tier, 1, postgres, databaseLogins));
             training.put("PORT", "0");
             training.put("AGORA_EXCHANGE_TCP_PORT", "0");
             return AotCache.prepare(
@@ -188,7 +192,7 @@ final class ClusterStarter {
 
     /** The environment of one instance; {@code postgres} is only asked for tiers with a database URL. */
     Map<String, String> environment(
-            Tier tier, int index, EmbeddedPostgresServer postgres, Map<Tier, String> databaseUrls) {
+            Tier tier, int index, EmbeddedPostgresServer postgres, Map<Tier, DatabaseOwners.Login> databaseLogins) {
         Map<String, String> env = new LinkedHashMap<>();
         env.put("SPRING_PROFILES_ACTIVE", PROFILE);
         env.put("PORT", Integer.toString(tier.port(index, spec.portOffset())));
@@ -207,11 +211,11 @@ final class ClusterStarter {
                     "AGORA_IDENTITY_SEED_FILE",
                     Cluster.credentialsFile(spec).toAbsolutePath().toString());
         }
-        String databaseUrl = databaseUrls.get(tier);
-        if (databaseUrl != null) {
-            env.put("DATABASE_URL", databaseUrl);
-            env.put("DATABASE_USERNAME", postgres.username());
-            env.put("DATABASE_PASSWORD", postgres.password());
+        DatabaseOwners.Login login = databaseLogins.get(tier);
+        if (login != null) {
+            env.put("DATABASE_URL", login.jdbcUrl());
+            env.put("DATABASE_USERNAME", login.username());
+            env.put("DATABASE_PASSWORD", login.password());
         }
         if (tier == Tier.EXCHANGE) {
             env.put("AGORA_EXCHANGE_TCP_PORT", Integer.toString(spec.exchangeTcpPort()));
