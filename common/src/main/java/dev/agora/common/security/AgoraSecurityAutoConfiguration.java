@@ -1,10 +1,13 @@
 package dev.agora.common.security;
 
+import org.apache.tomcat.util.buf.EncodedSolidusHandling;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
+import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
@@ -32,6 +35,18 @@ public class AgoraSecurityAutoConfiguration {
 
     /** Common's chain comes after any chain a service puts in front (the frontend's authorization server). */
     public static final int CHAIN_ORDER = Ordered.LOWEST_PRECEDENCE - 100;
+
+    /**
+     * Tomcat would refuse an encoded slash or backslash itself, with an HTML page; passed through, Spring Security's
+     * firewall refuses it like every other path trick, as problem+json. Nothing routes on an encoded separator.
+     */
+    @Bean
+    WebServerFactoryCustomizer<TomcatServletWebServerFactory> encodedSeparatorsToTheFirewall() {
+        return factory -> factory.addConnectorCustomizers(connector -> {
+            connector.setEncodedSolidusHandling(EncodedSolidusHandling.PASS_THROUGH.getValue());
+            connector.setEncodedReverseSolidusHandling(EncodedSolidusHandling.PASS_THROUGH.getValue());
+        });
+    }
 
     @Bean
     ProblemSecurityHandlers problemSecurityHandlers() {

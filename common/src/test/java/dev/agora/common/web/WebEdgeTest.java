@@ -113,6 +113,15 @@ class WebEdgeTest {
     }
 
     @Test
+    void encodedSeparatorsAreRefusedAsProblemsNotServerPages() throws Exception {
+        for (String path : new String[] {"/public/items%2F1", "/public/items%5C1", "/public%2f..%2fadmin/ping"}) {
+            String answer = rawWhole(path);
+            assertThat(answer).as(path).startsWith("HTTP/1.1 400 ");
+            assertThat(answer).as(path).containsIgnoringCase("Content-Type: application/problem+json");
+        }
+    }
+
+    @Test
     void unknownItemIsNotFoundProblem() throws Exception {
         var response = get("/public/items/101", null, null);
         assertThat(response.statusCode()).isEqualTo(404);
@@ -236,6 +245,16 @@ class WebEdgeTest {
                             .getBytes(StandardCharsets.US_ASCII));
             return new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII))
                     .readLine();
+        }
+    }
+
+    /** Status line, headers and body of a path sent byte for byte as written. */
+    private String rawWhole(String path) throws Exception {
+        try (var socket = new java.net.Socket("127.0.0.1", port)) {
+            socket.getOutputStream()
+                    .write(("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                            .getBytes(StandardCharsets.US_ASCII));
+            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
         }
     }
 

@@ -36,7 +36,8 @@ public final class Tokens {
 
     /** The catalog's own service token (scope internal), as it gets it to push invalidations. */
     public String catalogService() {
-        return issued.computeIfAbsent("catalog-service", id -> fetch(id, BookstoreCluster.CATALOG_CLIENT_SECRET));
+        return issued.computeIfAbsent(
+                "catalog-service", id -> fetch(id, BookstoreCluster.CATALOG_CLIENT_SECRET, "internal"));
     }
 
     public Map<String, String> adminAuthorization() {
@@ -57,13 +58,19 @@ public final class Tokens {
 
     /** A fresh token for any client; throws when the endpoint refuses. */
     public String fetch(String clientId, String secret) {
+        return fetch(clientId, secret, null);
+    }
+
+    /** A fresh token with the scope asked for (a service asks for {@code internal}, as its OAuth2 client does). */
+    public String fetch(String clientId, String secret, String scope) {
         String basic = Base64.getEncoder().encodeToString((clientId + ":" + secret).getBytes(StandardCharsets.UTF_8));
         try (HttpClient client = HttpClient.newHttpClient()) {
             HttpResponse<String> answer = client.send(
                     HttpRequest.newBuilder(tokenUrl)
                             .header("Authorization", "Basic " + basic)
                             .header("Content-Type", "application/x-www-form-urlencoded")
-                            .POST(HttpRequest.BodyPublishers.ofString("grant_type=client_credentials"))
+                            .POST(HttpRequest.BodyPublishers.ofString(
+                                    "grant_type=client_credentials" + (scope == null ? "" : "&scope=" + scope)))
                             .build(),
                     HttpResponse.BodyHandlers.ofString());
             if (answer.statusCode() != 200) {
