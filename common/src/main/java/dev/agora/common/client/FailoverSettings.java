@@ -57,7 +57,7 @@ public record FailoverSettings(
         @DefaultValue("2") int overtakenToEject,
         @DefaultValue("500ms") Duration healthInterval,
         @DefaultValue("500ms") Duration healthTimeout,
-        @DefaultValue("/actuator/health/readiness") String healthPath,
+        @DefaultValue("/readyz") String healthPath,
         @DefaultValue("2") int probeFailuresToEject,
         @DefaultValue("200") int maxConnections,
         Map<String, ServiceTimeouts> services) {
@@ -96,7 +96,7 @@ public record FailoverSettings(
                 2,
                 Duration.ofMillis(500),
                 Duration.ofMillis(500),
-                "/actuator/health/readiness",
+                "/readyz",
                 2,
                 200,
                 Map.of());

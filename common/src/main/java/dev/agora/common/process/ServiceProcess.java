@@ -128,7 +128,7 @@ public final class ServiceProcess implements AutoCloseable {
     }
 
     public boolean isReady() {
-        return get("/actuator/health/readiness", Duration.ofMillis(500))
+        return get("/readyz", Duration.ofMillis(500))
                 .map(response -> response.statusCode() == 200)
                 .orElse(false);
     }

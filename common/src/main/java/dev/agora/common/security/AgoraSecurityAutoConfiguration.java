@@ -1,5 +1,6 @@
 package dev.agora.common.security;
 
+import io.micrometer.observation.ObservationPredicate;
 import org.apache.tomcat.util.buf.EncodedSolidusHandling;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -53,10 +54,23 @@ public class AgoraSecurityAutoConfiguration {
         return new ProblemSecurityHandlers();
     }
 
+    /** Most tokens a service remembers as verified; a client sends the same one for its whole lifetime. */
+    public static final long REMEMBERED_TOKENS = 10_000;
+
     @Bean
     @ConditionalOnMissingBean
     JwtDecoder jwtDecoder(AgoraSecurityProperties properties) {
-        return JwksFromAuthorities.decoder(properties);
+        return new VerifiedTokens(JwksFromAuthorities.decoder(properties), REMEMBERED_TOKENS);
+    }
+
+    /**
+     * Spring Security observes every filter of its chain and every authentication and authorization as Micrometer
+     * observations: dozens of timers started and stopped per request, more than the checks themselves cost. The
+     * requests are still observed as {@code http.server.requests}, refusals included.
+     */
+    @Bean
+    ObservationPredicate securityFiltersUnobserved() {
+        return (name, context) -> !name.startsWith("spring.security.");
     }
 
     @Bean

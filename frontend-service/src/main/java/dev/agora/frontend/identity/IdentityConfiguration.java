@@ -3,10 +3,12 @@ package dev.agora.frontend.identity;
 import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jose.jwk.source.JWKSource;
 import com.nimbusds.jose.proc.SecurityContext;
+import dev.agora.common.security.AgoraSecurityAutoConfiguration;
 import dev.agora.common.security.AgoraSecurityProperties;
 import dev.agora.common.security.ProblemSecurityHandlers;
 import dev.agora.common.security.Roles;
 import dev.agora.common.security.ServiceTokens;
+import dev.agora.common.security.VerifiedTokens;
 import java.util.List;
 import java.util.Locale;
 import javax.sql.DataSource;
@@ -116,7 +118,7 @@ class IdentityConfiguration {
     JwtDecoder jwtDecoder(JWKSource<SecurityContext> keys, AgoraSecurityProperties security) {
         NimbusJwtDecoder decoder = NimbusJwtDecoder.withJwkSource(keys).build();
         decoder.setJwtValidator(JwtValidators.createDefaultWithIssuer(security.issuer()));
-        return decoder;
+        return new VerifiedTokens(decoder, AgoraSecurityAutoConfiguration.REMEMBERED_TOKENS);
     }
 
     @Bean

@@ -40,7 +40,7 @@ record CatalogProperties(
     FailoverSettings failoverSettings() {
         return FailoverSettings.defaults()
                 .withTimeouts(connectTimeout, readTimeout, hedgeDelay, callTimeout)
-                .withHealth(healthInterval, Duration.ofMillis(500), "/actuator/health/readiness")
+                .withHealth(healthInterval, Duration.ofMillis(500), "/readyz")
                 .withMaxConnections(maxConnections)
                 .withHedgeBudget(hedgeBudgetPercent, hedgeBudgetBurst);
     }

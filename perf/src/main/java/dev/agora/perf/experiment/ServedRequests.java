@@ -56,7 +56,7 @@ final class ServedRequests {
     static boolean ready(String baseUrl) {
         try {
             return HTTP.send(
-                                    HttpRequest.newBuilder(URI.create(baseUrl + "/actuator/health/readiness"))
+                                    HttpRequest.newBuilder(URI.create(baseUrl + "/readyz"))
                                             .timeout(Duration.ofMillis(300))
                                             .build(),
                                     HttpResponse.BodyHandlers.discarding())
