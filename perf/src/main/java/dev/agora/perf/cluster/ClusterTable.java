@@ -27,7 +27,8 @@ final class ClusterTable {
             out.printf("Exchange XML protocol: 127.0.0.1:%d%n", cluster.exchangeTcpPort());
         }
         out.printf(
-                "PostgreSQL: jdbc:postgresql://127.0.0.1:%d/{catalog,orders,exchange,identity} (user %s)%n",
+                "PostgreSQL: jdbc:postgresql://127.0.0.1:%d/{catalog,orders,exchange,identity} (superuser %s; each"
+                        + " service logs in as the role named like its database, which owns it)%n",
                 cluster.postgresPort(), cluster.username());
         if (cluster.spec().frontends() > 0) printCredentials(cluster, out);
         out.printf(
