@@ -42,7 +42,10 @@ final class ServedRequests {
         for (String line : prometheus.split("\n")) {
             if (!line.startsWith("http_server_requests_seconds_count{")) continue;
             any = true;
-            if (line.contains("uri=\"/actuator")) continue;
+            // Health probes and scrapes are not served requests: actuator, and the /livez and /readyz probes.
+            if (line.contains("uri=\"/actuator") || line.contains("uri=\"/readyz") || line.contains("uri=\"/livez")) {
+                continue;
+            }
             int space = line.lastIndexOf(' ');
             try {
                 total += Double.parseDouble(line.substring(space + 1).trim());
