@@ -2,14 +2,10 @@ package dev.agora.catalog;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import dev.agora.common.security.testing.ServiceStart;
+import dev.agora.common.security.testing.ServiceStart.Exit;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -60,42 +56,14 @@ class FailClosedSecretsTest {
                 .doesNotContain("agora.security.client-secret");
     }
 
-    private record Exit(int code, String output) {}
-
     /** Runs the catalog's main class on this test's class path; it must exit on its own. */
     private static Exit start(String secret, String databasePassword, String profile) {
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:TieredStopAtLevel=1",
-                "-Xshare:auto",
-                "-cp",
-                System.getProperty("java.class.path"),
-                CatalogApplication.class.getName(),
+        List<String> arguments = new ArrayList<>(List.of(
                 "--server.port=0",
                 "--spring.datasource.url=jdbc:postgresql://127.0.0.1:9/nowhere",
                 "--spring.datasource.password=" + databasePassword));
-        if (!secret.equals("<unset>")) command.add("--agora.security.client-secret=" + secret);
-        if (!profile.equals("<none>")) command.add("--spring.profiles.active=" + profile);
-        try {
-            Path log = Files.createTempFile("catalog-fail-closed-", ".log");
-            ProcessBuilder builder =
-                    new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
-            for (String variable :
-                    List.of("SPRING_PROFILES_ACTIVE", "AGORA_CLIENT_SECRET", "DATABASE_URL", "DATABASE_PASSWORD")) {
-                builder.environment().remove(variable);
-            }
-            Process process = builder.start();
-            boolean exited = process.waitFor(2, TimeUnit.MINUTES);
-            if (!exited) process.destroyForcibly().waitFor();
-            String output = Files.readString(log, StandardCharsets.UTF_8);
-            Files.delete(log);
-            if (!exited) throw new AssertionError("The catalog did not exit: " + output);
-            return new Exit(process.exitValue(), output);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        if (!secret.equals("<unset>")) arguments.add("--agora.security.client-secret=" + secret);
+        if (!profile.equals("<none>")) arguments.add("--spring.profiles.active=" + profile);
+        return ServiceStart.run(CatalogApplication.class, arguments);
     }
 }
