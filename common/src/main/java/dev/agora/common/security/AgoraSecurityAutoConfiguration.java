@@ -1,6 +1,5 @@
 package dev.agora.common.security;
 
-import io.micrometer.observation.ObservationPredicate;
 import org.apache.tomcat.util.buf.EncodedSolidusHandling;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -16,6 +15,7 @@ import org.springframework.security.config.Customizer;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.annotation.web.configurers.AbstractHttpConfigurer;
 import org.springframework.security.config.http.SessionCreationPolicy;
+import org.springframework.security.config.observation.SecurityObservationSettings;
 import org.springframework.security.oauth2.jwt.JwtDecoder;
 import org.springframework.security.web.SecurityFilterChain;
 
@@ -65,12 +65,15 @@ public class AgoraSecurityAutoConfiguration {
 
     /**
      * Spring Security observes every filter of its chain and every authentication and authorization as Micrometer
-     * observations: dozens of timers started and stopped per request, more than the checks themselves cost. The
-     * requests are still observed as {@code http.server.requests}, refusals included.
+     * observations: a decorator around each of its filters and dozens of timers per request, more than the checks
+     * themselves cost (a profile of a catalog lookup put 15% of its CPU in the decorator alone, with the
+     * observations themselves already disabled by a predicate). With these settings the chain is not decorated at
+     * all. The requests are still observed as {@code http.server.requests}, refusals included.
      */
     @Bean
-    ObservationPredicate securityFiltersUnobserved() {
-        return (name, context) -> !name.startsWith("spring.security.");
+    @ConditionalOnMissingBean
+    SecurityObservationSettings securityUnobserved() {
+        return SecurityObservationSettings.noObservations();
     }
 
     @Bean

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agora.common.CommonTestApplication;
 import dev.agora.common.security.testing.TestIssuer;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.io.BufferedReader;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -45,6 +46,23 @@ class WebEdgeTest {
 
     @Autowired
     CommonTestApplication.Endpoints endpoints;
+
+    @Autowired
+    MeterRegistry meters;
+
+    @Test
+    void springSecurityChecksAreNotObservedOnlyTheRequestIs() throws Exception {
+        assertThat(get("/admin/ping", "Authorization", "Bearer " + ISSUER.token("root", "admin"))
+                        .statusCode())
+                .isEqualTo(200);
+        assertThat(get("/admin/ping", null, null).statusCode()).isEqualTo(401);
+
+        assertThat(meters.getMeters())
+                .noneMatch(meter -> meter.getId().getName().startsWith("spring.security"));
+        assertThat(meters.find("http.server.requests").tag("uri", "/admin/ping").timers())
+                .as("refused and answered requests are still observed")
+                .isNotEmpty();
+    }
 
     @Test
     void internalEndpointWithoutTokenIsUnauthorizedProblemWithAChallenge() throws Exception {
