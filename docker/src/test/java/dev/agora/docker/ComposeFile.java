@@ -80,6 +80,15 @@ record ComposeFile(Map<String, Object> root) {
             return Optional.ofNullable(environment().get("PORT")).map(Integer::valueOf);
         }
 
+        /**
+         * The port actuator answers on inside the container ({@code MANAGEMENT_SERVER_PORT}), when it has one of its
+         * own.
+         */
+        Optional<Integer> managementPort() {
+            return Optional.ofNullable(environment().get("MANAGEMENT_SERVER_PORT"))
+                    .map(Integer::valueOf);
+        }
+
         Map<String, Object> healthcheck() {
             return definition.get("healthcheck") instanceof Map<?, ?> map ? asMap(map) : Map.of();
         }

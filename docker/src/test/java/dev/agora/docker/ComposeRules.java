@@ -194,7 +194,11 @@ final class ComposeRules {
             required.addAll(REQUIRED_SECRETS.get(id));
             if (RESOURCE_SERVERS.contains(id)) required.add("AGORA_AUTHORITIES");
             if (id.equals("exchange-service")) required.add("AGORA_EXCHANGE_TCP_PORT");
+            required.add("MANAGEMENT_SERVER_PORT");
             Map<String, String> environment = service.environment();
+            if (service.managementPort().isPresent() && service.managementPort().equals(service.port()))
+                violations.add(service.name() + " serves actuator on its service port "
+                        + service.port().get());
             required.stream()
                     .filter(variable -> environment.getOrDefault(variable, "").isBlank())
                     .forEach(variable -> violations.add(service.name() + " lacks " + variable));

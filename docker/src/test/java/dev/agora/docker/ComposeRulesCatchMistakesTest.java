@@ -137,13 +137,15 @@ class ComposeRulesCatchMistakesTest {
         environment("order-1").remove("DATABASE_PASSWORD");
         environment("frontend-2").remove("AGORA_JWT_SIGNING_KEY");
         environment("catalog-2").remove("AGORA_CLIENT_SECRET");
+        environment("order-2").remove("MANAGEMENT_SERVER_PORT");
 
         assertThat(ComposeRules.environmentViolations(compose))
                 .containsExactlyInAnyOrder(
                         "exchange lacks AGORA_AUTHORITIES",
                         "order-1 lacks DATABASE_PASSWORD",
                         "frontend-2 lacks AGORA_JWT_SIGNING_KEY",
-                        "catalog-2 lacks AGORA_CLIENT_SECRET");
+                        "catalog-2 lacks AGORA_CLIENT_SECRET",
+                        "order-2 lacks MANAGEMENT_SERVER_PORT");
     }
 
     @Test
@@ -151,12 +153,14 @@ class ComposeRulesCatchMistakesTest {
         environment("order-2").put("SPRING_PROFILES_ACTIVE", "prod,local");
         environment("catalog-1").put("AGORA_INTERNAL_TOKEN", "change-me-internal-token");
         environment("exchange").remove("AGORA_EXCHANGE_TCP_HOST");
+        environment("frontend-1").put("MANAGEMENT_SERVER_PORT", "8080");
         environment("exchange").put("AGORA_AUTHORITIES", "http://frontend-1:8080");
 
         assertThat(ComposeRules.environmentViolations(compose))
                 .containsExactlyInAnyOrder(
                         "order-2 runs the local profile, which accepts dev secrets",
                         "catalog-1 still sets the retired AGORA_INTERNAL_TOKEN",
+                        "frontend-1 serves actuator on its service port 8080",
                         "exchange binds its XML protocol to loopback (the default), out of the other containers'"
                                 + " reach",
                         "exchange AGORA_AUTHORITIES names [http://frontend-1:8080] but the frontends are"

@@ -29,8 +29,7 @@ class EdgeConfigTest {
                 .collect(Collectors.toCollection(TreeSet::new));
         if (!servers.equals(frontends))
             violations.add("the edge balances over " + servers + " but the frontends are " + frontends);
-        if (!haproxyConfig.contains("uri /actuator/health/readiness"))
-            violations.add("the edge does not check the frontends' readiness");
+        if (!haproxyConfig.contains("uri /readyz")) violations.add("the edge does not check the frontends' readiness");
         return violations;
     }
 

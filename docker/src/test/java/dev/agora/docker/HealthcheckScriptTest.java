@@ -73,7 +73,7 @@ class HealthcheckScriptTest {
         Outcome outcome = probeServer();
 
         assertThat(outcome.exitCode()).as(outcome.output()).isZero();
-        assertThat(requestedPath.get()).isEqualTo("/actuator/health/readiness");
+        assertThat(requestedPath.get()).isEqualTo("/readyz");
     }
 
     @Test

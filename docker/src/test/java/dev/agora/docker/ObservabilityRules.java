@@ -58,7 +58,8 @@ final class ObservabilityRules {
 
     /**
      * One job per Agora service, named by its service id, scraping /actuator/prometheus on exactly its
-     * replicas at their PORT; every other target is a compose service too.
+     * replicas at their management port (MANAGEMENT_SERVER_PORT, else PORT); every other target is a compose
+     * service too.
      */
     static List<String> scrapeTargetViolations(ComposeFile compose, Map<String, Object> prometheus) {
         List<String> violations = new ArrayList<>();
@@ -71,7 +72,10 @@ final class ObservabilityRules {
         for (String serviceId : DockerDirectory.SERVICE_IDS) {
             Set<String> expected = compose.replicasOf(serviceId).stream()
                     .map(replica -> replica.name() + ":"
-                            + replica.port().map(String::valueOf).orElse("?"))
+                            + replica.managementPort()
+                                    .or(replica::port)
+                                    .map(String::valueOf)
+                                    .orElse("?"))
                     .collect(Collectors.toCollection(TreeSet::new));
             Set<String> actual = targets.get(serviceId);
             if (actual == null) {

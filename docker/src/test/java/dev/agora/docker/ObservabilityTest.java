@@ -55,14 +55,15 @@ class ObservabilityTest {
         for (Object job : (List<?>) prometheus.get("scrape_configs")) {
             Map<String, Object> config = ComposeFile.asMap(job);
             if (config.get("job_name").equals("order-service"))
-                config.put("static_configs", List.of(Map.of("targets", List.of("order-1:8280", "order-3:8280"))));
+                config.put("static_configs", List.of(Map.of("targets", List.of("order-1:8280", "order-3:9000"))));
             if (config.get("job_name").equals("exchange-service")) config.put("metrics_path", "/metrics");
         }
 
         assertThat(ObservabilityRules.scrapeTargetViolations(compose, prometheus))
                 .containsExactlyInAnyOrder(
-                        "scrape job order-service targets [order-1:8280, order-3:8280] but compose runs"
-                                + " [order-1:8280, order-2:8280]",
+                        // order-1's service port, which serves no metrics once actuator has a port of its own
+                        "scrape job order-service targets [order-1:8280, order-3:9000] but compose runs"
+                                + " [order-1:9000, order-2:9000]",
                         "scrape job exchange-service does not scrape /actuator/prometheus",
                         "scrape job order-service targets order-3, which compose does not run",
                         "order-2 is not scraped");
