@@ -79,9 +79,26 @@ public class CommonTestApplication {
             return Map.of("id", id);
         }
 
+        private final AtomicInteger itemsCreated = new AtomicInteger();
+
+        /** How many items were created since start. */
+        public int itemsCreated() {
+            return itemsCreated.get();
+        }
+
         @PostMapping("/public/items")
         Item create(@Valid @RequestBody Item item) {
+            itemsCreated.incrementAndGet();
             return item;
+        }
+
+        /** Streams its body however long it is, as a file upload does, and says how many bytes it read. */
+        @PostMapping("/public/uploads")
+        Map<String, Long> upload(java.io.InputStream body) throws IOException {
+            long bytes = 0;
+            byte[] buffer = new byte[8192];
+            for (int read; (read = body.read(buffer)) >= 0; ) bytes += read;
+            return Map.of("bytes", bytes);
         }
 
         @PostMapping("/public/orders")

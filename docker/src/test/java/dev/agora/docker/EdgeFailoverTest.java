@@ -68,7 +68,9 @@ class EdgeFailoverTest {
                 if (exchange.getRequestMethod().equals("POST")) {
                     exchange.getRequestBody().readAllBytes();
                     buysReceived.add(exchange.getRequestHeaders().getFirst("X-Test-Request"));
-                    if (diesDuringBuys) {
+                    String path = exchange.getRequestURI().getPath();
+                    boolean buy = path.equals("/api/orders") || path.startsWith("/buy/");
+                    if (diesDuringBuys && buy) {
                         exchange.close(); // the connection drops without an answer
                         return;
                     }
@@ -323,5 +325,59 @@ class EdgeFailoverTest {
         for (String path : List.of("/api/books/1", "/api/books?topic=a%2Fb", "/search/distributed%20systems")) {
             assertThat(rawGet(path)[0]).as(path).isEqualTo("200");
         }
+    }
+
+    /** Raw request bytes in, the whole answer out (status line, headers, body). */
+    private String raw(String request) throws IOException {
+        try (java.net.Socket socket = new java.net.Socket(InetAddress.getLoopbackAddress(), edgePort)) {
+            socket.setSoTimeout((int) REQUEST_TIMEOUT.toMillis());
+            socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
+            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+        }
+    }
+
+    @Test
+    void refusesABodyOverTheCapBeforeReadingIt() throws Exception {
+        // Claims 8 MB, sends 20 KB of it: the edge answers without waiting for the rest.
+        String answer = raw("POST /api/orders HTTP/1.1\r\nHost: edge\r\nContent-Type: application/json\r\n"
+                + "X-Test-Request: huge\r\nContent-Length: 8388608\r\nConnection: close\r\n\r\n"
+                + "x".repeat(20_000));
+
+        assertThat(answer).startsWith("HTTP/1.1 413 ");
+        assertThat(answer).containsIgnoringCase("content-type: application/problem+json");
+        assertThat(answer).contains("content-too-large");
+        assertThat(frontendA.buysReceived).doesNotContain("huge");
+        assertThat(frontendB.buysReceived).doesNotContain("huge");
+        assertThat(get("/api/books/1").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void refusesSignInAttemptsPastTheRatePerAddress() throws Exception {
+        List<Integer> statuses = new ArrayList<>();
+        HttpResponse<String> refused = null;
+        for (int i = 0; i < 40 && refused == null; i++) {
+            HttpResponse<String> response = client.send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + edgePort + "/oauth2/token"))
+                            .timeout(REQUEST_TIMEOUT)
+                            .header("Content-Type", "application/x-www-form-urlencoded")
+                            .header("X-Test-Request", "sign-in-" + i)
+                            .POST(HttpRequest.BodyPublishers.ofString("grant_type=client_credentials"))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            statuses.add(response.statusCode());
+            if (response.statusCode() == 429) refused = response;
+        }
+
+        assertThat(statuses.subList(0, 30))
+                .as("the first 30 attempts reach a frontend")
+                .containsOnly(201);
+        assertThat(refused).as("an attempt past 30 a minute is refused").isNotNull();
+        assertThat(statuses).hasSize(31);
+        assertThat(refused.headers().firstValue("Retry-After")).contains("60");
+        assertThat(refused.headers().firstValue("Content-Type")).contains("application/problem+json");
+        assertThat(refused.body()).contains("too-many-requests");
+        assertThat(get("/api/books/1").statusCode())
+                .as("other requests still pass")
+                .isEqualTo(200);
     }
 }

@@ -17,6 +17,8 @@ public final class ProblemTypes {
     public static final URI METHOD_NOT_ALLOWED = of("method-not-allowed");
     public static final URI UNSUPPORTED_MEDIA_TYPE = of("unsupported-media-type");
     public static final URI SERVICE_UNAVAILABLE = of("service-unavailable");
+    public static final URI CONTENT_TOO_LARGE = of("content-too-large");
+    public static final URI TOO_MANY_REQUESTS = of("too-many-requests");
     public static final URI INTERNAL = of("internal");
 
     private ProblemTypes() {}

@@ -50,6 +50,8 @@ public final class BookstoreCluster implements AutoCloseable {
     private final List<ConfigurableApplicationContext> frontends = new ArrayList<>();
     private final List<Integer> frontendPorts = new ArrayList<>();
     private final String catalogJdbcUrl;
+    private final String identityJdbcUrl;
+    private final Path seed;
     private final PostgresServer postgres;
     private Tokens tokens;
 
@@ -75,13 +77,13 @@ public final class BookstoreCluster implements AutoCloseable {
         String run = Long.toString(System.currentTimeMillis() % 1_000_000, 36);
         catalogJdbcUrl = postgres.jdbcUrl("fe_catalog_" + run);
         String ordersJdbcUrl = postgres.jdbcUrl("fe_orders_" + run);
-        String identityJdbcUrl = postgres.jdbcUrl("fe_identity_" + run);
+        identityJdbcUrl = postgres.jdbcUrl("fe_identity_" + run);
         for (int i = 0; i < 3; i++) frontendPorts.add(freePort());
         String frontendUrls = frontendPorts.subList(0, 2).stream()
                 .map(port -> "http://127.0.0.1:" + port)
                 .collect(Collectors.joining(","));
         Path logs = Path.of("target", "cluster-logs");
-        Path seed = DemoCredentials.write(Path.of("target", "cluster-identity-" + run + ".properties"));
+        seed = DemoCredentials.write(Path.of("target", "cluster-identity-" + run + ".properties"));
         try {
             for (int i = 0; i < 2; i++) {
                 catalogs.add(ServiceProcess.builder("catalog-" + i, ServiceJars.locate("catalog-service"), freePort())
@@ -166,33 +168,57 @@ public final class BookstoreCluster implements AutoCloseable {
         }
     }
 
+    /**
+     * One more frontend over this cluster's catalogs and orders, on a port of its own, without a cache (the catalogs
+     * push no invalidations to it) and with its rate limits on (the suite's own frontends have them off), and these
+     * extra {@code --name=value} arguments; the caller closes it.
+     */
+    public ConfigurableApplicationContext startAnotherFrontend(String... extraArguments) {
+        // Port 0: the kernel picks a free one at bind time, so no other process can take it in between.
+        List<String> arguments = new ArrayList<>(
+                List.of(frontendArguments(0, urls(catalogs), urls(orders), false, identityJdbcUrl, seed)));
+        arguments.replaceAll(argument ->
+                argument.startsWith("--agora.limits.rates-enabled=") ? "--agora.limits.rates-enabled=true" : argument);
+        arguments.addAll(List.of(extraArguments));
+        return new SpringApplicationBuilder(FrontendApplication.class).run(arguments.toArray(String[]::new));
+    }
+
     private ConfigurableApplicationContext startFrontend(
             int port, String catalogUrls, String orderUrls, boolean cache, String identityJdbcUrl, Path seed) {
-        // Command-line arguments, so they beat application.yml (default properties would not).
         return new SpringApplicationBuilder(FrontendApplication.class)
-                .run(
-                        "--spring.profiles.active=local",
-                        "--spring.datasource.url=" + identityJdbcUrl,
-                        "--spring.datasource.username=" + postgres.username(),
-                        "--spring.datasource.password=" + postgres.password(),
-                        "--agora.identity.seed-file=" + seed.toAbsolutePath(),
-                        "--server.port=" + port,
-                        "--server.address=127.0.0.1",
-                        "--agora.instances.catalog-service=" + catalogUrls,
-                        "--agora.instances.order-service=" + orderUrls,
-                        "--agora.instances.exchange-service=http://127.0.0.1:" + freePort(),
-                        "--agora.cache.enabled=" + cache,
-                        // The suite shares two cores with parallel builds (load averages of 20-40 seen);
-                        // the 1 s default would take the load's tail for dead replicas. Failover behaves
-                        // the same, a frozen replica only costs its requests longer.
-                        "--agora.client.read-timeout=" + READ_TIMEOUT,
-                        "--agora.client.call-timeout=" + CALL_TIMEOUT,
-                        "--agora.client.services.order-service.read-timeout=10s",
-                        "--agora.client.services.order-service.call-timeout=21s",
-                        // Threads of an overloaded box can be starved for a second; no test freezes a
-                        // frontend, so stall detection must not empty caches under the tests' feet.
-                        "--agora.cache.pause-threshold=10s",
-                        "--spring.jmx.enabled=false");
+                .run(frontendArguments(port, catalogUrls, orderUrls, cache, identityJdbcUrl, seed));
+    }
+
+    private String[] frontendArguments(
+            int port, String catalogUrls, String orderUrls, boolean cache, String identityJdbcUrl, Path seed) {
+        // Command-line arguments, so they beat application.yml (default properties would not).
+        return new String[] {
+            "--spring.profiles.active=local",
+            // The tests buy and sign in from one address as one customer, faster than production
+            // limits allow; ResourceBoundsTest starts a frontend of its own with them on.
+            "--agora.limits.rates-enabled=false",
+            "--spring.datasource.url=" + identityJdbcUrl,
+            "--spring.datasource.username=" + postgres.username(),
+            "--spring.datasource.password=" + postgres.password(),
+            "--agora.identity.seed-file=" + seed.toAbsolutePath(),
+            "--server.port=" + port,
+            "--server.address=127.0.0.1",
+            "--agora.instances.catalog-service=" + catalogUrls,
+            "--agora.instances.order-service=" + orderUrls,
+            "--agora.instances.exchange-service=http://127.0.0.1:" + freePort(),
+            "--agora.cache.enabled=" + cache,
+            // The suite shares two cores with parallel builds (load averages of 20-40 seen);
+            // the 1 s default would take the load's tail for dead replicas. Failover behaves
+            // the same, a frozen replica only costs its requests longer.
+            "--agora.client.read-timeout=" + READ_TIMEOUT,
+            "--agora.client.call-timeout=" + CALL_TIMEOUT,
+            "--agora.client.services.order-service.read-timeout=10s",
+            "--agora.client.services.order-service.call-timeout=21s",
+            // Threads of an overloaded box can be starved for a second; no test freezes a
+            // frontend, so stall detection must not empty caches under the tests' feet.
+            "--agora.cache.pause-threshold=10s",
+            "--spring.jmx.enabled=false"
+        };
     }
 
     /**

@@ -43,6 +43,16 @@ class ClusterStarterTest {
     }
 
     @Test
+    void frontendsRunWithoutRateLimitsUnlessAskedFor() {
+        assertThat(new ClusterStarter(spec).environment(Tier.FRONTEND, 1, null, Map.of()))
+                .containsEntry("AGORA_RATE_LIMITS_ENABLED", "false");
+
+        ClusterSpec limited = spec.withEnvironment("frontend", "AGORA_RATE_LIMITS_ENABLED", "true");
+        assertThat(new ClusterStarter(limited).environment(Tier.FRONTEND, 1, null, Map.of()))
+                .containsEntry("AGORA_RATE_LIMITS_ENABLED", "true");
+    }
+
+    @Test
     void theProfileCanBeOverriddenToSeeAServiceRefuseItsDevelopmentSecrets() {
         ClusterSpec production = spec.withEnvironment("catalog", "SPRING_PROFILES_ACTIVE", "production");
 

@@ -1,0 +1,68 @@
+package dev.agora.common.limits;
+
+import dev.agora.common.limits.LimitsProperties.Per;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.apache.coyote.http11.AbstractHttp11Protocol;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.security.autoconfigure.web.servlet.SecurityFilterProperties;
+import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
+import org.springframework.boot.web.server.WebServerFactoryCustomizer;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.Ordered;
+
+/**
+ * What one client may send: every service caps request bodies ({@code agora.limits.max-body}) and applies the rate
+ * limits its configuration lists ({@code agora.limits.rates}). Limits per address run before Spring Security (a
+ * sign-in attempt is refused before its password is checked); limits per caller run after it, when the caller is
+ * known.
+ */
+@AutoConfiguration
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+@EnableConfigurationProperties(LimitsProperties.class)
+public class LimitsAutoConfiguration {
+
+    /** After the request id and Server-Timing filters, so refusals carry both. */
+    @Bean
+    FilterRegistrationBean<BodyLimitFilter> bodyLimitFilter(LimitsProperties limits) {
+        var registration = new FilterRegistrationBean<>(
+                new BodyLimitFilter(limits.maxBody().toBytes(), new PathPatterns(limits.unboundedBodyPaths())));
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 2);
+        return registration;
+    }
+
+    /**
+     * After refusing a request, Tomcat reads and discards what is left of its body to keep the connection, up to
+     * its max-swallow-size (2 MB by default): a refused 8 MB upload would still tie a connection up for 2 MB. Past
+     * the body cap it closes the connection instead.
+     */
+    @Bean
+    WebServerFactoryCustomizer<TomcatServletWebServerFactory> swallowNoMoreThanTheBodyCap(LimitsProperties limits) {
+        int cap = (int) Math.min(Integer.MAX_VALUE, limits.maxBody().toBytes());
+        return factory -> factory.addConnectorCustomizers(connector -> {
+            if (connector.getProtocolHandler() instanceof AbstractHttp11Protocol<?> http) http.setMaxSwallowSize(cap);
+        });
+    }
+
+    @Bean
+    FilterRegistrationBean<RateLimitFilter> addressRateLimitFilter(LimitsProperties limits, MeterRegistry meters) {
+        return rateLimits(limits, meters, Per.ADDRESS, Ordered.HIGHEST_PRECEDENCE + 3);
+    }
+
+    @Bean
+    FilterRegistrationBean<RateLimitFilter> callerRateLimitFilter(LimitsProperties limits, MeterRegistry meters) {
+        return rateLimits(limits, meters, Per.CALLER, SecurityFilterProperties.DEFAULT_FILTER_ORDER + 1);
+    }
+
+    private static FilterRegistrationBean<RateLimitFilter> rateLimits(
+            LimitsProperties limits, MeterRegistry meters, Per per, int order) {
+        var filter = new RateLimitFilter(per, limits.ratesEnabled() ? limits.rates() : java.util.List.of(), meters);
+        var registration = new FilterRegistrationBean<>(filter);
+        registration.setOrder(order);
+        registration.setEnabled(filter.limitsAnything());
+        registration.setName(per.name().toLowerCase() + "RateLimitFilter");
+        return registration;
+    }
+}
