@@ -274,7 +274,15 @@ final class FrontendSession implements WebSocket.Listener {
         }
 
         Unreachable(Throwable cause) {
-            super(cause.getCause() != null ? cause.getCause().toString() : cause.toString(), cause, false, false);
+            super(describe(cause.getCause() != null ? cause.getCause() : cause), cause, false, false);
+        }
+
+        private static String describe(Throwable cause) {
+            if (cause instanceof java.net.http.WebSocketHandshakeException refused) {
+                return "the frontend refused the session: "
+                        + refused.getResponse().statusCode();
+            }
+            return cause.toString();
         }
 
         /** Nothing listens where the frontend should be: it is down, and its cache with it. */

@@ -109,7 +109,8 @@ public class CatalogLeases {
         return changes.get();
     }
 
-    int sessions() {
+    /** Catalogs holding a session now. */
+    public int sessions() {
         return leases.size();
     }
 
