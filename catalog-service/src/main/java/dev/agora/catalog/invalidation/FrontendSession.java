@@ -100,8 +100,13 @@ final class FrontendSession implements WebSocket.Listener {
         long seq = sequence.incrementAndGet();
         CompletableFuture<Void> acknowledged = new CompletableFuture<>();
         acknowledgements.put(seq, acknowledged);
-        String message = "{\"type\":\"invalidate\",\"seq\":" + seq + ",\"bookId\":" + change.bookId() + ",\"version\":"
-                + change.version() + ",\"searchAffected\":" + change.searchAffected() + "}";
+        String message = JSON.writeValueAsString(JSON.createObjectNode()
+                .put("type", "invalidate")
+                .put("seq", seq)
+                .put("bookId", change.bookId())
+                .put("version", change.version())
+                .put("topic", change.topic())
+                .put("searchAffected", change.searchAffected()));
         send(open, message).whenComplete((ignored, failed) -> {
             if (failed != null) acknowledged.completeExceptionally(failed);
         });

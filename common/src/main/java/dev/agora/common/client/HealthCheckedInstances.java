@@ -2,10 +2,11 @@ package dev.agora.common.client;
 
 import java.time.Duration;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
-import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.cloud.loadbalancer.core.ServiceInstanceListSupplier;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
 import org.springframework.web.client.RestClient;
 
@@ -20,14 +21,21 @@ import org.springframework.web.client.RestClient;
 public class HealthCheckedInstances {
 
     @Bean(destroyMethod = "close")
-    CloseableHttpClient healthCheckHttpClient(
-            @Value("${spring.cloud.loadbalancer.health-check.interval:500ms}") Duration interval) {
+    CloseableHttpClient healthCheckHttpClient(Environment environment) {
+        Duration interval = healthInterval(environment);
         Duration connect = interval.compareTo(Duration.ofMillis(200)) < 0 ? interval : Duration.ofMillis(200);
         return PooledHttpClients.build("health-checks", connect, interval, 4, null);
     }
 
+    /** {@code spring.cloud.loadbalancer.health-check.interval}, bound as Spring Cloud binds it. */
+    static Duration healthInterval(Environment environment) {
+        return Binder.get(environment)
+                .bind("spring.cloud.loadbalancer.health-check.interval", Duration.class)
+                .orElse(Duration.ofMillis(500));
+    }
+
     @Bean
-    ServiceInstanceListSupplier healthCheckedInstances(
+    ServiceInstanceListSupplier replicaInstanceList(
             ConfigurableApplicationContext context, CloseableHttpClient healthCheckHttpClient) {
         RestClient probes = RestClient.builder()
                 .requestFactory(new HttpComponentsClientHttpRequestFactory(healthCheckHttpClient))

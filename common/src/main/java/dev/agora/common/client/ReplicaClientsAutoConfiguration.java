@@ -1,9 +1,7 @@
 package dev.agora.common.client;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import java.time.Duration;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -12,6 +10,7 @@ import org.springframework.cloud.client.discovery.DiscoveryClient;
 import org.springframework.cloud.loadbalancer.annotation.LoadBalancerClients;
 import org.springframework.cloud.loadbalancer.support.LoadBalancerClientFactory;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 import org.springframework.web.client.RestClient;
 
 /**
@@ -37,13 +36,13 @@ public class ReplicaClientsAutoConfiguration {
             DiscoveryClient discovery,
             ObjectProvider<RestClient.Builder> restClients,
             MeterRegistry meters,
-            @Value("${spring.cloud.loadbalancer.health-check.interval:500ms}") Duration healthInterval) {
+            Environment environment) {
         return new ReplicaClients(
                 settings,
                 loadBalancers,
                 discovery,
                 restClients.getIfAvailable(RestClient::builder),
                 meters,
-                healthInterval);
+                HealthCheckedInstances.healthInterval(environment));
     }
 }

@@ -304,8 +304,9 @@ class ReplicaClientsTest {
         double rejectedBefore = meters.counter("agora.client.calls.rejected", "service", "narrow")
                 .count();
         List<CompletableFuture<String>> hanging = new ArrayList<>();
+        var callers = Executors.newFixedThreadPool(2);
         for (int i = 0; i < 2; i++) {
-            hanging.add(CompletableFuture.supplyAsync(() -> get("narrow", CallSafety.IDEMPOTENT)));
+            hanging.add(CompletableFuture.supplyAsync(() -> get("narrow", CallSafety.IDEMPOTENT), callers));
         }
         await().atMost(Duration.ofSeconds(5))
                 .until(() -> meters.get("resilience4j.bulkhead.available.concurrent.calls")
@@ -330,6 +331,7 @@ class ReplicaClientsTest {
                 // both replicas hung: these may end in 503 after their timeouts
             }
         }
+        callers.shutdownNow();
     }
 
     private static int port(int replica) {

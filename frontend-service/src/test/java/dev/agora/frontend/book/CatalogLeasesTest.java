@@ -41,7 +41,9 @@ class CatalogLeasesTest {
         assertThat(cache.cachedLookup(1)).isNotNull();
 
         CatalogLeases.Lease second = leases.opened("catalog-1");
-        assertThat(cache.cachedLookup(1)).as("a new catalog may have announced writes").isNull();
+        assertThat(cache.cachedLookup(1))
+                .as("a new catalog may have announced writes")
+                .isNull();
         second.granted(second.ask(), 60_000);
 
         assertThat(cache.cachedLookup(1)).as("emptied when the catalog came").isNull();
@@ -66,7 +68,9 @@ class CatalogLeasesTest {
         assertThat(cache.cachedLookup(2)).isNull();
         shortLived.granted(shortLived.ask(), 60_000);
         assertThat(cache.cachedLookup(2)).as("emptied after the lapse").isNull();
-        assertThat(cache.offerLookup(book(2, 1), ticket)).as("fetched before the lapse").isFalse();
+        assertThat(cache.offerLookup(book(2, 1), ticket))
+                .as("fetched before the lapse")
+                .isFalse();
     }
 
     @Test
