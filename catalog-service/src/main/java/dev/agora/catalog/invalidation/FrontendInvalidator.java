@@ -46,6 +46,8 @@ import org.springframework.cloud.client.discovery.DiscoveryClient;
 final class FrontendInvalidator implements BookChangeListener, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(FrontendInvalidator.class);
+    /** Between a failed send and the next try on a new session. */
+    private static final long RESEND_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
     private final InvalidationProperties properties;
     private final DiscoveryClient discovery;
@@ -97,21 +99,14 @@ final class FrontendInvalidator implements BookChangeListener, AutoCloseable {
         inFlight.add(number);
         Optional<URI> writer = WritingFrontend.ofCurrentRequest();
         List<FrontendSession.Sent> awaited = new ArrayList<>();
-        List<FrontendSession> unreachable = new ArrayList<>();
         for (FrontendSession session : sessions()) {
             boolean isWriter = writer.isPresent() && WritingFrontend.sameInstance(session.frontend(), writer.get());
-            try {
-                FrontendSession.Sent sent = session.send(change);
-                if (!isWriter) awaited.add(sent);
-            } catch (FrontendSession.Unreachable down) {
-                if (!isWriter) unreachable.add(session);
-                failed(session.frontend(), change, down.getMessage(), !down.refused());
-            }
+            FrontendSession.Sent sent = session.send(change);
+            if (!isWriter) awaited.add(sent);
         }
         return () -> {
             try {
                 for (FrontendSession.Sent sent : awaited) await(sent, change, started);
-                for (FrontendSession session : unreachable) sleepUntil(session.leaseEndsNanos());
             } finally {
                 inFlight.remove(number);
                 if (!awaited.isEmpty()) pushTime.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
@@ -138,17 +133,16 @@ final class FrontendInvalidator implements BookChangeListener, AutoCloseable {
                 break;
             } catch (ExecutionException ended) {
                 why = ended.getCause().getMessage();
-                if (System.nanoTime() - deadline >= 0) break;
-                try {
-                    sent = session.send(change);
-                } catch (FrontendSession.Unreachable down) {
-                    why = down.getMessage();
-                    if (down.refused()) {
-                        failed(session.frontend(), change, why, false);
-                        return;
-                    }
-                    break;
+                if (ended.getCause() instanceof FrontendSession.Unreachable down
+                        && (down.refused() || (down.opening() && session.leaseEndsNanos() - System.nanoTime() <= 0))) {
+                    // Down, or no session to be had with a frontend that holds no lease of this catalog: it cannot
+                    // be using a cache this catalog vouches for, and waiting gains nothing.
+                    failed(session.frontend(), change, why, !down.refused());
+                    return;
                 }
+                if (System.nanoTime() - deadline >= 0) break;
+                sleepUntil(Math.min(deadline, System.nanoTime() + RESEND_PAUSE_NANOS));
+                sent = session.send(change);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;

@@ -92,11 +92,11 @@ final class FrontendSession implements WebSocket.Listener {
     }
 
     /**
-     * Sends the change, opening a socket first when there is none (waiting at most the connect timeout). Fails
-     * with the reason when the frontend cannot be reached.
+     * Sends the change, over a new socket when there is none; never blocks (a reservation announces while its
+     * transaction holds the book's row). The acknowledgement fails with {@link Unreachable} when the frontend cannot
+     * be reached or its socket ends first.
      */
     Sent send(BookChanged change) {
-        WebSocket open = socket();
         long seq = sequence.incrementAndGet();
         CompletableFuture<Void> acknowledged = new CompletableFuture<>();
         acknowledgements.put(seq, acknowledged);
@@ -107,33 +107,33 @@ final class FrontendSession implements WebSocket.Listener {
                 .put("version", change.version())
                 .put("topic", change.topic())
                 .put("searchAffected", change.searchAffected()));
-        send(open, message).whenComplete((ignored, failed) -> {
-            if (failed != null) acknowledged.completeExceptionally(failed);
+        opening().whenComplete((open, notOpened) -> {
+            if (notOpened != null) {
+                failed(seq, acknowledged, Unreachable.opening(notOpened));
+                return;
+            }
+            send(open, message).whenComplete((sent, notSent) -> {
+                if (notSent != null) failed(seq, acknowledged, new Unreachable(notSent));
+            });
         });
         return new Sent(this, seq, acknowledged);
     }
 
-    /** The open socket, or a new one (opened on this thread's time, at most the connect timeout). */
-    private WebSocket socket() {
-        CompletableFuture<WebSocket> opening;
-        synchronized (this) {
-            if (socket != null) return socket;
-            if (connecting == null) connecting = connect();
-            opening = connecting;
-        }
-        try {
-            return opening.get(connectTimeout.toMillis() + 500, TimeUnit.MILLISECONDS);
-        } catch (Exception failed) {
-            throw new Unreachable(failed);
-        }
+    private void failed(long seq, CompletableFuture<Void> acknowledged, Unreachable why) {
+        acknowledgements.remove(seq);
+        acknowledged.completeExceptionally(why);
+    }
+
+    /** The open socket, or the one being opened (a new one when none is). */
+    private synchronized CompletableFuture<WebSocket> opening() {
+        if (socket != null) return CompletableFuture.completedFuture(socket);
+        if (connecting == null || connecting.isDone()) connecting = connect();
+        return connecting;
     }
 
     /** Opens a socket in the background, if there is none and none is being opened. */
     void connectInBackground() {
-        synchronized (this) {
-            if (socket != null || connecting != null) return;
-            connecting = connect();
-        }
+        opening();
     }
 
     private CompletableFuture<WebSocket> connect() {
@@ -141,9 +141,6 @@ final class FrontendSession implements WebSocket.Listener {
         try {
             bearer = token.get();
         } catch (RuntimeException noToken) {
-            synchronized (this) {
-                connecting = null;
-            }
             return CompletableFuture.failedFuture(new Unreachable("no service token: " + noToken.getMessage()));
         }
         long before = lastAnnouncement.get();
@@ -152,13 +149,11 @@ final class FrontendSession implements WebSocket.Listener {
                 .header("Authorization", "Bearer " + bearer)
                 .buildAsync(socketUri, this)
                 .whenComplete((opened, failed) -> {
+                    if (opened == null) return;
                     synchronized (this) {
-                        connecting = null;
-                        if (opened != null) {
-                            socket = opened;
-                            openedAfterAnnouncement = before;
-                            sending = CompletableFuture.completedFuture(null);
-                        }
+                        socket = opened;
+                        openedAfterAnnouncement = before;
+                        sending = CompletableFuture.completedFuture(null);
                     }
                 });
     }
@@ -274,12 +269,27 @@ final class FrontendSession implements WebSocket.Listener {
 
     /** The frontend could not be reached, or its socket ended before it acknowledged. */
     static final class Unreachable extends RuntimeException {
+
+        private boolean opening;
+
         Unreachable(String why) {
             super(why, null, false, false);
         }
 
         Unreachable(Throwable cause) {
             super(describe(cause.getCause() != null ? cause.getCause() : cause), cause, false, false);
+        }
+
+        /** No session could be opened (refused, timed out, the token refused, no token). */
+        static Unreachable opening(Throwable failed) {
+            Throwable cause = failed.getCause() != null ? failed.getCause() : failed;
+            Unreachable why = cause instanceof Unreachable own ? own : new Unreachable(failed);
+            why.opening = true;
+            return why;
+        }
+
+        boolean opening() {
+            return opening;
         }
 
         private static String describe(Throwable cause) {

@@ -49,5 +49,8 @@ public class InstanceListEnvironmentPostProcessor implements EnvironmentPostProc
     private static final Map<String, Object> LOAD_BALANCER = Map.of(
             "spring.cloud.loadbalancer.health-check.interval", "500ms",
             "spring.cloud.loadbalancer.health-check.path.default", "/readyz",
+            // Each round's list whole, not growing replica by replica from empty (Spring Cloud's default): a list
+            // of one replica in the middle of every round would take all calls to it.
+            "spring.cloud.loadbalancer.health-check.update-results-list", "false",
             "spring.cloud.loadbalancer.retry.enabled", "false");
 }
