@@ -257,7 +257,9 @@ class ReplicaClientsTest {
         double hedgesBefore =
                 meters.counter("agora.client.hedges", "service", "hedged").count();
 
-        for (int i = 0; i < 8; i++) {
+        // Round robin sends about every other call to the hanging replica first: enough of them to fill its
+        // breaker's minimum of five calls.
+        for (int i = 0; i < 16; i++) {
             long started = System.nanoTime();
             assertThat(get("hedged", CallSafety.IDEMPOTENT)).isEqualTo("port " + port(1));
             assertThat(Duration.ofNanos(System.nanoTime() - started))
