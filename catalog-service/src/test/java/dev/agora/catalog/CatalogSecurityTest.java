@@ -209,6 +209,6 @@ class CatalogSecurityTest extends CatalogTestSupport {
         newBook("sec-pushed", 1);
 
         assertThat(FRONTEND.refused()).isZero();
-        assertThat(CHANNEL_FRONTEND.refused()).isZero();
+        assertThat(OTHER_FRONTEND.refused()).isZero();
     }
 }

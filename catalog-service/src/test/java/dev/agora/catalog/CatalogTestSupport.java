@@ -22,8 +22,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * One catalog (real HTTP, real PostgreSQL) shared by every test class of the module, with three frontends
- * to push invalidations to: a recording fake, one that also offers a push channel, and an address where
- * nothing listens. Tokens come from a {@link TestIssuer} standing for the frontends' authorization server: the
+ * to push invalidations to: two recording fakes (real WebSocket servers), and an address where nothing listens. Tokens come from a {@link TestIssuer} standing for the frontends' authorization server: the
  * catalog verifies callers' tokens with its JWKS and gets its own token for its pushes from its token endpoint,
  * as it does from the frontends in the local profile the launcher uses.
  */
@@ -32,9 +31,8 @@ import tools.jackson.databind.json.JsonMapper;
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {
             "server.address=127.0.0.1",
-            // A loaded build machine must not turn a slow push into a missing one; production keeps 250ms.
-            "agora.invalidation.deadline=3s",
-            "agora.invalidation.read-timeout=2s"
+            // A loaded build machine must not turn a slow acknowledgement into a missing one; production keeps 1s.
+            "agora.invalidation.lease=3s"
         })
 abstract class CatalogTestSupport {
 
@@ -46,7 +44,7 @@ abstract class CatalogTestSupport {
             new TestIssuer().registerClient(CATALOG_CLIENT, "local-dev-catalog-service-secret-0123456789abcdef");
 
     static final FakeFrontend FRONTEND = FakeFrontend.start(ISSUER);
-    static final FakeFrontend CHANNEL_FRONTEND = FakeFrontend.withChannel(ISSUER);
+    static final FakeFrontend OTHER_FRONTEND = FakeFrontend.start(ISSUER);
     static final String DEAD_FRONTEND = "http://127.0.0.1:" + unusedPort();
 
     private static final AtomicLong ORDER_IDS = new AtomicLong(1_000);
@@ -63,7 +61,7 @@ abstract class CatalogTestSupport {
         String prefix = "spring.cloud.discovery.client.simple.instances.frontend-service";
         registry.add(prefix + "[0].uri", FRONTEND::url);
         registry.add(prefix + "[1].uri", () -> DEAD_FRONTEND);
-        registry.add(prefix + "[2].uri", CHANNEL_FRONTEND::url);
+        registry.add(prefix + "[2].uri", OTHER_FRONTEND::url);
     }
 
     record Response(int status, String contentType, JsonNode json, String body) {

@@ -1,26 +1,30 @@
 package dev.agora.catalog;
 
-import com.sun.net.httpserver.HttpServer;
 import dev.agora.common.security.AgoraSecurityProperties;
 import dev.agora.common.security.Roles;
 import dev.agora.common.security.testing.TestIssuer;
-import java.io.BufferedReader;
+import jakarta.websocket.CloseReason;
+import jakarta.websocket.Endpoint;
+import jakarta.websocket.EndpointConfig;
+import jakarta.websocket.HandshakeResponse;
+import jakarta.websocket.MessageHandler;
+import jakarta.websocket.Session;
+import jakarta.websocket.server.HandshakeRequest;
+import jakarta.websocket.server.ServerContainer;
+import jakarta.websocket.server.ServerEndpointConfig;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.catalina.Context;
+import org.apache.catalina.LifecycleException;
+import org.apache.catalina.startup.Tomcat;
+import org.apache.tomcat.websocket.server.WsSci;
 import org.springframework.security.oauth2.jwt.Jwt;
 import org.springframework.security.oauth2.jwt.JwtException;
 import org.springframework.security.oauth2.jwt.JwtValidators;
@@ -29,125 +33,119 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Stands for a frontend's invalidation endpoint: verifies the bearer token of every
- * {@code POST /internal/cache/invalidations} as the real frontend does (signed by the issuer, unexpired, scope
- * {@code internal}), records the push with the token's subject and answers 204, or answers 401 and records
- * nothing. One started {@link #withChannel} also offers a push channel as the real frontend's
- * {@code InvalidationChannel} does (its port named on every HTTP answer), verifies the token of its greeting the
- * same way, and records what arrives over it.
+ * Stands for a frontend's invalidation endpoint: a real WebSocket server (embedded Tomcat) at
+ * {@code /internal/cache/invalidations} that verifies the bearer token of every handshake as the real frontend does
+ * (signed by the issuer, unexpired, scope {@code internal}), refusing the session otherwise, then records every
+ * invalidation with the token's subject and acknowledges it. It never asks for a lease. Tests may make it
+ * {@linkplain #silence() stop acknowledging} or {@linkplain #dropSessions() drop its sessions}.
  */
 final class FakeFrontend implements AutoCloseable {
 
-    enum Via {
-        HTTP,
-        CHANNEL
-    }
-
-    /** @param caller the subject of the verified service token the push carried */
-    record Received(JsonNode body, String caller, Via via) {}
+    /** @param caller the subject of the verified service token the session was opened with */
+    record Received(JsonNode body, String caller) {}
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final String CALLER = "caller";
 
-    private final HttpServer server;
+    private final Tomcat tomcat;
     private final NimbusJwtDecoder tokens;
     private final ConcurrentLinkedQueue<Received> received = new ConcurrentLinkedQueue<>();
     private final AtomicInteger refused = new AtomicInteger();
+    private final AtomicInteger sessionsOpened = new AtomicInteger();
+    private final Set<Session> sessions = ConcurrentHashMap.newKeySet();
+    private volatile boolean silent;
 
-    private final ServerSocket channel;
-    private final Set<Socket> channels = ConcurrentHashMap.newKeySet();
-    private volatile boolean channelBroken;
-
-    private FakeFrontend(HttpServer server, ServerSocket channel, TestIssuer issuer) {
-        this.server = server;
-        this.channel = channel;
+    private FakeFrontend(TestIssuer issuer) {
         this.tokens =
                 NimbusJwtDecoder.withJwkSetUri(issuer.url() + "/oauth2/jwks").build();
         tokens.setJwtValidator(JwtValidators.createDefaultWithIssuer(AgoraSecurityProperties.DEFAULT_ISSUER));
+        this.tomcat = new Tomcat();
     }
 
     static FakeFrontend start(TestIssuer issuer) {
-        return start(issuer, false);
-    }
-
-    static FakeFrontend withChannel(TestIssuer issuer) {
-        return start(issuer, true);
-    }
-
-    private static FakeFrontend start(TestIssuer issuer, boolean offerChannel) {
+        FakeFrontend frontend = new FakeFrontend(issuer);
         try {
-            HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 64);
-            ServerSocket channel = offerChannel ? new ServerSocket(0, 64, InetAddress.getLoopbackAddress()) : null;
-            FakeFrontend frontend = new FakeFrontend(server, channel, issuer);
-            server.createContext("/internal/cache/invalidations", exchange -> {
-                try (exchange) {
-                    String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-                    String authorization = exchange.getRequestHeaders().getFirst("Authorization");
-                    String caller = authorization != null && authorization.startsWith("Bearer ")
-                            ? frontend.serviceCalling(authorization.substring("Bearer ".length()))
-                            : null;
-                    if (caller == null) {
-                        frontend.refused.incrementAndGet();
-                        exchange.sendResponseHeaders(401, -1);
-                        return;
-                    }
-                    frontend.received.add(new Received(JSON.readTree(body), caller, Via.HTTP));
-                    if (channel != null) {
-                        exchange.getResponseHeaders()
-                                .set("Agora-Invalidation-Channel", String.valueOf(channel.getLocalPort()));
-                    }
-                    exchange.sendResponseHeaders(204, -1);
-                }
-            });
-            if (channel != null) Thread.ofVirtual().start(frontend::acceptChannels);
-            server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
-            server.start();
-            return frontend;
+            frontend.startServer();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        } catch (LifecycleException e) {
+            throw new IllegalStateException(e);
+        }
+        return frontend;
+    }
+
+    private void startServer() throws IOException, LifecycleException {
+        tomcat.setBaseDir(Files.createTempDirectory("fake-frontend").toString());
+        tomcat.setHostname("127.0.0.1");
+        tomcat.setPort(0);
+        tomcat.getConnector().setProperty("address", "127.0.0.1");
+        Context context = tomcat.addContext("", null);
+        context.addServletContainerInitializer(new WsSci(), null);
+        // Filters (Tomcat's WebSocket upgrade is one) only run for a request some servlet is mapped to.
+        Tomcat.addServlet(context, "nothing", new jakarta.servlet.http.HttpServlet() {});
+        context.addServletMappingDecoded("/", "nothing");
+        tomcat.start();
+        ServerContainer container =
+                (ServerContainer) context.getServletContext().getAttribute(ServerContainer.class.getName());
+        try {
+            container.addEndpoint(ServerEndpointConfig.Builder.create(
+                            Invalidations.class, "/internal/cache/invalidations")
+                    .configurator(new ServerEndpointConfig.Configurator() {
+                        @Override
+                        @SuppressWarnings("unchecked")
+                        public <T> T getEndpointInstance(Class<T> endpointClass) {
+                            return (T) new Invalidations();
+                        }
+
+                        @Override
+                        public void modifyHandshake(
+                                ServerEndpointConfig config, HandshakeRequest request, HandshakeResponse response) {
+                            List<String> authorization = request.getHeaders().get("Authorization");
+                            String header =
+                                    authorization == null || authorization.isEmpty() ? null : authorization.getFirst();
+                            String caller = header != null && header.startsWith("Bearer ")
+                                    ? serviceCalling(header.substring("Bearer ".length()))
+                                    : null;
+                            config.getUserProperties().put(CALLER, caller == null ? "" : caller);
+                        }
+                    })
+                    .build());
+        } catch (jakarta.websocket.DeploymentException e) {
+            throw new IllegalStateException(e);
         }
     }
 
-    private void acceptChannels() {
-        while (!channel.isClosed()) {
-            try {
-                Socket socket = channel.accept();
-                channels.add(socket);
-                Thread.ofVirtual().start(() -> serveChannel(socket));
-            } catch (IOException closed) {
-                return;
-            }
-        }
-    }
+    /** One catalog's session. */
+    private final class Invalidations extends Endpoint {
 
-    private void serveChannel(Socket socket) {
-        try (socket;
-                BufferedReader in =
-                        new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII))) {
-            OutputStream out = socket.getOutputStream();
-            String greeting = in.readLine();
-            String caller = greeting != null && greeting.startsWith("AGORA-INVALIDATIONS/1 ")
-                    ? serviceCalling(greeting.substring("AGORA-INVALIDATIONS/1 ".length()))
-                    : null;
-            if (caller == null || channelBroken) {
-                if (caller == null) refused.incrementAndGet();
-                out.write("ERR refused\n".getBytes(StandardCharsets.US_ASCII));
+        @Override
+        public void onOpen(Session session, EndpointConfig config) {
+            String caller = (String) config.getUserProperties().get(CALLER);
+            if (caller == null || caller.isEmpty()) {
+                refused.incrementAndGet();
+                closeQuietly(session, new CloseReason(CloseReason.CloseCodes.VIOLATED_POLICY, "unauthorized"));
                 return;
             }
-            out.write("OK\n".getBytes(StandardCharsets.US_ASCII));
-            for (String line = in.readLine(); line != null; line = in.readLine()) {
-                if (channelBroken) return;
-                String[] fields = line.split(" ");
-                JsonNode body = JSON.createObjectNode()
-                        .put("bookId", Long.parseLong(fields[0]))
-                        .put("version", Long.parseLong(fields[1]))
-                        .put("searchAffected", fields[2].equals("1"));
-                received.add(new Received(body, caller, Via.CHANNEL));
-                out.write("OK\n".getBytes(StandardCharsets.US_ASCII));
-            }
-        } catch (IOException e) {
-            // the catalog closed it, or this fake did
-        } finally {
-            channels.remove(socket);
+            sessions.add(session);
+            sessionsOpened.incrementAndGet();
+            session.addMessageHandler(String.class, (MessageHandler.Whole<String>) text -> {
+                JsonNode message = JSON.readTree(text);
+                if (!"invalidate".equals(message.path("type").asString(""))) return;
+                received.add(new Received(message, caller));
+                if (silent) return;
+                try {
+                    session.getBasicRemote()
+                            .sendText("{\"type\":\"ack\",\"seq\":"
+                                    + message.path("seq").asLong() + "}");
+                } catch (IOException closed) {
+                    // the catalog went away
+                }
+            });
+        }
+
+        @Override
+        public void onClose(Session session, CloseReason reason) {
+            sessions.remove(session);
         }
     }
 
@@ -166,22 +164,33 @@ final class FakeFrontend implements AutoCloseable {
         }
     }
 
-    /** Pushes and channel greetings refused for a missing or invalid token. */
+    /** Sessions refused for a missing or invalid token. */
     int refused() {
         return refused.get();
     }
 
-    /** From now on every channel is dropped at its next line and new ones are refused: pushes must use HTTP. */
-    void breakChannels() {
-        channelBroken = true;
+    int sessionsOpened() {
+        return sessionsOpened.get();
     }
 
-    void repairChannels() {
-        channelBroken = false;
+    /** From now on invalidations are recorded but not acknowledged: a frozen or cut-off frontend. */
+    void silence() {
+        silent = true;
+    }
+
+    void acknowledgeAgain() {
+        silent = false;
+    }
+
+    /** Closes every open session, as a frontend that restarted would. */
+    void dropSessions() {
+        for (Session session : sessions) {
+            closeQuietly(session, new CloseReason(CloseReason.CloseCodes.GOING_AWAY, "restarting"));
+        }
     }
 
     String url() {
-        return "http://127.0.0.1:" + server.getAddress().getPort();
+        return "http://127.0.0.1:" + tomcat.getConnector().getLocalPort();
     }
 
     List<Received> receivedFor(long bookId) {
@@ -190,16 +199,21 @@ final class FakeFrontend implements AutoCloseable {
                 .toList();
     }
 
+    private static void closeQuietly(Session session, CloseReason reason) {
+        try {
+            session.close(reason);
+        } catch (IOException ignored) {
+            // closed already
+        }
+    }
+
     @Override
     public void close() {
-        server.stop(0);
-        if (channel != null) {
-            try {
-                channel.close();
-                for (Socket socket : channels) socket.close();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
+        try {
+            tomcat.stop();
+            tomcat.destroy();
+        } catch (LifecycleException e) {
+            throw new IllegalStateException(e);
         }
     }
 }

@@ -14,7 +14,8 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * Every committed change of a book reaches every frontend before the write is answered, carrying the new
- * version; a frontend that cannot be reached costs a counted failure, never the write.
+ * version; a frontend that cannot be reached costs a counted failure, never the write; one that does not acknowledge
+ * costs the write about one lease, after which it gets no lease from this catalog.
  */
 class InvalidationTest extends CatalogTestSupport {
 
@@ -144,6 +145,53 @@ class InvalidationTest extends CatalogTestSupport {
                 .untilAsserted(() -> assertThat(deadFrontendFailures()).isEqualTo(failuresBefore + 3));
     }
 
+    @Test
+    void aFrontendThatStopsAcknowledgingDelaysAWriteByAboutOneLeaseAndIsCounted() {
+        long id = newBook("silent", 3).path("id").asLong();
+        double failuresBefore = failures(FRONTEND.url());
+        FRONTEND.silence();
+        Response restocked;
+        long millis;
+        try {
+            long started = System.nanoTime();
+            restocked = post("/admin/books/" + id + "/restock", "{\"quantity\":4}", AUTHORIZATION, admin());
+            millis = (System.nanoTime() - started) / 1_000_000;
+        } finally {
+            FRONTEND.acknowledgeAgain();
+        }
+
+        assertThat(restocked.status()).isEqualTo(200);
+        // The lease is 3 s here (CatalogTestSupport); the fake never held one, so nothing more is waited for.
+        assertThat(millis).as("waited for the acknowledgement one lease long").isBetween(2_900L, 20_000L);
+        assertThat(versionsPushedFor(id))
+                .containsExactly(1L, restocked.json().path("version").asLong());
+        assertThat(failures(FRONTEND.url())).isEqualTo(failuresBefore + 1);
+
+        Response next = post("/admin/books/" + id + "/restock", "{\"quantity\":1}", AUTHORIZATION, admin());
+        assertThat(versionsPushedFor(id))
+                .last()
+                .isEqualTo(next.json().path("version").asLong());
+        assertThat(failures(FRONTEND.url())).as("acknowledged again").isEqualTo(failuresBefore + 1);
+    }
+
+    @Test
+    void aSessionTheFrontendDroppedIsReopenedAndTheWriteStillReachesItBeforeItReturns() {
+        long id = newBook("dropped", 3).path("id").asLong();
+        int opened = OTHER_FRONTEND.sessionsOpened();
+
+        for (int i = 0; i < 3; i++) {
+            OTHER_FRONTEND.dropSessions();
+            Response restocked = post("/admin/books/" + id + "/restock", "{\"quantity\":1}", AUTHORIZATION, admin());
+
+            assertThat(restocked.status()).isEqualTo(200);
+            long version = restocked.json().path("version").asLong();
+            assertThat(OTHER_FRONTEND.receivedFor(id).stream()
+                            .map(r -> r.body().path("version").asLong()))
+                    .contains(version);
+        }
+        assertThat(OTHER_FRONTEND.sessionsOpened()).isGreaterThan(opened);
+    }
+
     private List<Long> versionsPushedFor(long bookId) {
         return FRONTEND.receivedFor(bookId).stream()
                 .map(r -> r.body().path("version").asLong())
@@ -151,8 +199,12 @@ class InvalidationTest extends CatalogTestSupport {
     }
 
     private double deadFrontendFailures() {
+        return failures(DEAD_FRONTEND);
+    }
+
+    private double failures(String frontend) {
         Counter counter = meters.find("agora.invalidation.failures")
-                .tag("target", DEAD_FRONTEND)
+                .tag("target", frontend)
                 .counter();
         return counter == null ? 0 : counter.count();
     }

@@ -58,7 +58,7 @@ class ArchitectureTest {
                 .resideOutsideOfPackage("..frontend.upstream..")
                 .should()
                 .dependOnClassesThat()
-                .haveFullyQualifiedName("dev.agora.common.client.FailoverClient")
+                .haveFullyQualifiedName("dev.agora.common.client.ReplicaClients")
                 .check(FRONTEND);
     }
 }

@@ -40,8 +40,8 @@ import tools.jackson.databind.json.JsonMapper;
             "server.address=127.0.0.1",
             "agora.orders.recovery.interval=300ms",
             "agora.orders.recovery.min-age=1s",
-            // A starved build machine can stall a healthy catalog for over a second; production keeps 1s.
-            "agora.catalog.read-timeout=3s"
+            // A starved build machine can stall a healthy catalog for over a second; production keeps 3500ms.
+            "agora.clients.catalog-service.timeout=3s"
         })
 abstract class OrderTestSupport {
 

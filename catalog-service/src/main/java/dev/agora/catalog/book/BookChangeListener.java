@@ -1,8 +1,5 @@
 package dev.agora.catalog.book;
 
-import java.net.URI;
-import java.util.Optional;
-
 /**
  * Told about every change of a book before the write that made it is answered. The catalog's implementation
  * pushes cache invalidations to the frontends; it never throws.
@@ -12,7 +9,7 @@ public interface BookChangeListener {
     /** Tells no one: for a catalog that serves no caching frontend. */
     BookChangeListener NOBODY = new BookChangeListener() {
         @Override
-        public Announcement announce(BookChanged change, Optional<URI> writingFrontend) {
+        public Announcement announce(BookChanged change) {
             return Announcement.NONE;
         }
 
@@ -29,11 +26,8 @@ public interface BookChangeListener {
      * frontend reading the book before the commit gets the old version and does not keep it. Should the commit
      * fail, frontends refuse that book's current version until its next change commits: cache misses, never a
      * stale answer.
-     *
-     * @param writingFrontend the frontend the write came through, which updates its own cache when the answer
-     *     reaches it ({@link dev.agora.common.web.WritingFrontend}); empty for writes of no frontend
      */
-    Announcement announce(BookChanged change, Optional<URI> writingFrontend);
+    Announcement announce(BookChanged change);
 
     /**
      * Whether changes reach anyone; when not, a write need not make room for an announcement before its
@@ -44,12 +38,8 @@ public interface BookChangeListener {
     }
 
     /** A committed change, announced and awaited. */
-    default void bookChanged(BookChanged change, Optional<URI> writingFrontend) {
-        announce(change, writingFrontend).await();
-    }
-
     default void bookChanged(BookChanged change) {
-        bookChanged(change, Optional.empty());
+        announce(change).await();
     }
 
     /** Pushes under way. */
@@ -58,7 +48,10 @@ public interface BookChangeListener {
 
         Announcement NONE = () -> {};
 
-        /** Returns when every awaited frontend took the change, or the push deadline passed. Never throws. */
+        /**
+         * Returns when every awaited frontend took the change or can no longer use its cache (its lease ran out).
+         * Never throws.
+         */
         void await();
     }
 }

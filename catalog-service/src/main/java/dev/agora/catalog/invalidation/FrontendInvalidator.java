@@ -5,73 +5,61 @@ import dev.agora.catalog.book.BookChanged;
 import dev.agora.common.security.ServiceTokens;
 import dev.agora.common.web.WritingFrontend;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import java.io.IOException;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.apache.hc.client5.http.classic.methods.HttpPost;
-import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
-import org.apache.hc.core5.http.ContentType;
-import org.apache.hc.core5.http.Header;
-import org.apache.hc.core5.http.HttpHeaders;
-import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
-import org.apache.hc.core5.http.io.entity.EntityUtils;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.cloud.client.ServiceInstance;
 import org.springframework.cloud.client.discovery.DiscoveryClient;
-import org.springframework.web.util.UriComponentsBuilder;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Pushes every committed book change to every frontend instance, in parallel, before the write is answered,
- * so no frontend serves the old book once the write returned. The frontend a buy came through is not waited
- * for: it drops the book itself when the answer reaches it. A frontend that fails gets a few quick retries
- * within the deadline; after that the failure is counted and logged, and the write is answered anyway: a slow
- * or dead frontend delays writes by at most the deadline.
+ * Tells every frontend of every committed book change before the write is answered, over one WebSocket per frontend
+ * ({@link FrontendSession}), to all frontends at once: a write waits for the slowest acknowledgement, not for their
+ * sum. The guarantee: a write is answered only after every frontend acknowledged the change, or was counted out and
+ * can no longer use its cache: a frontend uses its cache only under a lease this catalog grants it, so for a frontend
+ * that does not acknowledge within a lease length the write stops granting it leases and waits until its last one
+ * has run out (at most one lease length after it was granted). A frontend that refuses connections is down, cache
+ * and all, and costs nothing. The frontend a buy came through (common's {@link WritingFrontend}, a header of the
+ * request being handled) is not waited for: it drops the book itself before it answers its client.
  *
- * <p>Every push carries the catalog's own client-credentials token ({@code Authorization: Bearer}, scope
- * {@code internal}), which the frontends' authorization server issues; when no token can be had, the push fails
- * as it does against an unreachable frontend.
+ * <p>A session opened while a write was in flight gets no lease until that write is answered, so a frontend that
+ * connects in the middle of a write cannot use a copy read before the write committed. Sessions are reopened in the
+ * background every half lease, and by a write that finds none.
  */
 final class FrontendInvalidator implements BookChangeListener, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(FrontendInvalidator.class);
-
-    private static final JsonMapper JSON = JsonMapper.builder().build();
+    /** Between a failed send and the next try on a new session. */
+    private static final long RESEND_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
     private final InvalidationProperties properties;
     private final DiscoveryClient discovery;
-    /**
-     * Apache HttpClient as it is, not through RestClient: a push lies on the path of every write, and a POST
-     * of a few dozen bytes needs none of the client observation and message conversion RestClient adds.
-     */
-    private final CloseableHttpClient http;
-
-    /** The usual way a push goes, once a frontend named its channel; HTTP is the way in and the fallback. */
-    private final PushChannels channels;
-
-    /** The catalog's own client-credentials token, which every push carries (scope {@code internal}). */
     private final ServiceTokens tokens;
-
+    private final HttpClient http;
+    private final Duration connectTimeout;
     private final MeterRegistry meters;
-    /**
-     * Platform threads: a virtual thread blocked on a socket read costs two more wake-ups (poller, carrier)
-     * per push, and each wake-up is a wait for a core on a crowded machine.
-     */
-    private final ExecutorService pushers = Executors.newCachedThreadPool(
-            Thread.ofPlatform().name("invalidation-push-", 0).daemon().factory());
+    private final Map<URI, FrontendSession> sessions = new ConcurrentHashMap<>();
+    private final AtomicLong announcements = new AtomicLong();
+    private final ConcurrentSkipListSet<Long> inFlight = new ConcurrentSkipListSet<>();
+    private final ScheduledExecutorService reconnects = Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().name("invalidation-sessions").daemon().factory());
     /** What invalidation adds to a write: from the announcement to the last frontend's acknowledgement. */
     private final Timer pushTime;
     /** Frontends whose last push failed: logged once when they fail and once when they are back. */
@@ -80,154 +68,155 @@ final class FrontendInvalidator implements BookChangeListener, AutoCloseable {
     FrontendInvalidator(
             InvalidationProperties properties,
             DiscoveryClient discovery,
-            CloseableHttpClient http,
             ServiceTokens tokens,
+            HttpClient http,
+            Duration connectTimeout,
             MeterRegistry meters) {
         this.properties = properties;
         this.discovery = discovery;
-        this.http = http;
-        this.channels = new PushChannels(tokens, properties.connectTimeout(), properties.readTimeout(), pushers);
         this.tokens = tokens;
+        this.http = http;
+        this.connectTimeout = connectTimeout;
         this.meters = meters;
         this.pushTime = Timer.builder("agora.invalidation.push")
                 .description("Time a write waits for every frontend to take its invalidation")
                 // Client-side percentiles only: Prometheus drops them from a timer that also has a histogram.
                 .publishPercentiles(0.5, 0.99)
                 .register(meters);
+        Gauge.builder("agora.invalidation.sessions", sessions, all -> all.values().stream()
+                        .filter(FrontendSession::open)
+                        .count())
+                .description("Frontends with an open invalidation session")
+                .register(meters);
+        long every = Math.max(100, properties.lease().toMillis() / 2);
+        reconnects.scheduleWithFixedDelay(this::reconnectAll, 0, every, TimeUnit.MILLISECONDS);
     }
 
     @Override
-    public Announcement announce(BookChanged change, Optional<URI> writingFrontend) {
+    public Announcement announce(BookChanged change) {
         long started = System.nanoTime();
-        long deadline = started + properties.deadline().toNanos();
-        byte[] body = null;
-        List<PushChannels.Sent> awaitedOnChannels = new ArrayList<>();
-        List<PushChannels.Sent> writerOnChannel = new ArrayList<>();
-        List<Future<?>> awaited = new ArrayList<>();
-        for (ServiceInstance instance : discovery.getInstances(properties.serviceId())) {
-            URI frontend = instance.getUri();
-            boolean writer =
-                    writingFrontend.isPresent() && WritingFrontend.sameInstance(frontend, writingFrontend.get());
-            Optional<PushChannels.Sent> sent = channels.send(frontend, change);
-            if (sent.isPresent()) {
-                (writer ? writerOnChannel : awaitedOnChannels).add(sent.get());
-                continue;
-            }
-            if (body == null) body = JSON.writeValueAsBytes(change);
-            byte[] json = body;
-            if (writer) {
-                // Not awaited: it drops the book itself before it answers. The push still goes, for the case
-                // that this write commits after the writing frontend gave up waiting for it.
-                pushers.execute(() -> push(frontend, change, json, deadline));
-            } else {
-                awaited.add(pushers.submit(() -> push(frontend, change, json, deadline)));
-            }
+        long number = announcements.incrementAndGet();
+        inFlight.add(number);
+        Optional<URI> writer = WritingFrontend.ofCurrentRequest();
+        List<FrontendSession.Sent> awaited = new ArrayList<>();
+        for (FrontendSession session : sessions()) {
+            boolean isWriter = writer.isPresent() && WritingFrontend.sameInstance(session.frontend(), writer.get());
+            FrontendSession.Sent sent = session.send(change);
+            if (!isWriter) awaited.add(sent);
         }
-        if (awaited.isEmpty() && awaitedOnChannels.isEmpty() && writerOnChannel.isEmpty()) return Announcement.NONE;
         return () -> {
             try {
-                for (PushChannels.Sent sent : awaitedOnChannels) {
-                    if (!sent.acknowledged(deadline))
-                        awaited.add(pushers.submit(() -> pushOverHttp(sent, change, deadline)));
-                }
-                awaitAll(awaited, deadline);
+                for (FrontendSession.Sent sent : awaited) await(sent, change, started);
             } finally {
-                if (!awaited.isEmpty() || !awaitedOnChannels.isEmpty()) {
-                    pushTime.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
-                }
-            }
-            for (PushChannels.Sent sent : writerOnChannel) {
-                // Its acknowledgement is usually in by now; if not, it is waited for off the write's path.
-                if (sent.answered()) {
-                    if (!sent.acknowledged(deadline)) pushers.execute(() -> pushOverHttp(sent, change, deadline));
-                } else {
-                    pushers.execute(() -> {
-                        if (!sent.acknowledged(deadline)) pushOverHttp(sent, change, deadline);
-                    });
-                }
+                inFlight.remove(number);
+                if (!awaited.isEmpty()) pushTime.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
             }
         };
     }
 
-    /** The fallback for a change its channel did not deliver. */
-    private void pushOverHttp(PushChannels.Sent failed, BookChanged change, long deadline) {
-        push(failed.frontend(), change, JSON.writeValueAsBytes(change), deadline);
-    }
-
-    private static void awaitAll(List<Future<?>> pushes, long deadline) {
-        for (Future<?> push : pushes) {
+    /**
+     * Waits for one acknowledgement for a lease length from the announcement; a session that ended meanwhile is
+     * reopened and the change sent again. Without one the frontend is counted out: no more leases, and the write
+     * waits until its last one has run out.
+     */
+    private void await(FrontendSession.Sent sent, BookChanged change, long started) {
+        long deadline = started + properties.lease().toNanos();
+        FrontendSession session = sent.session();
+        String why = "no acknowledgement within the lease";
+        while (true) {
             try {
-                push.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-            } catch (TimeoutException stillRunning) {
-                // The push goes on in the background and counts its own failure; the write must not wait.
-            } catch (ExecutionException e) {
-                log.warn("Invalidation push failed unexpectedly", e.getCause());
+                sent.acknowledged().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                if (failing.remove(session.frontend()))
+                    log.info("Frontend {} takes invalidations again", session.frontend());
+                return;
+            } catch (TimeoutException late) {
+                break;
+            } catch (ExecutionException ended) {
+                why = ended.getCause().getMessage();
+                if (ended.getCause() instanceof FrontendSession.Unreachable down
+                        && (down.refused() || (down.opening() && session.leaseEndsNanos() - System.nanoTime() <= 0))) {
+                    // Down, or no session to be had with a frontend that holds no lease of this catalog: it cannot
+                    // be using a cache this catalog vouches for, and waiting gains nothing.
+                    failed(session.frontend(), change, why, !down.refused());
+                    return;
+                }
+                if (System.nanoTime() - deadline >= 0) break;
+                sleepUntil(Math.min(deadline, System.nanoTime() + RESEND_PAUSE_NANOS));
+                sent = session.send(change);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
             }
         }
+        failed(session.frontend(), change, why, true);
+        sleepUntil(session.revoke());
     }
 
-    /** @param body {@code change} as JSON, written once for every frontend */
-    private void push(URI frontend, BookChanged change, byte[] body, long deadline) {
-        URI target = UriComponentsBuilder.fromUri(frontend)
-                .path(properties.path())
-                .build()
-                .toUri();
-        String last = null;
-        for (int attempt = 1; attempt <= properties.attempts(); attempt++) {
-            String token;
-            try {
-                // Kept until a minute before it expires; fetched from a frontend's token endpoint when needed.
-                token = tokens.bearer();
-            } catch (RuntimeException noToken) {
-                // No frontend issues tokens now (all down): as good as unreachable, and counted the same way.
-                last = "no service token: " + noToken.getMessage();
-                if (System.nanoTime() >= deadline) break;
-                continue;
-            }
-            HttpPost post = new HttpPost(target);
-            post.setHeader(HttpHeaders.AUTHORIZATION, "Bearer " + token);
-            post.setEntity(new ByteArrayEntity(body, ContentType.APPLICATION_JSON));
-            try {
-                int status = http.execute(post, response -> {
-                    EntityUtils.consume(response.getEntity());
-                    Header channel = response.getFirstHeader(PushChannels.PORT_HEADER);
-                    if (response.getCode() / 100 == 2)
-                        channels.learn(frontend, channel == null ? null : channel.getValue());
-                    return response.getCode();
-                });
-                if (status / 100 == 2) {
-                    if (failing.remove(frontend)) log.info("Frontend {} takes invalidations again", frontend);
-                    return;
-                }
-                last = "answered " + status;
-            } catch (IOException e) {
-                last = e.toString();
-            }
-            if (System.nanoTime() >= deadline) break;
-        }
+    private void failed(URI frontend, BookChanged change, String why, boolean waitsForLease) {
         Counter.builder("agora.invalidation.failures")
-                .description("Invalidations a frontend did not acknowledge after all attempts")
+                .description("Invalidations a frontend did not acknowledge")
                 .tag("target", frontend.toString())
                 .register(meters)
                 .increment();
         if (failing.add(frontend)) {
             log.warn(
-                    "Frontend {} did not take the invalidation of book {} version {} (further failures are only"
+                    "Frontend {} did not take the invalidation of book {} version {} ({}; further failures are only"
                             + " counted in agora.invalidation.failures until it recovers): {}",
                     frontend,
                     change.bookId(),
                     change.version(),
-                    last == null ? "deadline passed" : last);
+                    waitsForLease ? "waiting for its lease to run out" : "it is down",
+                    why);
+        }
+    }
+
+    private static void sleepUntil(long nanos) {
+        long left = nanos - System.nanoTime();
+        if (left <= 0) return;
+        try {
+            TimeUnit.NANOSECONDS.sleep(left);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Whether a session opened after announcement {@code openedAfter} may be granted a lease now. */
+    private boolean grantable(long openedAfter) {
+        Long oldest = inFlight.isEmpty() ? null : inFlight.first();
+        return oldest == null || oldest > openedAfter;
+    }
+
+    /** A session per frontend discovery lists now. */
+    private List<FrontendSession> sessions() {
+        List<FrontendSession> current = new ArrayList<>();
+        for (ServiceInstance instance : discovery.getInstances(properties.serviceId())) {
+            current.add(sessions.computeIfAbsent(instance.getUri(), this::session));
+        }
+        return current;
+    }
+
+    private FrontendSession session(URI frontend) {
+        return new FrontendSession(
+                frontend,
+                http,
+                connectTimeout,
+                properties.lease(),
+                tokens::bearer,
+                this::grantable,
+                announcements::get);
+    }
+
+    private void reconnectAll() {
+        try {
+            for (FrontendSession session : sessions()) session.connectInBackground();
+        } catch (RuntimeException e) {
+            log.debug("Reopening invalidation sessions failed", e);
         }
     }
 
     @Override
-    public void close() throws IOException {
-        channels.close();
-        pushers.close();
-        http.close();
+    public void close() {
+        reconnects.shutdownNow();
+        sessions.values().forEach(FrontendSession::close);
     }
 }

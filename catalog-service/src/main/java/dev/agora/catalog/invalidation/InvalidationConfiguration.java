@@ -1,53 +1,58 @@
 package dev.agora.catalog.invalidation;
 
 import dev.agora.catalog.book.BookChangeListener;
+import dev.agora.common.client.AgoraClients;
 import dev.agora.common.security.ServiceTokens;
 import io.micrometer.core.instrument.MeterRegistry;
-import org.apache.hc.client5.http.config.ConnectionConfig;
-import org.apache.hc.client5.http.config.RequestConfig;
-import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
-import org.apache.hc.client5.http.impl.classic.HttpClients;
-import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
-import org.apache.hc.core5.util.TimeValue;
-import org.apache.hc.core5.util.Timeout;
+import io.micrometer.core.instrument.binder.jvm.ExecutorServiceMetrics;
+import java.net.http.HttpClient;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.cloud.client.discovery.DiscoveryClient;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties(InvalidationProperties.class)
+@EnableConfigurationProperties({InvalidationProperties.class, AgoraClients.class})
 class InvalidationConfiguration {
 
-    @Bean
-    BookChangeListener bookChangeListener(
-            InvalidationProperties properties, DiscoveryClient discovery, ServiceTokens tokens, MeterRegistry meters) {
-        if (!properties.enabled()) return BookChangeListener.NOBODY;
-        return new FrontendInvalidator(properties, discovery, pooledClient(properties), tokens, meters);
-    }
+    private static final String FRONTENDS = "frontend-service";
 
     /**
-     * Kept-alive connections make a push one small request on an open socket; the short timeouts bound what
-     * a dead or frozen frontend costs. Retries are ours (within the deadline), not the client's.
+     * The sessions' messages are handled on two pooled threads with a bounded queue ({@code executor.*} metrics
+     * tagged {@code name=agora.invalidation.sessions}); a full queue runs the message on the thread that read it.
      */
-    private static CloseableHttpClient pooledClient(InvalidationProperties properties) {
-        var connections = PoolingHttpClientConnectionManagerBuilder.create()
-                .setDefaultConnectionConfig(ConnectionConfig.custom()
-                        .setConnectTimeout(Timeout.of(properties.connectTimeout()))
-                        .setSocketTimeout(Timeout.of(properties.readTimeout()))
-                        .setValidateAfterInactivity(TimeValue.ofSeconds(1))
-                        .build())
-                .setMaxConnPerRoute(64)
-                .setMaxConnTotal(256)
+    @Bean(destroyMethod = "shutdownNow")
+    ThreadPoolExecutor invalidationSessionThreads(MeterRegistry meters) {
+        ThreadPoolExecutor threads = new ThreadPoolExecutor(
+                2,
+                2,
+                30,
+                TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(10_000),
+                Thread.ofPlatform().name("invalidation-session-", 0).daemon().factory(),
+                new ThreadPoolExecutor.CallerRunsPolicy());
+        ExecutorServiceMetrics.monitor(meters, threads, "agora.invalidation.sessions");
+        return threads;
+    }
+
+    /** Closed with the context (FrontendInvalidator is AutoCloseable): its sessions and thread end with it. */
+    @Bean
+    BookChangeListener bookChangeListener(
+            InvalidationProperties properties,
+            AgoraClients clients,
+            DiscoveryClient discovery,
+            ServiceTokens tokens,
+            ThreadPoolExecutor invalidationSessionThreads,
+            MeterRegistry meters) {
+        if (!properties.enabled()) return BookChangeListener.NOBODY;
+        HttpClient http = HttpClient.newBuilder()
+                .executor(invalidationSessionThreads)
+                .connectTimeout(clients.of(FRONTENDS).connectTimeout())
                 .build();
-        return HttpClients.custom()
-                .setConnectionManager(connections)
-                .setDefaultRequestConfig(RequestConfig.custom()
-                        .setConnectionRequestTimeout(Timeout.of(properties.readTimeout()))
-                        .setResponseTimeout(Timeout.of(properties.readTimeout()))
-                        .build())
-                .disableAutomaticRetries()
-                .evictIdleConnections(TimeValue.ofSeconds(30))
-                .build();
+        return new FrontendInvalidator(
+                properties, discovery, tokens, http, clients.of(FRONTENDS).connectTimeout(), meters);
     }
 }

@@ -5,22 +5,24 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * Push of cache invalidations to the frontends ({@code agora.invalidation.*}).
+ * Invalidations pushed to the frontends ({@code agora.invalidation.*}); the sessions' connect timeout is
+ * {@code agora.clients.frontend-service.connect-timeout}, as for any call to another service.
  *
  * @param enabled off for a catalog that serves no caching frontend (tests of other services, benchmarks)
  * @param serviceId whose instances get every invalidation (simple discovery, {@code agora.instances.*})
- * @param path the frontends' invalidation endpoint
- * @param connectTimeout per attempt
- * @param readTimeout per attempt
- * @param attempts tries per frontend and change, the first included
- * @param deadline longest a write waits for its pushes; a push still running then finishes in the background
+ * @param lease how long a frontend may use its cache after the catalog last granted it a lease; also how long a
+ *     write waits for a frontend's acknowledgement before it stops granting that frontend leases, so a frozen or
+ *     cut-off frontend delays a write by at most about this
  */
 @ConfigurationProperties("agora.invalidation")
 record InvalidationProperties(
         @DefaultValue("true") boolean enabled,
         @DefaultValue("frontend-service") String serviceId,
-        @DefaultValue("/internal/cache/invalidations") String path,
-        @DefaultValue("200ms") Duration connectTimeout,
-        @DefaultValue("200ms") Duration readTimeout,
-        @DefaultValue("3") int attempts,
-        @DefaultValue("250ms") Duration deadline) {}
+        @DefaultValue("1s") Duration lease) {
+
+    InvalidationProperties {
+        if (lease == null || lease.toMillis() < 400) {
+            throw new IllegalArgumentException("agora.invalidation.lease must be at least 400ms");
+        }
+    }
+}

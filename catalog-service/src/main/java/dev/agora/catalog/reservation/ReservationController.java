@@ -2,7 +2,6 @@ package dev.agora.catalog.reservation;
 
 import dev.agora.common.problem.ProblemException;
 import dev.agora.common.problem.ProblemTypes;
-import dev.agora.common.web.WritingFrontend;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -15,7 +14,6 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
-import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
@@ -43,11 +41,8 @@ class ReservationController {
             @NotNull @Min(1) @Max(MAX_QUANTITY) Integer quantity) {}
 
     @PostMapping
-    Reservation reserve(
-            @Valid @RequestBody ReserveStock request,
-            @RequestHeader(name = WritingFrontend.HEADER, required = false) String writingFrontend) {
-        return switch (reserving.reserve(
-                request.orderId(), request.bookId(), request.quantity(), WritingFrontend.parse(writingFrontend))) {
+    Reservation reserve(@Valid @RequestBody ReserveStock request) {
+        return switch (reserving.reserve(request.orderId(), request.bookId(), request.quantity())) {
             case ReservationResult.Decided(Reservation reservation) -> reservation;
             case ReservationResult.Repeated(Reservation reservation) -> reservation;
             case ReservationResult.UnknownBook(long bookId) ->

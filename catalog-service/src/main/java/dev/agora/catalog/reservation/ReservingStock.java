@@ -2,7 +2,6 @@ package dev.agora.catalog.reservation;
 
 import dev.agora.catalog.book.BookChangeListener;
 import dev.agora.catalog.book.BookChangeListener.Announcement;
-import java.net.URI;
 import java.util.List;
 import java.util.Optional;
 import org.springframework.stereotype.Service;
@@ -25,16 +24,13 @@ public class ReservingStock {
         this.changes = changes;
     }
 
-    /** @param writingFrontend the frontend the buy came through, if the order service named one */
-    public ReservationResult reserve(long orderId, long bookId, int quantity, Optional<URI> writingFrontend) {
+    public ReservationResult reserve(long orderId, long bookId, int quantity) {
         Optional<Reservations.Claimed<Announcement>> reserved = changes.listening()
                 ? reservations.reserve(
                         orderId,
                         bookId,
                         quantity,
-                        claim -> claim.change() == null
-                                ? Announcement.NONE
-                                : changes.announce(claim.change(), writingFrontend))
+                        claim -> claim.change() == null ? Announcement.NONE : changes.announce(claim.change()))
                 : reservations
                         .reserve(orderId, bookId, quantity)
                         .map(claim -> new Reservations.Claimed<>(claim, Announcement.NONE));
@@ -49,7 +45,7 @@ public class ReservingStock {
                         // A repeat (a hedged or retried buy, recovery) may be answered while the first call
                         // is still pushing its invalidations: announce the book's current version again, so
                         // no buy is answered before the frontends have heard of its decrement.
-                        reservations.currentState(bookId).ifPresent(now -> changes.bookChanged(now, writingFrontend));
+                        reservations.currentState(bookId).ifPresent(changes::bookChanged);
                     }
                     if (claim.claimedNow()) return new ReservationResult.Decided(reservation);
                     return reservation.asks(bookId, quantity)

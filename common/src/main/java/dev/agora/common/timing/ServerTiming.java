@@ -1,7 +1,8 @@
 package dev.agora.common.timing;
 
 import dev.agora.common.client.CallSafety;
-import dev.agora.common.client.FailoverClient;
+import dev.agora.common.client.Replica;
+import dev.agora.common.client.ReplicaClients;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -73,20 +74,16 @@ public final class ServerTiming {
     }
 
     /**
-     * Calls {@code serviceId} through {@code failover}, adds the call's time to the entry {@code tier} and passes
+     * Calls {@code serviceId} through {@code clients}, adds the call's time to the entry {@code tier} and passes
      * on the entries of the answer that won, each under {@code tier.}, also when that answer is a 4xx/5xx
      * ({@link RestClientResponseException}, rethrown). The attempts must run on a client that has
      * {@link #answersInterceptor()}.
      */
     public static <T> T call(
-            String tier,
-            FailoverClient failover,
-            String serviceId,
-            CallSafety safety,
-            FailoverClient.Attempt<T> attempt) {
+            String tier, ReplicaClients clients, String serviceId, CallSafety safety, Replica.Attempt<T> attempt) {
         return measure(tier, () -> {
             try {
-                return relay(tier, failover.call(serviceId, safety, answered(attempt)));
+                return relay(tier, clients.call(serviceId, safety, answered(attempt)));
             } catch (RestClientResponseException answeredWithError) {
                 relay(tier, answeredWithError.getResponseHeaders());
                 throw answeredWithError;
@@ -109,10 +106,10 @@ public final class ServerTiming {
 
     /**
      * The attempt, answering with the header its response carried. The header is kept on the attempt's own
-     * thread (failover attempts may run on pooled threads), so only the answer that wins is passed on; calls
+     * thread (hedges run on pooled threads), so only the answer that wins is passed on; calls
      * made outside an attempt (health probes) leave nothing behind.
      */
-    static <T> FailoverClient.Attempt<Answered<T>> answered(FailoverClient.Attempt<T> attempt) {
+    static <T> Replica.Attempt<Answered<T>> answered(Replica.Attempt<T> attempt) {
         return replica -> {
             String[] slot = new String[1];
             ANSWERED.set(slot);

@@ -37,5 +37,20 @@ public class InstanceListEnvironmentPostProcessor implements EnvironmentPostProc
         if (!properties.isEmpty()) {
             environment.getPropertySources().addFirst(new MapPropertySource("agoraInstanceLists", properties));
         }
+        environment.getPropertySources().addLast(new MapPropertySource("agoraLoadBalancerDefaults", LOAD_BALANCER));
     }
+
+    /**
+     * Spring Cloud LoadBalancer as replica calls need it ({@code ReplicaClients}), below every other source so a
+     * service or deployment can still change it: every replica's readiness checked twice a second (the defaults
+     * are 25 s, far too slow to follow a crash or a restart), and none of its own retries (Resilience4j's retry
+     * repeats calls, on another replica).
+     */
+    private static final Map<String, Object> LOAD_BALANCER = Map.of(
+            "spring.cloud.loadbalancer.health-check.interval", "500ms",
+            "spring.cloud.loadbalancer.health-check.path.default", "/readyz",
+            // Each round's list whole, not growing replica by replica from empty (Spring Cloud's default): a list
+            // of one replica in the middle of every round would take all calls to it.
+            "spring.cloud.loadbalancer.health-check.update-results-list", "false",
+            "spring.cloud.loadbalancer.retry.enabled", "false");
 }

@@ -3,13 +3,18 @@ package dev.agora.common.web;
 import java.net.URI;
 import java.util.Locale;
 import java.util.Optional;
+import org.springframework.http.client.ClientHttpRequestInterceptor;
+import org.springframework.web.context.request.RequestContextHolder;
+import org.springframework.web.context.request.ServletRequestAttributes;
 
 /**
- * Names the frontend instance a buy came through, from the frontend via the order service to the catalog.
- * That frontend drops the book from its own cache when the buy's answer reaches it (before it answers its
- * client), so the catalog pushes the change to the other frontends only: one HTTP round trip fewer on every
- * buy. A write without the header (recovery, admin) or with a frontend the catalog does not know is pushed
- * to every frontend.
+ * Names the frontend instance a buy came through, from the frontend via the order service to the catalog, as a
+ * header that travels like a request id: the frontend sets it on its order call, every replica call made while
+ * handling a request passes the request's own on ({@link #propagatingInterceptor()}), and the catalog's invalidation
+ * pusher reads it from the request it is handling ({@link #ofCurrentRequest()}). No use case carries it. That
+ * frontend drops the book from its own cache when the buy's answer reaches it (before it answers its client), so the
+ * catalog does not wait for that frontend's acknowledgement. A write without the header (recovery, admin, a hedged
+ * attempt on a pooled thread) or with a frontend the catalog does not know waits for every frontend.
  */
 public final class WritingFrontend {
 
@@ -28,6 +33,24 @@ public final class WritingFrontend {
         } catch (IllegalArgumentException e) {
             return Optional.empty();
         }
+    }
+
+    /** The writing frontend named by the request this thread is handling; empty outside one or without it. */
+    public static Optional<URI> ofCurrentRequest() {
+        if (!(RequestContextHolder.getRequestAttributes() instanceof ServletRequestAttributes attributes)) {
+            return Optional.empty();
+        }
+        return parse(attributes.getRequest().getHeader(HEADER));
+    }
+
+    /** Passes the header of the request being handled on to a call made while handling it. */
+    public static ClientHttpRequestInterceptor propagatingInterceptor() {
+        return (request, body, execution) -> {
+            if (!request.getHeaders().containsHeader(HEADER)) {
+                ofCurrentRequest().ifPresent(frontend -> request.getHeaders().set(HEADER, frontend.toString()));
+            }
+            return execution.execute(request, body);
+        };
     }
 
     /** Whether two base URLs name the same instance (scheme, host and port; a trailing slash is ignored). */

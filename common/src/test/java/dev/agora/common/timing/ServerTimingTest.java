@@ -2,7 +2,7 @@ package dev.agora.common.timing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agora.common.client.FailoverClient;
+import dev.agora.common.client.Replica;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import org.junit.jupiter.api.AfterEach;
@@ -73,11 +73,11 @@ class ServerTimingTest {
         MockClientHttpResponse timed = new MockClientHttpResponse(new byte[0], 200);
         timed.getHeaders().set(ServerTiming.HEADER, "db;dur=0.7, total;dur=1");
 
-        FailoverClient.Attempt<ServerTiming.Answered<String>> answered = ServerTiming.answered(replica -> {
+        Replica.Attempt<ServerTiming.Answered<String>> answered = ServerTiming.answered(replica -> {
             intercept(interceptor, timed);
             return "value";
         });
-        FailoverClient.Attempt<ServerTiming.Answered<String>> noResponse =
+        Replica.Attempt<ServerTiming.Answered<String>> noResponse =
                 ServerTiming.answered(replica -> "no interceptor ran");
 
         assertThat(answered.call(null)).isEqualTo(new ServerTiming.Answered<>("value", "db;dur=0.7, total;dur=1"));

@@ -25,10 +25,19 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>The decision to store is made inside Caffeine's per-key {@code compute}, so it is atomic with
  * respect to the invalidation's removal of the same key.
+ *
+ * <p>Nothing is served or stored unless the {@link CatalogLeases} hold: a frontend whose catalogs stopped hearing
+ * from it may have missed invalidations, and the catalogs answer writes without it once its leases ran out. Each
+ * time it may have missed some (a lease ran out, a catalog connected or left) the cache empties itself before its
+ * next use, and every answer fetched before is refused.
  */
 public final class BookCache implements MeterBinder {
 
     private final boolean enabled;
+    private final CatalogLeases leases;
+    /** The leases' change count this cache was last emptied for. */
+    private volatile long leaseChangesSeen;
+
     private final Cache<Long, CatalogBook> lookups;
     private final Cache<String, List<BookSummary>> searches;
     /** Highest version announced per book id. One entry per book ever changed: bounded by the catalog. */
@@ -43,8 +52,15 @@ public final class BookCache implements MeterBinder {
     private final LongAdder staleSearchesRefused = new LongAdder();
     private final LongAdder clears = new LongAdder();
 
+    /** A cache that needs no catalog's lease (unit tests, benchmarks). */
     public BookCache(CacheSettings settings) {
+        this(settings, CatalogLeases.always());
+    }
+
+    public BookCache(CacheSettings settings, CatalogLeases leases) {
         this.enabled = settings.enabled();
+        this.leases = leases;
+        this.leaseChangesSeen = leases.changes();
         this.lookups = Caffeine.newBuilder()
                 .maximumSize(settings.maxLookups())
                 .expireAfterWrite(settings.ttl())
@@ -63,7 +79,25 @@ public final class BookCache implements MeterBinder {
 
     /** The cached book, or {@code null}. */
     public CatalogBook cachedLookup(long bookId) {
-        return enabled ? lookups.getIfPresent(bookId) : null;
+        return enabled && leased() ? lookups.getIfPresent(bookId) : null;
+    }
+
+    /**
+     * Whether the catalogs' leases hold, after emptying the cache if they changed since it was last used: what it
+     * held then may be stale.
+     */
+    private boolean leased() {
+        boolean holds = leases.trusted();
+        long changes = leases.changes();
+        if (changes != leaseChangesSeen) {
+            synchronized (this) {
+                if (changes != leaseChangesSeen) {
+                    clear();
+                    leaseChangesSeen = changes;
+                }
+            }
+        }
+        return holds;
     }
 
     /** To be taken before fetching a book, and handed to {@link #offerLookup}. */
@@ -76,7 +110,7 @@ public final class BookCache implements MeterBinder {
      * Returns whether it was stored.
      */
     public boolean offerLookup(CatalogBook book, long ticket) {
-        if (!enabled) return false;
+        if (!enabled || !leased()) return false;
         CatalogBook kept = lookups.asMap().compute(book.id(), (id, cached) -> {
             if (lookupGeneration.get() != ticket || book.version() < announcedVersion(id)) return cached;
             return cached != null && cached.version() >= book.version() ? cached : book;
@@ -90,7 +124,7 @@ public final class BookCache implements MeterBinder {
 
     /** The cached search hits of a topic, or {@code null}. */
     public List<BookSummary> cachedSearch(String topic) {
-        return enabled ? searches.getIfPresent(topic) : null;
+        return enabled && leased() ? searches.getIfPresent(topic) : null;
     }
 
     /** To be taken before running a search, and handed to {@link #offerSearch}. */
@@ -100,7 +134,7 @@ public final class BookCache implements MeterBinder {
 
     /** Stores search hits unless a search-affecting invalidation came since {@code ticket}. */
     public boolean offerSearch(String topic, List<BookSummary> hits, long ticket) {
-        if (!enabled) return false;
+        if (!enabled || !leased()) return false;
         List<BookSummary> kept =
                 searches.asMap().compute(topic, (key, cached) -> searchGeneration.get() == ticket ? hits : cached);
         boolean stored = kept == hits;
@@ -137,7 +171,7 @@ public final class BookCache implements MeterBinder {
         lookups.invalidate(bookId);
     }
 
-    /** Empties the cache and refuses every answer fetched before. */
+    /** Empties the cache and refuses every answer fetched before (a lease ran out, a catalog came or went). */
     public void clear() {
         clears.increment();
         lookupGeneration.incrementAndGet();
@@ -166,7 +200,7 @@ public final class BookCache implements MeterBinder {
                 .tag("cache", "books.search")
                 .register(registry);
         FunctionCounter.builder("agora.cache.clears", clears, LongAdder::sum)
-                .description("Times the whole cache was emptied (after a stall of the process)")
+                .description("Times the whole cache was emptied (a catalog's lease ran out, a catalog came or went)")
                 .register(registry);
     }
 }

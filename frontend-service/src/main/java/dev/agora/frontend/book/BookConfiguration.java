@@ -1,35 +1,33 @@
 package dev.agora.frontend.book;
 
-import dev.agora.common.security.Roles;
 import dev.agora.frontend.upstream.Upstream;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.observation.ObservationPredicate;
 import jakarta.validation.Validator;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.util.List;
-import java.util.Optional;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.security.autoconfigure.web.servlet.SecurityFilterProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.server.observation.ServerRequestObservationContext;
-import org.springframework.security.oauth2.jwt.JwtDecoder;
-import org.springframework.security.oauth2.jwt.JwtException;
+import org.springframework.web.socket.config.annotation.EnableWebSocket;
+import org.springframework.web.socket.config.annotation.WebSocketConfigurer;
 
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties({CacheSettings.class, ChannelSettings.class})
+@EnableConfigurationProperties(CacheSettings.class)
+@EnableWebSocket
 class BookConfiguration {
 
     @Bean
-    BookCache bookCache(CacheSettings settings) {
-        return new BookCache(settings);
+    CatalogLeases catalogLeases() {
+        return new CatalogLeases();
     }
 
-    @Bean(destroyMethod = "close")
-    PauseWatch pauseWatch(BookCache cache, CacheSettings settings) {
-        return new PauseWatch(cache, settings.pauseThreshold()).start();
+    @Bean
+    BookCache bookCache(CacheSettings settings, CatalogLeases leases) {
+        return new BookCache(settings, leases);
     }
 
     @Bean
@@ -38,34 +36,34 @@ class BookConfiguration {
     }
 
     /**
-     * Only for a caching frontend (none: {@code null}, catalogs then push over HTTP); on the web server's address,
-     * so it is reachable wherever the invalidation endpoint is.
+     * Every frontend takes the catalogs' sessions, also one that does not cache (it acknowledges what it is told):
+     * a catalog that listed it then needs no lease of it to answer a write.
      */
     @Bean(destroyMethod = "close")
-    InvalidationChannel invalidationChannel(
-            BookCache cache,
-            CacheSettings cacheSettings,
-            ChannelSettings settings,
-            JwtDecoder tokens,
-            @Value("${server.address:}") String address)
-            throws IOException {
-        if (!cacheSettings.enabled() || !settings.enabled()) return null;
-        return InvalidationChannel.open(
-                cache,
-                token -> isServiceToken(tokens, token),
-                address.isBlank() ? null : InetAddress.getByName(address),
-                settings.port(),
-                settings.maxConnections());
+    InvalidationSocket invalidationSocket(BookCache cache, CatalogLeases leases) {
+        return new InvalidationSocket(cache, leases);
     }
 
-    /** A push channel opens with a catalog's service token: signed by us, unexpired, scope {@code internal}. */
-    private static boolean isServiceToken(JwtDecoder tokens, String token) {
-        try {
-            Object scope = tokens.decode(token).getClaims().get("scope");
-            return scope != null && List.of(scope.toString().split(" ")).contains(Roles.INTERNAL_SCOPE);
-        } catch (JwtException invalid) {
-            return false;
-        }
+    /** Behind Spring Security's chain, which lets only service tokens open it (as any {@code /internal/**} call). */
+    @Bean
+    WebSocketConfigurer invalidationSessions(InvalidationSocket socket) {
+        return registry -> registry.addHandler(socket, InvalidationSocket.PATH);
+    }
+
+    @Bean
+    MeterBinder invalidationSessionMetrics(InvalidationSocket socket) {
+        return registry -> {
+            Gauge.builder("agora.cache.catalog.sessions", socket, InvalidationSocket::sessions)
+                    .description("Catalogs holding an invalidation session with this frontend")
+                    .register(registry);
+            Gauge.builder("agora.cache.catalog.sessions.buffered", socket, InvalidationSocket::buffered)
+                    .description("Bytes waiting to be sent to the catalogs (bounded per session)")
+                    .baseUnit("bytes")
+                    .register(registry);
+            FunctionCounter.builder("agora.cache.catalog.sessions.refused", socket, InvalidationSocket::refused)
+                    .description("Sessions closed for a message that is not an invalidation or a lease")
+                    .register(registry);
+        };
     }
 
     /**
@@ -73,18 +71,16 @@ class BookConfiguration {
      * ahead of Spring MVC.
      */
     @Bean
-    FilterRegistrationBean<InvalidationFilter> invalidationFilter(
-            BookCache cache, Validator validator, Optional<InvalidationChannel> channel) {
-        var registration = new FilterRegistrationBean<>(
-                new InvalidationFilter(cache, validator, channel.map(InvalidationChannel::port)));
+    FilterRegistrationBean<InvalidationFilter> invalidationFilter(BookCache cache, Validator validator) {
+        var registration = new FilterRegistrationBean<>(new InvalidationFilter(cache, validator));
         registration.addUrlPatterns(InvalidationFilter.PATH);
         registration.setOrder(SecurityFilterProperties.DEFAULT_FILTER_ORDER + 1);
         return registration;
     }
 
     /**
-     * Pushes are not observed as HTTP requests (a timer and its percentiles per push cost more than the
-     * push's work); {@code agora.cache.invalidations} counts them.
+     * Single HTTP invalidations are not observed as HTTP requests (a timer and its percentiles per push cost more
+     * than the push's work); {@code agora.cache.invalidations} counts them.
      */
     @Bean
     ObservationPredicate pushesUnobserved() {

@@ -12,18 +12,15 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param maxSearches topics kept at most
  * @param ttl safety net only: entries are kept fresh by pushed invalidations, this bounds the damage of a
  *     lost one
- * @param pauseThreshold a stall of the whole process this long (SIGSTOP, a long GC pause) may have made it
- *     miss invalidation pushes, so the cache is emptied after it
  */
 @ConfigurationProperties("agora.cache")
 public record CacheSettings(
         @DefaultValue("true") boolean enabled,
         @DefaultValue("10000") long maxLookups,
         @DefaultValue("1000") long maxSearches,
-        @DefaultValue("60s") Duration ttl,
-        @DefaultValue("1s") Duration pauseThreshold) {
+        @DefaultValue("60s") Duration ttl) {
 
     public static CacheSettings defaults() {
-        return new CacheSettings(true, 10_000, 1_000, Duration.ofSeconds(60), Duration.ofSeconds(1));
+        return new CacheSettings(true, 10_000, 1_000, Duration.ofSeconds(60));
     }
 }

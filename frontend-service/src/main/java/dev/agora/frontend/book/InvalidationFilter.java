@@ -9,7 +9,6 @@ import jakarta.validation.ConstraintViolation;
 import jakarta.validation.Validator;
 import java.io.IOException;
 import java.util.Comparator;
-import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.springframework.http.HttpHeaders;
@@ -20,17 +19,16 @@ import tools.jackson.databind.ObjectReader;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Takes the catalog's invalidation pushes: {@code POST /internal/cache/invalidations} with a service token
- * and an {@link Invalidation} as JSON, answered 204. A filter rather than a controller because a push lies on
- * the path of every write the catalog answers, and the filters, the request's observation and Spring MVC's
- * dispatch and argument resolution took about four fifths of a push's samples in a profile, several times the
- * invalidation itself. The checks are the controller's: Spring Security's (before this filter), then the body bound and
- * validated, each failure a problem+json. An unknown book is harmless: it only raises the version below
+ * One invalidation over plain HTTP: {@code POST /internal/cache/invalidations} with a service token and an
+ * {@link Invalidation} as JSON, answered 204, for an operator or a tool that drops a book by hand. Catalogs keep
+ * a WebSocket open at the same path instead ({@code GET} with {@code Upgrade: websocket}, passed on to
+ * {@link InvalidationSocket}). The checks are a controller's: Spring Security's (before this filter), then the body
+ * bound and validated, each failure a problem+json. An unknown book is harmless: it only raises the version below
  * which answers are refused.
  */
 final class InvalidationFilter extends OncePerRequestFilter {
 
-    static final String PATH = "/internal/cache/invalidations";
+    static final String PATH = InvalidationSocket.PATH;
 
     /** An invalidation is a few dozen bytes; anything much larger is not one and is not read. */
     private static final int MAX_BODY_BYTES = 4096;
@@ -39,18 +37,18 @@ final class InvalidationFilter extends OncePerRequestFilter {
     private final Validator validator;
     private final ObjectReader invalidations = JsonMapper.builder().build().readerFor(Invalidation.class);
 
-    /** The push channel's port, named on every answer so catalogs move to it; empty when there is none. */
-    private final Optional<String> channelPort;
-
-    InvalidationFilter(BookCache cache, Validator validator, Optional<Integer> channelPort) {
+    InvalidationFilter(BookCache cache, Validator validator) {
         this.cache = cache;
-        this.channelPort = channelPort.map(String::valueOf);
         this.validator = validator;
     }
 
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
-            throws IOException {
+            throws IOException, jakarta.servlet.ServletException {
+        if ("GET".equals(request.getMethod())) {
+            chain.doFilter(request, response); // a catalog's WebSocket handshake
+            return;
+        }
         if (!"POST".equals(request.getMethod())) {
             response.setHeader(HttpHeaders.ALLOW, "POST");
             ProblemResponses.write(
@@ -82,7 +80,6 @@ final class InvalidationFilter extends OncePerRequestFilter {
             return;
         }
         cache.invalidate(invalidation.bookId(), invalidation.version(), invalidation.affectsSearch());
-        channelPort.ifPresent(port -> response.setHeader(InvalidationChannel.PORT_HEADER, port));
         response.setStatus(HttpStatus.NO_CONTENT.value());
     }
 

@@ -1,7 +1,8 @@
 package dev.agora.frontend.upstream;
 
 import dev.agora.common.client.CallSafety;
-import dev.agora.common.client.FailoverClient;
+import dev.agora.common.client.Replica;
+import dev.agora.common.client.ReplicaClients;
 import dev.agora.common.timing.ServerTiming;
 import java.net.URI;
 import java.util.Map;
@@ -23,15 +24,15 @@ public final class Upstream {
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final TypeReference<Map<String, Object>> PROBLEM_FIELDS = new TypeReference<>() {};
 
-    private final FailoverClient failover;
+    private final ReplicaClients replicas;
 
-    public Upstream(FailoverClient failover) {
-        this.failover = failover;
+    public Upstream(ReplicaClients replicas) {
+        this.replicas = replicas;
     }
 
-    public <T> T call(Tier tier, CallSafety safety, FailoverClient.Attempt<T> attempt) {
+    public <T> T call(Tier tier, CallSafety safety, Replica.Attempt<T> attempt) {
         try {
-            return ServerTiming.call(tier.timingName(), failover, tier.serviceId(), safety, attempt);
+            return ServerTiming.call(tier.timingName(), replicas, tier.serviceId(), safety, attempt);
         } catch (RestClientResponseException answered) {
             throw passOn(answered);
         }

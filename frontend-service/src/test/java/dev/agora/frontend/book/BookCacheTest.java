@@ -115,7 +115,7 @@ class BookCacheTest {
 
     @Test
     void aDisabledCacheStoresNothing() {
-        BookCache off = new BookCache(new CacheSettings(false, 10, 10, Duration.ofSeconds(60), Duration.ofSeconds(1)));
+        BookCache off = new BookCache(new CacheSettings(false, 10, 10, Duration.ofSeconds(60)));
         off.offerLookup(book(1, 1), off.lookupTicket());
         assertThat(off.cachedLookup(1)).isNull();
     }

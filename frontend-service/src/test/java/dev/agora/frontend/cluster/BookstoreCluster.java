@@ -5,6 +5,7 @@ import dev.agora.common.postgres.SharedPostgres;
 import dev.agora.common.process.ServiceJars;
 import dev.agora.common.process.ServiceProcess;
 import dev.agora.frontend.FrontendApplication;
+import dev.agora.frontend.book.CatalogLeases;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -38,10 +39,10 @@ public final class BookstoreCluster implements AutoCloseable {
     /** One order replica keeps the suite's start-up short on two cores; failover is proven on the catalog. */
     private static final int ORDER_REPLICAS = 1;
 
-    /** Override with {@code -Dagora.test.read-timeout=1s} to measure failover with the production default. */
-    private static final String READ_TIMEOUT = System.getProperty("agora.test.read-timeout", "5s");
-    /** The whole call: room for a hedge or a failover after a full read timeout. */
-    private static final String CALL_TIMEOUT = System.getProperty("agora.test.call-timeout", "11s");
+    /** Override with {@code -Dagora.test.catalog-timeout=2s} to measure failover with the production default. */
+    private static final String CATALOG_TIMEOUT = System.getProperty("agora.test.catalog-timeout", "5s");
+    /** {@code -Dagora.test.catalog-hedge-after=0ms} runs the failover tests without hedging. */
+    private static final String CATALOG_HEDGE_AFTER = System.getProperty("agora.test.catalog-hedge-after", "50ms");
 
     private static BookstoreCluster shared;
 
@@ -92,13 +93,11 @@ public final class BookstoreCluster implements AutoCloseable {
                         .env("AGORA_AUTHORITIES", frontendUrls)
                         .env("FRONTEND_INSTANCES", frontendUrls)
                         .env("AGORA_INSTANCES_FRONTEND_SERVICE", frontendUrls)
-                        // A write returns once its pushes are acknowledged or the deadline (250 ms by
-                        // default) passed. At load averages of 30-45 an in-JVM frontend can take longer
-                        // to acknowledge, and read-your-writes across frontends then broke once. The
-                        // invariant needs the push to land before the write returns, so these tests give it
-                        // room, as they give the frontends' read timeouts.
-                        .env("AGORA_INVALIDATION_DEADLINE", "5s")
-                        .env("AGORA_INVALIDATION_READ_TIMEOUT", "2s")
+                        // A write returns once every frontend acknowledged, or after a frontend that did not
+                        // lost its lease (1 s by default). At load averages of 30-45 an in-JVM frontend can take
+                        // longer to acknowledge, and its cache is then emptied (correct, but the tests want it
+                        // used), so these tests give it room, as they give the frontends' timeouts.
+                        .env("AGORA_INVALIDATION_LEASE", "5s")
                         .jvmOptions(JVM_OPTIONS)
                         .logFile(logs.resolve("catalog-" + i + ".log"))
                         .build());
@@ -131,6 +130,7 @@ public final class BookstoreCluster implements AutoCloseable {
             catalogs.get(1).awaitReady(READY);
             for (ServiceProcess order : orders) order.awaitReady(READY);
             warmUp();
+            awaitCachesLeased();
         } catch (RuntimeException e) {
             close();
             throw e;
@@ -157,6 +157,29 @@ public final class BookstoreCluster implements AutoCloseable {
             }
         } catch (Exception e) {
             throw new IllegalStateException("Warm-up failed", e);
+        }
+    }
+
+    /**
+     * Waits until the caching frontends (A and B) hold a lease from every live catalog replica, so tests that expect
+     * cache hits find the cache in use (a frontend uses it only under every connected catalog's lease).
+     */
+    public void awaitCachesLeased() {
+        long live = catalogs.stream().filter(ServiceProcess::isAlive).count();
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        for (int f = 0; f < 2; f++) {
+            CatalogLeases leases = frontends.get(f).getBean(CatalogLeases.class);
+            while (!(leases.sessions() >= live && leases.trusted())) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("Frontend " + f + " holds no lease of every catalog after 60 s");
+                }
+                try {
+                    Thread.sleep(50);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException(e);
+                }
+            }
         }
     }
 
@@ -208,15 +231,11 @@ public final class BookstoreCluster implements AutoCloseable {
             "--agora.instances.exchange-service=http://127.0.0.1:" + freePort(),
             "--agora.cache.enabled=" + cache,
             // The suite shares two cores with parallel builds (load averages of 20-40 seen);
-            // the 1 s default would take the load's tail for dead replicas. Failover behaves
+            // the 2 s default would take the load's tail for dead replicas. Failover behaves
             // the same, a frozen replica only costs its requests longer.
-            "--agora.client.read-timeout=" + READ_TIMEOUT,
-            "--agora.client.call-timeout=" + CALL_TIMEOUT,
-            "--agora.client.services.order-service.read-timeout=10s",
-            "--agora.client.services.order-service.call-timeout=21s",
-            // Threads of an overloaded box can be starved for a second; no test freezes a
-            // frontend, so stall detection must not empty caches under the tests' feet.
-            "--agora.cache.pause-threshold=10s",
+            "--agora.clients.catalog-service.timeout=" + CATALOG_TIMEOUT,
+            "--agora.clients.catalog-service.hedge-after=" + CATALOG_HEDGE_AFTER,
+            "--agora.clients.order-service.timeout=10s",
             "--spring.jmx.enabled=false"
         };
     }

@@ -2,8 +2,7 @@ package dev.agora.frontend.failover;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agora.common.client.FailoverClient;
-import dev.agora.common.client.Instance;
+import dev.agora.common.client.ReplicaClients;
 import dev.agora.common.process.ServiceProcess;
 import dev.agora.frontend.cluster.BookstoreCluster;
 import dev.agora.frontend.cluster.Http;
@@ -51,6 +50,7 @@ class FailoverTest {
                     BookstoreCluster.warmUp(http, catalog);
                 }
             }
+            cluster.awaitCachesLeased();
         } finally {
             http.close();
         }
@@ -144,11 +144,11 @@ class FailoverTest {
         }
     }
 
-    /** Waits until frontend C's health probes and failed calls have ejected every catalog replica. */
+    /** Waits until frontend C's health checks and failed calls have ejected every catalog replica. */
     private static void awaitNoCatalogAdmitted() {
-        FailoverClient failover = cluster.frontendContext(2).getBean(FailoverClient.class);
+        ReplicaClients replicas = cluster.frontendContext(2).getBean(ReplicaClients.class);
         long deadline = System.nanoTime() + 30_000_000_000L;
-        while (failover.instances("catalog-service").stream().anyMatch(Instance::admitted)) {
+        while (!replicas.admitted("catalog-service").isEmpty()) {
             if (System.nanoTime() > deadline) throw new AssertionError("catalog replicas still admitted after 30 s");
             http.get(frontend + "/api/books/1"); // a call to the frozen replica ejects it at its read timeout
         }

@@ -1,16 +1,13 @@
 package dev.agora.order.catalog;
 
 import dev.agora.common.client.CallSafety;
-import dev.agora.common.client.FailoverClient;
+import dev.agora.common.client.ReplicaClients;
 import dev.agora.common.client.ServiceUnavailableException;
 import dev.agora.common.security.ServiceTokens;
 import dev.agora.common.timing.ServerTiming;
-import dev.agora.common.web.WritingFrontend;
 import dev.agora.order.order.Stock;
 import java.math.BigDecimal;
-import java.net.URI;
 import java.util.List;
-import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -23,10 +20,11 @@ import org.springframework.web.client.RestClient;
 import org.springframework.web.client.RestClientException;
 
 /**
- * Reserves stock at the catalog over HTTP through the {@link FailoverClient}: a refused connection, a timeout
+ * Reserves stock at the catalog over HTTP through common's {@link ReplicaClients}: a refused connection, a timeout
  * or a 5xx is repeated at once on another replica, and a reservation with no answer after the hedge delay is
  * also sent to the other replica (first answer wins). Both are safe because the catalog reserves at most once
- * per order id and answers a repeat with the first outcome.
+ * per order id and answers a repeat with the first outcome. The frontend a buy came through travels on as a header
+ * of the request being handled (common's {@code WritingFrontend}), not as an argument.
  *
  * <p>Every call carries the order service's own client-credentials token ({@code Authorization: Bearer}, scope
  * {@code internal}), taken before the call and the same for all its attempts. When no token can be had (no
@@ -39,11 +37,11 @@ final class CatalogStock implements Stock {
     /** This call's entry in the order service's {@code Server-Timing}; the catalog's own go under it. */
     private static final String TIMING_NAME = "catalog";
 
-    private final FailoverClient catalog;
+    private final ReplicaClients catalog;
     private final String serviceId;
     private final ServiceTokens tokens;
 
-    CatalogStock(FailoverClient catalog, String serviceId, ServiceTokens tokens) {
+    CatalogStock(ReplicaClients catalog, String serviceId, ServiceTokens tokens) {
         this.catalog = catalog;
         this.serviceId = serviceId;
         this.tokens = tokens;
@@ -57,7 +55,7 @@ final class CatalogStock implements Stock {
             new ParameterizedTypeReference<>() {};
 
     @Override
-    public Answer reserve(long orderId, long bookId, int quantity, Optional<URI> writingFrontend) {
+    public Answer reserve(long orderId, long bookId, int quantity) {
         ReserveStock request = new ReserveStock(orderId, bookId, quantity);
         String token;
         try {
@@ -67,7 +65,7 @@ final class CatalogStock implements Stock {
             return new Unavailable("no service token: " + e.getMessage());
         }
         try {
-            return call(client -> post(client, token, request, writingFrontend));
+            return call(client -> post(client, token, request));
         } catch (ServiceUnavailableException | RestClientException e) {
             log.warn("Reservation for order {} got no answer from the catalog: {}", orderId, e.getMessage());
             return new Unavailable(e.getMessage());
@@ -126,13 +124,10 @@ final class CatalogStock implements Stock {
         return "RESERVED".equals(reservation.outcome()) ? new Reserved(reservation.total()) : new OutOfStock();
     }
 
-    private Answer post(RestClient catalog, String token, ReserveStock request, Optional<URI> writingFrontend) {
+    private Answer post(RestClient catalog, String token, ReserveStock request) {
         return catalog.post()
                 .uri("/internal/reservations")
-                .headers(headers -> {
-                    headers.setBearerAuth(token);
-                    writingFrontend.ifPresent(frontend -> headers.set(WritingFrontend.HEADER, frontend.toString()));
-                })
+                .headers(headers -> headers.setBearerAuth(token))
                 .body(request)
                 .exchange((ignored, response) -> {
                     HttpStatus status =

@@ -2,7 +2,6 @@ package dev.agora.order.order;
 
 import dev.agora.common.problem.ProblemException;
 import dev.agora.common.problem.ProblemTypes;
-import dev.agora.common.web.WritingFrontend;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -53,14 +52,9 @@ class OrderController {
     @PostMapping
     ResponseEntity<OrderView> place(
             @RequestHeader("Idempotency-Key") @NotBlank @Size(max = 100) String idempotencyKey,
-            @Valid @RequestBody PlaceOrder request,
-            @RequestHeader(name = WritingFrontend.HEADER, required = false) String writingFrontend) {
+            @Valid @RequestBody PlaceOrder request) {
         return switch (placing.place(
-                Requester.current().owner(),
-                idempotencyKey,
-                request.bookId(),
-                request.quantity(),
-                WritingFrontend.parse(writingFrontend))) {
+                Requester.current().owner(), idempotencyKey, request.bookId(), request.quantity())) {
             case PlacingOrder.Placed(Order order) -> answer(order);
             case PlacingOrder.KeyReused(Order existing) ->
                 throw problem(

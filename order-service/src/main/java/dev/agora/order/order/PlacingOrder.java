@@ -1,7 +1,6 @@
 package dev.agora.order.order;
 
 import java.math.BigDecimal;
-import java.net.URI;
 import java.util.Optional;
 import org.springframework.stereotype.Service;
 
@@ -33,28 +32,24 @@ public class PlacingOrder {
     /** The buyer's key already belongs to an order of theirs for another book or quantity. */
     public record KeyReused(Order existing) implements Result {}
 
-    /**
-     * @param owner the buyer, whose keys these are; empty for an anonymous buy
-     * @param writingFrontend the frontend the buy came through, if it named itself
-     */
-    public Result place(
-            Optional<String> owner, String idempotencyKey, long bookId, int quantity, Optional<URI> writingFrontend) {
+    /** @param owner the buyer, whose keys these are; empty for an anonymous buy */
+    public Result place(Optional<String> owner, String idempotencyKey, long bookId, int quantity) {
         String buyer = owner.orElse(null);
         Order order = orders.insertPending(idempotencyKey, buyer, bookId, quantity)
                 .or(() -> orders.findByKey(idempotencyKey, buyer))
                 .orElseThrow();
         if (!order.isFor(bookId, quantity)) return new KeyReused(order);
         if (!order.isPending()) return new Placed(order);
-        return new Placed(decide(order, reserve(order, writingFrontend), Writing.AFTER_ANSWER));
+        return new Placed(decide(order, reserve(order), Writing.AFTER_ANSWER));
     }
 
     /** Asks the catalog for the order's stock and records the answer; a PENDING order stays so if none came. */
     public Order drive(Order order) {
-        return decide(order, reserve(order, Optional.empty()), Writing.BEFORE_ANSWER);
+        return decide(order, reserve(order), Writing.BEFORE_ANSWER);
     }
 
-    private Stock.Answer reserve(Order order, Optional<URI> writingFrontend) {
-        return stock.reserve(order.id(), order.bookId(), order.quantity(), writingFrontend);
+    private Stock.Answer reserve(Order order) {
+        return stock.reserve(order.id(), order.bookId(), order.quantity());
     }
 
     /** Records a decision the catalog already holds ({@link Stock#decided}); no reservation is made. */

@@ -1,19 +1,13 @@
 package dev.agora.order.order;
 
 import java.math.BigDecimal;
-import java.net.URI;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /** The catalog's stock, as the order saga needs it. Reserving is idempotent by order id. */
 public interface Stock {
 
-    /**
-     * @param writingFrontend the frontend the buy came through, passed on to the catalog
-     *     ({@link dev.agora.common.web.WritingFrontend}); empty when no frontend waits (recovery)
-     */
-    Answer reserve(long orderId, long bookId, int quantity, Optional<URI> writingFrontend);
+    Answer reserve(long orderId, long bookId, int quantity);
 
     /**
      * The catalog's decisions on these orders' reservations (at most {@link #MAX_ORDERS_PER_READ}), in one call and

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.agora.common.security.ServiceTokens;
 import dev.agora.order.order.Stock;
 import java.util.List;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,12 +17,12 @@ class CatalogStockTokenTest {
         throw new IllegalStateException("no authorization server answers");
     };
 
-    /** No failover client: any call to the catalog would fail the test with a NullPointerException. */
+    /** No replica client: any call to the catalog would fail the test with a NullPointerException. */
     private final CatalogStock stock = new CatalogStock(null, "catalog-service", NO_TOKEN);
 
     @Test
     void aReservationWithoutATokenIsUnavailable() {
-        Stock.Answer answer = stock.reserve(1, 1, 1, Optional.empty());
+        Stock.Answer answer = stock.reserve(1, 1, 1);
 
         assertThat(answer).isInstanceOfSatisfying(Stock.Unavailable.class, unavailable -> assertThat(unavailable.why())
                 .contains("no service token", "no authorization server answers"));

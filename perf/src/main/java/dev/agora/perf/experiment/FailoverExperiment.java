@@ -34,8 +34,8 @@ final class FailoverExperiment implements Experiment {
     private static final double SEED_RECOVER_ORDER_MS = 1073.9;
 
     /**
-     * The frontend's hedge delays (application.yml defaults): the longest a frozen replica may make a request wait
-     * before it is hedged (the hedge delay adapts below it, to a high percentile of recent answer times).
+     * The frontend's hedge delays ({@code agora.clients.*.hedge-after}, application.yml defaults): how long a frozen
+     * replica makes a request wait before it is hedged.
      */
     private static final int CATALOG_HEDGE_MS = 50;
 
@@ -331,10 +331,10 @@ final class FailoverExperiment implements Experiment {
                 recoveries.build());
         return report.chart(chart.build())
                 .raw("phases", raw)
-                .note("Bounds configured for a freeze (frontend-service/README.md, 'Timeout budget'): an idempotent "
-                        + "call with no answer is hedged to another replica after the p95 of that service's recent "
-                        + "answer times, at least 5 ms and at most " + CATALOG_HEDGE_MS + " ms (catalog reads) or "
-                        + ORDER_HEDGE_MS + " ms (buys), so a frozen or dying replica costs its requests about that "
+                .note("Bounds configured for a freeze (common/README.md, 'Client settings'): an idempotent "
+                        + "call with no answer is hedged to another replica after its service's hedge-after, "
+                        + CATALOG_HEDGE_MS + " ms (catalog reads) or " + ORDER_HEDGE_MS
+                        + " ms (buys), so a frozen or dying replica costs its requests about that "
                         + "plus one normal request; a killed one refuses at once once the kernel has closed its "
                         + "sockets (or resets the requests it was serving) and costs one retry.")
                 .note("The seed delayed its replicas by 10 s to crash them mid-request and timed detection inside its "

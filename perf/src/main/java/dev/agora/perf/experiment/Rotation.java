@@ -11,7 +11,7 @@ import java.util.List;
 
 /**
  * Whether a caller has a replica in its load balancing, from the caller's own gauge
- * {@code agora.client.instance.admitted} (common's failover client): one small metrics read per caller, so it
+ * {@code agora.client.instance.admitted} (common's replica clients: passing its health checks, breaker not open): one small metrics read per caller, so it
  * can be polled every few milliseconds while the caller serves load.
  */
 final class Rotation {

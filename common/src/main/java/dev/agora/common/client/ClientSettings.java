@@ -1,0 +1,65 @@
+package dev.agora.common.client;
+
+import java.time.Duration;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * How one service's replicas are called ({@code agora.clients.<service-id>.*}). Everything else is derived from
+ * these (see {@code common/README.md}, "Client settings"): waiting for a pooled connection is bounded by
+ * {@code timeout} too, the connection pool is sized from {@code maxConcurrentCalls}, hedges are limited to a tenth of
+ * it, and a replica's circuit breaker stays open for two health-check intervals before it is tried again.
+ *
+ * @param timeout how long one attempt waits for its answer (the HTTP client's response timeout): longer than the
+ *     slowest answer a working replica may give, which for a service that calls further tiers itself includes
+ *     their timeouts. A frozen replica costs idempotent calls {@code hedgeAfter}, not this
+ * @param connectTimeout a refused connection fails at once and moves to another replica; this bounds an
+ *     unroutable one
+ * @param attempts tries per call, each on another replica while there is one (Resilience4j {@code Retry});
+ *     a call that may have reached a replica is repeated only when it is idempotent
+ * @param hedgeAfter an idempotent attempt with no answer after this is also sent to another replica and the first
+ *     answer wins, so a frozen or dying replica costs this instead of a timeout; {@code 0} turns hedging off
+ * @param maxConcurrentCalls calls in flight at once (Resilience4j {@code Bulkhead}); more are refused with 503
+ */
+public record ClientSettings(
+        @DefaultValue("2s") Duration timeout,
+        @DefaultValue("200ms") Duration connectTimeout,
+        @DefaultValue("3") int attempts,
+        @DefaultValue("0ms") Duration hedgeAfter,
+        @DefaultValue("200") int maxConcurrentCalls) {
+
+    public ClientSettings {
+        if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("agora.clients.*.timeout must be positive");
+        }
+        if (connectTimeout == null || connectTimeout.isNegative() || connectTimeout.isZero()) {
+            throw new IllegalArgumentException("agora.clients.*.connect-timeout must be positive");
+        }
+        if (attempts < 1) throw new IllegalArgumentException("agora.clients.*.attempts must be at least 1");
+        if (hedgeAfter == null || hedgeAfter.isNegative()) hedgeAfter = Duration.ZERO;
+        if (maxConcurrentCalls < 1) {
+            throw new IllegalArgumentException("agora.clients.*.max-concurrent-calls must be at least 1");
+        }
+    }
+
+    public static ClientSettings defaults() {
+        return new ClientSettings(Duration.ofSeconds(2), Duration.ofMillis(200), 3, Duration.ZERO, 200);
+    }
+
+    public ClientSettings withTimeout(Duration timeout) {
+        return new ClientSettings(timeout, connectTimeout, attempts, hedgeAfter, maxConcurrentCalls);
+    }
+
+    public ClientSettings withHedgeAfter(Duration hedgeAfter) {
+        return new ClientSettings(timeout, connectTimeout, attempts, hedgeAfter, maxConcurrentCalls);
+    }
+
+    /** Whether idempotent calls are hedged. */
+    boolean hedging() {
+        return !hedgeAfter.isZero() && attempts > 1;
+    }
+
+    /** Hedges in flight at once: a tenth of the calls, so hedging adds at most about a tenth to the load. */
+    int maxConcurrentHedges() {
+        return Math.max(1, maxConcurrentCalls / 10);
+    }
+}

@@ -1,0 +1,49 @@
+package dev.agora.common.client;
+
+import java.time.Duration;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.cloud.loadbalancer.core.ServiceInstanceListSupplier;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
+import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
+import org.springframework.web.client.RestClient;
+
+/**
+ * Spring Cloud LoadBalancer's instance list for every service called through {@link ReplicaClients}: the replicas
+ * discovery knows ({@code agora.instances.*}), of those the ones whose readiness check passed in the latest round
+ * ({@code spring.cloud.loadbalancer.health-check.*}: {@code /readyz} every 500 ms by default, each probe bounded by the
+ * interval), and, for an attempt that repeats a failed one, not the replica that failed while another is left. The
+ * load balancer itself is Spring Cloud's round robin. Lives in each service's load-balancer context, which closes
+ * the probes' connection pool with it.
+ */
+public class HealthCheckedInstances {
+
+    @Bean(destroyMethod = "close")
+    CloseableHttpClient healthCheckHttpClient(Environment environment) {
+        Duration interval = healthInterval(environment);
+        Duration connect = interval.compareTo(Duration.ofMillis(200)) < 0 ? interval : Duration.ofMillis(200);
+        return PooledHttpClients.build("health-checks", connect, interval, 4, null);
+    }
+
+    /** {@code spring.cloud.loadbalancer.health-check.interval}, bound as Spring Cloud binds it. */
+    static Duration healthInterval(Environment environment) {
+        return Binder.get(environment)
+                .bind("spring.cloud.loadbalancer.health-check.interval", Duration.class)
+                .orElse(Duration.ofMillis(500));
+    }
+
+    @Bean
+    ServiceInstanceListSupplier replicaInstanceList(
+            ConfigurableApplicationContext context, CloseableHttpClient healthCheckHttpClient) {
+        RestClient probes = RestClient.builder()
+                .requestFactory(new HttpComponentsClientHttpRequestFactory(healthCheckHttpClient))
+                .build();
+        return ServiceInstanceListSupplier.builder()
+                .withBlockingDiscoveryClient()
+                .withBlockingHealthChecks(probes)
+                .withRetryAwareness()
+                .build(context);
+    }
+}
