@@ -108,7 +108,8 @@ final class XmlConnection extends ByteToMessageDecoder {
             reply(ctx, server.writer().error(e.getMessage()));
             return;
         }
-        if (server.replyBudgetExceeded()) {
+        long reserved = 64L * request.items().size() + xml.length + 64;
+        if (!server.reserveReplyBytes(reserved)) {
             reply(ctx, server.writer().error(ConnectionLimits.Refusal.GLOBAL.message));
             return;
         }
@@ -116,6 +117,7 @@ final class XmlConnection extends ByteToMessageDecoder {
         try {
             permission = permission(ctx);
         } catch (SSLPeerUnverifiedException e) {
+            server.replyBytesPending(-reserved);
             reply(ctx, server.writer().error("no client certificate"));
             return;
         }
@@ -136,7 +138,10 @@ final class XmlConnection extends ByteToMessageDecoder {
             timeout.cancel(false);
             replied.complete(replyTo(request, results, failure));
         });
-        replied.thenAccept(bytes -> reply(ctx, bytes));
+        replied.thenAccept(bytes -> {
+            server.replyBytesPending(-reserved);
+            reply(ctx, bytes);
+        });
     }
 
     private AccountPermission permission(ChannelHandlerContext ctx) throws SSLPeerUnverifiedException {

@@ -51,6 +51,7 @@ import org.slf4j.LoggerFactory;
 public final class XmlProtocolServer implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(XmlProtocolServer.class);
+    private static final int SEND_BUFFER_BYTES = 64 * 1024;
 
     /**
      * @param maxMessageBytes largest XML body accepted (the length line is checked before any body byte is read)
@@ -116,6 +117,10 @@ public final class XmlProtocolServer implements AutoCloseable {
                     .option(ChannelOption.SO_BACKLOG, settings.backlog())
                     .option(ChannelOption.SO_REUSEADDR, true)
                     .childOption(ChannelOption.TCP_NODELAY, true)
+                    // A fixed send buffer instead of the kernel's autotuning (up to megabytes a socket): what a client
+                    // that never reads makes the kernel hold stays small, and the rest of a large reply stays in the
+                    // process, where the reply budget and the write timeout see it.
+                    .childOption(ChannelOption.SO_SNDBUF, SEND_BUFFER_BYTES)
                     // A client may half-close after sending its request; it still gets the reply.
                     .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
                     .childHandler(new Initializer())

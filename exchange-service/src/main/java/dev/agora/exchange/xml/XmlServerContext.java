@@ -64,13 +64,22 @@ final class XmlServerContext {
     }
 
     /**
-     * Whether replies not yet taken by their clients hold more bytes than the budget: then a new request is refused
-     * before it is applied, so clients that never read cannot pile replies up in memory.
+     * Reserves room for the reply of a request about to be applied: {@code bytes}, an estimate made from the request
+     * (each child's reply is small; only what a child echoes grows it, and that is bounded by the request's own
+     * size). Refused when replies not yet taken by their clients, with those reserved for requests in flight, would
+     * hold more than the budget: the request is then answered "busy" before it is applied, so clients that never
+     * read cannot pile replies up in memory, not even all at once. One request is always admitted when nothing is
+     * pending.
      */
-    boolean replyBudgetExceeded() {
-        if (pendingReplyBytes.get() <= settings.maxPendingReplyBytes()) return false;
-        refusedForReplyBudget.incrementAndGet();
-        return true;
+    boolean reserveReplyBytes(long bytes) {
+        while (true) {
+            long pending = pendingReplyBytes.get();
+            if (pending > 0 && pending + bytes > settings.maxPendingReplyBytes()) {
+                refusedForReplyBudget.incrementAndGet();
+                return false;
+            }
+            if (pendingReplyBytes.compareAndSet(pending, pending + bytes)) return true;
+        }
     }
 
     long refusedForReplyBudget() {
