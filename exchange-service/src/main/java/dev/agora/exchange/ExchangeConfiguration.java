@@ -5,9 +5,8 @@ import dev.agora.exchange.sequencer.Sequencer;
 import dev.agora.exchange.store.ExchangeStore;
 import dev.agora.exchange.store.JdbcStoredOrders;
 import dev.agora.exchange.xml.XmlProtocolServer;
-import io.netty.handler.ssl.ClientAuth;
+import dev.agora.exchange.xml.XmlTls;
 import io.netty.handler.ssl.SslContext;
-import io.netty.handler.ssl.SslContextBuilder;
 import java.util.Properties;
 import javax.net.ssl.SSLException;
 import javax.sql.DataSource;
@@ -77,11 +76,9 @@ class ExchangeConfiguration {
             throws SSLException {
         if (!properties.tls().enabled()) return null;
         SslBundle bundle = bundles.getObject().getBundle(properties.tls().bundle());
-        return SslContextBuilder.forServer(bundle.getManagers().getKeyManagerFactory())
-                .trustManager(bundle.getManagers().getTrustManagerFactory())
-                .clientAuth(ClientAuth.REQUIRE)
-                .protocols("TLSv1.3", "TLSv1.2")
-                .build();
+        return XmlTls.serverContext(
+                bundle.getManagers().getKeyManagerFactory(),
+                bundle.getManagers().getTrustManagerFactory());
     }
 
     @Bean
