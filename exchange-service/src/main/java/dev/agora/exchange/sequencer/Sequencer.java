@@ -100,7 +100,9 @@ public final class Sequencer implements AutoCloseable {
     private volatile BatchObserver observer = (commands, applyNanos, commitNanos) -> {};
     private volatile Role role = Role.STARTING;
     private volatile boolean running = true;
-    private MatchingEngine engine;
+    /** Written by the sequencer thread only; volatile so gauges may read its sizes. */
+    private volatile MatchingEngine engine;
+
     private Thread thread;
 
     public Sequencer(
@@ -433,6 +435,8 @@ public final class Sequencer implements AutoCloseable {
                     round.addAll(pending);
                     pending.clear();
                     committing = true;
+                    // A sequencer holding back a full batch may hand it over now.
+                    lock.notifyAll();
                 }
                 commitAndComplete(round);
                 round.clear();

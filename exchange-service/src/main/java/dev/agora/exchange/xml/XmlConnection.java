@@ -134,14 +134,14 @@ final class XmlConnection extends ByteToMessageDecoder {
                         },
                         server.settings().replyTimeoutMillis(),
                         TimeUnit.MILLISECONDS);
-        applied.thenCompose(server.history()::completeAll).whenComplete((results, failure) -> {
+        applied.thenCompose(server.history()::completeAll)
+                .whenComplete((results, failure) -> replied.complete(replyTo(request, results, failure)));
+        // One hand-over to the event loop per reply: the timer is cancelled and the reply written there.
+        replied.thenAccept(bytes -> ctx.executor().execute(() -> {
             timeout.cancel(false);
-            replied.complete(replyTo(request, results, failure));
-        });
-        replied.thenAccept(bytes -> {
             server.replyBytesPending(-reserved);
             reply(ctx, bytes);
-        });
+        }));
     }
 
     private AccountPermission permission(ChannelHandlerContext ctx) throws SSLPeerUnverifiedException {
