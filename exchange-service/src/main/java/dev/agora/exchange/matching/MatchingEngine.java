@@ -99,8 +99,8 @@ public final class MatchingEngine {
             account.removeShares(symbol, shares);
             changes.positionChanged(account, symbol);
         }
-        Order order = new Order(nextOrderId++, account, symbol, buy, shares, limit);
-        OrderBook book = books.computeIfAbsent(symbol, s -> new OrderBook());
+        OrderBook book = books.computeIfAbsent(symbol, OrderBook::new);
+        Order order = new Order(nextOrderId++, account, book.symbol, buy, shares, limit);
         match(order, book);
         if (order.isOpen()) {
             book.rest(order);
@@ -256,10 +256,11 @@ public final class MatchingEngine {
      */
     public void restoreOpenOrder(
             long id, String accountId, String symbol, BigDecimal amount, BigDecimal limit, BigDecimal open) {
-        Order order = new Order(id, accounts.get(accountId), symbol, amount.signum() > 0, amount.abs(), limit);
+        OrderBook book = books.computeIfAbsent(symbol, OrderBook::new);
+        Order order = new Order(id, accounts.get(accountId), book.symbol, amount.signum() > 0, amount.abs(), limit);
         order.restoreOpen(open);
         openOrders.put(id, order);
-        books.computeIfAbsent(symbol, s -> new OrderBook()).rest(order);
+        book.rest(order);
         nextOrderId = Math.max(nextOrderId, id + 1);
     }
 

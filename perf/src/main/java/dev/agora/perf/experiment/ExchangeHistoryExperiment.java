@@ -206,11 +206,19 @@ final class ExchangeHistoryExperiment implements Experiment {
         return totalBytes(output);
     }
 
-    /** The byte count of a class histogram's {@code Total <instances> <bytes>} line. */
+    /**
+     * The bytes of a class histogram's {@code Total <instances> <bytes>} line, less the GC's filler arrays
+     * ({@code jdk.internal.vm.FillerElement}): dead space the collector keeps parseable, which the histogram lists
+     * like objects (it varied by 8 MiB between two measurements of the same exchange).
+     */
     static long totalBytes(String histogram) {
         Matcher total = Pattern.compile("(?m)^Total\\s+\\d+\\s+(\\d+)").matcher(histogram);
         if (!total.find()) throw new IllegalStateException("no total in the class histogram");
-        return Long.parseLong(total.group(1));
+        long bytes = Long.parseLong(total.group(1));
+        Matcher filler = Pattern.compile("(?m)^\\s*\\d+:\\s+\\d+\\s+(\\d+)\\s+\\S*jdk\\.internal\\.vm\\.Filler\\S*")
+                .matcher(histogram);
+        while (filler.find()) bytes -= Long.parseLong(filler.group(1));
+        return bytes;
     }
 
     private static double median(List<Duration> times) {
