@@ -41,7 +41,9 @@ class AbuseTest {
     @BeforeEach
     void start() throws Exception {
         InTestExchange.Limits limits = new InTestExchange.Limits(
-                4096, PER_ADDRESS, REPLY_BUDGET, Duration.ofSeconds(8), Duration.ofSeconds(3), null);
+                // A read timeout long enough that all stallers are connected, on a busy machine, before the first times
+                // out.
+                4096, PER_ADDRESS, REPLY_BUDGET, Duration.ofSeconds(15), Duration.ofSeconds(3), null);
         exchange = new InTestExchange("exchange_abuse", limits, null);
         normal = exchange.client();
         assertNormalClientServed("1");
