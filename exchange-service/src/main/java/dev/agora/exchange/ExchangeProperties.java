@@ -6,34 +6,75 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
 
 /**
- * Settings of the exchange ({@code agora.exchange.*}; environment {@code AGORA_EXCHANGE_TCP_PORT} etc.).
+ * Settings of the exchange ({@code agora.exchange.*}; environment {@code AGORA_EXCHANGE_TCP_PORT} etc.). Every
+ * bound a client could otherwise push against has a setting here; the README's "Limits" table explains each.
  *
  * @param tcpPort XML protocol port; 0 picks a free one (logged, and shown by the health endpoint)
  * @param tcpHost address the XML protocol listens on ({@code AGORA_EXCHANGE_TCP_HOST}): loopback unless set. The
- *     protocol carries no credentials, so whoever reaches the port can create accounts and trade on any of them;
- *     widen it only to a network that is trusted as a whole
+ *     plain protocol carries no credentials, so whoever reaches the port can create accounts and trade on any of
+ *     them; widen it only to a network that is trusted as a whole, or turn on {@link Tls}
  * @param maxMessageSize largest XML request accepted; the declared length is checked before reading
+ * @param maxReplySize largest XML reply written; a larger one is replaced by an error
  * @param maxRequestChildren most children one request may hold
  * @param maxConnections XML connections served at once; more are told the server is busy
+ * @param maxConnectionsPerAddress XML connections from one client address at once
+ * @param maxPendingReplySize reply bytes written but not yet taken by slow clients, beyond which new requests are
+ *     refused as busy before they are applied
  * @param readTimeout longest wait for any single read from a client
  * @param requestDeadline longest time one whole request may take to arrive
  * @param replyTimeout longest wait for the engine before a request is answered with an error
+ * @param writeTimeout longest time a client may take to accept its reply before the connection is closed
+ * @param idleTimeout longest time a connection may see neither a read nor a write
+ * @param ioThreads Netty event-loop threads of the XML server
  * @param queueCapacity commands waiting for the sequencer before new ones are refused
  * @param maxBatch most commands committed in one transaction
+ * @param closedOrdersKept recently closed orders the engine keeps in memory for queries; older ones are read from
+ *     PostgreSQL
+ * @param fillsKeptPerOrder executions an open order keeps in memory; beyond that they are read from PostgreSQL
+ * @param historyThreads threads reading closed orders from PostgreSQL (each holds a pooled connection while reading)
+ * @param historyQueueCapacity reads of closed orders that may wait for a thread before more are refused
  * @param lockKey PostgreSQL advisory lock key that makes one instance active
  * @param lockPollInterval how often a standby tries to take the lock
+ * @param tls TLS with client certificates for the XML protocol
  */
 @ConfigurationProperties("agora.exchange")
 public record ExchangeProperties(
         @DefaultValue("12345") int tcpPort,
         @DefaultValue("127.0.0.1") String tcpHost,
-        @DefaultValue("1MB") DataSize maxMessageSize,
+        @DefaultValue("64KB") DataSize maxMessageSize,
+        @DefaultValue("4MB") DataSize maxReplySize,
         @DefaultValue("10000") int maxRequestChildren,
         @DefaultValue("4096") int maxConnections,
+        @DefaultValue("256") int maxConnectionsPerAddress,
+        @DefaultValue("64MB") DataSize maxPendingReplySize,
         @DefaultValue("10s") Duration readTimeout,
         @DefaultValue("30s") Duration requestDeadline,
         @DefaultValue("10s") Duration replyTimeout,
-        @DefaultValue("100000") int queueCapacity,
+        @DefaultValue("10s") Duration writeTimeout,
+        @DefaultValue("60s") Duration idleTimeout,
+        @DefaultValue("1") int ioThreads,
+        @DefaultValue("10000") int queueCapacity,
         @DefaultValue("2048") int maxBatch,
+        @DefaultValue("16384") int closedOrdersKept,
+        @DefaultValue("8") int fillsKeptPerOrder,
+        @DefaultValue("2") int historyThreads,
+        @DefaultValue("1024") int historyQueueCapacity,
         @DefaultValue("6817391625") long lockKey,
-        @DefaultValue("500ms") Duration lockPollInterval) {}
+        @DefaultValue("500ms") Duration lockPollInterval,
+        @DefaultValue Tls tls) {
+
+    /**
+     * TLS for the XML protocol, for deployments where its port leaves the host. Off unless a bundle is named. When on,
+     * every connection must present a client certificate that the bundle's trust store trusts, and may act only for
+     * the accounts its subject names ({@code UID} attributes; {@code UID=*} for all).
+     *
+     * @param bundle name of a Spring Boot SSL bundle ({@code spring.ssl.bundle.pem.<name>.keystore.*} holds the
+     *     server's certificate and key, {@code .truststore.*} the CA that signs client certificates); empty for plain
+     */
+    public record Tls(@DefaultValue("") String bundle) {
+
+        public boolean enabled() {
+            return bundle != null && !bundle.isBlank();
+        }
+    }
+}

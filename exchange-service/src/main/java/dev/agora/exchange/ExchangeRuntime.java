@@ -1,8 +1,11 @@
 package dev.agora.exchange;
 
+import dev.agora.exchange.history.OrderHistory;
+import dev.agora.exchange.matching.MemoryLimits;
 import dev.agora.exchange.sequencer.Sequencer;
 import dev.agora.exchange.store.ExchangeStore;
 import dev.agora.exchange.xml.XmlProtocolServer;
+import io.netty.handler.ssl.SslContext;
 import java.time.Clock;
 import org.springframework.context.SmartLifecycle;
 
@@ -17,26 +20,35 @@ final class ExchangeRuntime implements SmartLifecycle {
     private final XmlProtocolServer xmlServer;
     private volatile boolean running;
 
-    ExchangeRuntime(ExchangeStore store, ExchangeProperties properties) {
+    ExchangeRuntime(ExchangeStore store, OrderHistory history, ExchangeProperties properties, SslContext tls) {
         Clock clock = Clock.systemUTC();
         this.sequencer = new Sequencer(
                 store,
                 () -> clock.instant().getEpochSecond(),
                 properties.queueCapacity(),
                 properties.maxBatch(),
-                properties.lockPollInterval());
+                properties.lockPollInterval(),
+                new MemoryLimits(properties.closedOrdersKept(), properties.fillsKeptPerOrder()));
         this.xmlServer = new XmlProtocolServer(
                 new XmlProtocolServer.Settings(
                         properties.tcpHost(),
                         properties.tcpPort(),
-                        (int) properties.maxMessageSize().toBytes(),
+                        Math.toIntExact(properties.maxMessageSize().toBytes()),
+                        Math.toIntExact(properties.maxReplySize().toBytes()),
                         properties.maxRequestChildren(),
                         properties.maxConnections(),
+                        properties.maxConnectionsPerAddress(),
+                        properties.maxPendingReplySize().toBytes(),
                         properties.readTimeout().toMillis(),
                         properties.requestDeadline().toMillis(),
                         properties.replyTimeout().toMillis(),
-                        1024),
-                sequencer);
+                        properties.writeTimeout().toMillis(),
+                        properties.idleTimeout().toMillis(),
+                        properties.ioThreads(),
+                        1024,
+                        tls),
+                sequencer,
+                history);
         sequencer.whenActive(xmlServer::start);
     }
 

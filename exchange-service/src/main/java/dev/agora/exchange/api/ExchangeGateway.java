@@ -5,6 +5,7 @@ import dev.agora.common.problem.ProblemTypes;
 import dev.agora.common.security.Callers;
 import dev.agora.common.security.Roles;
 import dev.agora.exchange.ExchangeProperties;
+import dev.agora.exchange.history.OrderHistory;
 import dev.agora.exchange.matching.Rejection;
 import dev.agora.exchange.matching.Result;
 import dev.agora.exchange.sequencer.Command;
@@ -27,15 +28,28 @@ class ExchangeGateway {
     private static final Object NOT_YOURS = new Object();
 
     private final Sequencer sequencer;
+    private final OrderHistory history;
     private final long replyTimeoutMillis;
 
-    ExchangeGateway(Sequencer sequencer, ExchangeProperties properties) {
+    ExchangeGateway(Sequencer sequencer, OrderHistory history, ExchangeProperties properties) {
         this.sequencer = sequencer;
+        this.history = history;
         this.replyTimeoutMillis = properties.replyTimeout().toMillis();
     }
 
     <R> R call(Command<R> command) {
-        CompletableFuture<R> reply = sequencer.submit(command);
+        return await(sequencer.submit(command));
+    }
+
+    /**
+     * The answer as a client sees it: an order the engine no longer holds, or executions it did not keep, are read
+     * from PostgreSQL (after the commit that the engine's answer waited for, so nothing it saw is missing).
+     */
+    Result completed(Result result) {
+        return await(history.complete(result));
+    }
+
+    private <R> R await(CompletableFuture<R> reply) {
         try {
             return reply.get(replyTimeoutMillis, TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
@@ -92,7 +106,8 @@ class ExchangeGateway {
                             INVALID_AMOUNT,
                             INVALID_LIMIT -> HttpStatus.BAD_REQUEST;
                     case UNKNOWN_ACCOUNT, UNKNOWN_ORDER -> HttpStatus.NOT_FOUND;
-                    case FOREIGN_ORDER -> HttpStatus.FORBIDDEN;
+                    case FOREIGN_ORDER, ACCOUNT_NOT_PERMITTED -> HttpStatus.FORBIDDEN;
+                    case TOO_MANY_EXECUTIONS -> HttpStatus.UNPROCESSABLE_CONTENT;
                     case ACCOUNT_EXISTS, INSUFFICIENT_FUNDS, INSUFFICIENT_SHARES, NOTHING_OPEN -> HttpStatus.CONFLICT;
                 };
         ProblemException problem = new ProblemException(status, type(reason), capitalized(reason.message()));

@@ -32,14 +32,15 @@ class OrderController {
     ApiModels.OrderView place(
             @PathVariable @Pattern(regexp = ApiModels.ACCOUNT_ID) String accountId,
             @Valid @RequestBody ApiModels.PlaceOrder request) {
-        return view(exchange.callOnAccount(accountId, engine -> placed(engine, accountId, request)));
+        return view(
+                exchange.completed(exchange.callOnAccount(accountId, engine -> placed(engine, accountId, request))));
     }
 
     @GetMapping("/{orderId}")
     ApiModels.OrderView query(
             @PathVariable @Pattern(regexp = ApiModels.ACCOUNT_ID) String accountId,
             @PathVariable @Positive long orderId) {
-        return view(exchange.callOnAccount(accountId, engine -> engine.query(accountId, orderId)));
+        return view(exchange.completed(exchange.callOnAccount(accountId, engine -> engine.query(accountId, orderId))));
     }
 
     /** Cancels the open part; the reply shows the order as canceled. */
@@ -47,7 +48,7 @@ class OrderController {
     ApiModels.OrderView cancel(
             @PathVariable @Pattern(regexp = ApiModels.ACCOUNT_ID) String accountId,
             @PathVariable @Positive long orderId) {
-        return view(exchange.callOnAccount(accountId, engine -> engine.cancel(accountId, orderId)));
+        return view(exchange.completed(exchange.callOnAccount(accountId, engine -> engine.cancel(accountId, orderId))));
     }
 
     private static Result placed(MatchingEngine engine, String accountId, ApiModels.PlaceOrder request) {

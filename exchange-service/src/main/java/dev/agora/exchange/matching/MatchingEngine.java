@@ -1,7 +1,9 @@
 package dev.agora.exchange.matching;
 
 import java.math.BigDecimal;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.LongSupplier;
@@ -12,19 +14,38 @@ import java.util.function.LongSupplier;
  *
  * <p>Cash is reserved when a buy is placed ({@code shares x limit}) and shares are taken when a sell is
  * placed, so an order can always settle. Every step below keeps cash and shares conserved.
+ *
+ * <p>Memory follows open interest, not history: the engine holds accounts, positions and open orders, plus a
+ * bounded number of recently closed orders ({@link MemoryLimits}). A query or cancel of an order it no longer holds
+ * is answered with {@link Result.StoredOrder}, which {@link StoredResults} completes from the store after the
+ * batch's commit. Order and execution ids are 64-bit sequences.
  */
 public final class MatchingEngine {
 
     private final Map<String, Account> accounts = new HashMap<>();
     private final Map<String, OrderBook> books = new HashMap<>();
-    private final OrderIndex orders = new OrderIndex();
+    private final Map<Long, Order> openOrders = new HashMap<>();
+    private final Map<Long, Order> recentlyClosed;
+    private final int fillsKept;
     private final LongSupplier epochSeconds;
     private StateChanges changes = StateChanges.NONE;
     private long nextOrderId = 1;
     private long nextExecutionId = 1;
 
     public MatchingEngine(LongSupplier epochSeconds) {
+        this(epochSeconds, MemoryLimits.DEFAULT);
+    }
+
+    public MatchingEngine(LongSupplier epochSeconds, MemoryLimits limits) {
         this.epochSeconds = epochSeconds;
+        this.fillsKept = limits.fillsKeptPerOrder();
+        int closedKept = limits.closedOrdersKept();
+        this.recentlyClosed = new LinkedHashMap<>() {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<Long, Order> eldest) {
+                return size() > closedKept;
+            }
+        };
     }
 
     /** Where changes are reported from now on. */
@@ -78,32 +99,38 @@ public final class MatchingEngine {
             account.removeShares(symbol, shares);
             changes.positionChanged(account, symbol);
         }
-        Order order = new Order(nextOrderId++, account, symbol, buy, shares, limit);
-        orders.add(order);
-        OrderBook book = books.computeIfAbsent(symbol, s -> new OrderBook());
+        OrderBook book = books.computeIfAbsent(symbol, OrderBook::new);
+        Order order = new Order(nextOrderId++, account, book.symbol, buy, shares, limit);
         match(order, book);
-        if (order.isOpen()) book.rest(order);
+        if (order.isOpen()) {
+            book.rest(order);
+            openOrders.put(order.id(), order);
+        } else {
+            recentlyClosed.put(order.id(), order);
+        }
         changes.orderPlaced(order);
         return new Result.OrderOpened(order.id());
     }
 
     public Result query(String accountId, long orderId) {
         if (!accounts.containsKey(accountId)) return Result.rejected(Rejection.UNKNOWN_ACCOUNT);
-        Order order = orders.get(orderId);
-        if (order == null) return Result.rejected(Rejection.UNKNOWN_ORDER);
+        Order order = held(orderId);
+        if (order == null) return stored(orderId, accountId, false);
         if (!order.accountId().equals(accountId)) return Result.rejected(Rejection.FOREIGN_ORDER);
-        return new Result.OrderStatus(order.snapshot());
+        return new Result.OrderStatus(order.snapshot(nextExecutionId - 1));
     }
 
     /** Cancels the open part of an order and frees what it held: cash for a buy, shares for a sell. */
     public Result cancel(String accountId, long orderId) {
         Account account = accounts.get(accountId);
         if (account == null) return Result.rejected(Rejection.UNKNOWN_ACCOUNT);
-        Order order = orders.get(orderId);
-        if (order == null) return Result.rejected(Rejection.UNKNOWN_ORDER);
+        Order order = held(orderId);
+        if (order == null) return stored(orderId, accountId, true);
         if (!order.accountId().equals(accountId)) return Result.rejected(Rejection.FOREIGN_ORDER);
         if (!order.isOpen()) return Result.rejected(Rejection.NOTHING_OPEN);
         books.get(order.symbol()).remove(order);
+        openOrders.remove(orderId);
+        recentlyClosed.put(orderId, order);
         BigDecimal open = order.open();
         if (order.isBuy()) {
             account.credit(open.multiply(order.limit()));
@@ -113,23 +140,50 @@ public final class MatchingEngine {
         }
         order.cancel(epochSeconds.getAsLong());
         changes.orderChanged(order);
-        return new Result.OrderCanceled(order.snapshot());
+        return new Result.OrderCanceled(order.snapshot(nextExecutionId - 1));
+    }
+
+    /** An open or recently closed order; null for one only the store may know. */
+    private Order held(long orderId) {
+        Order order = openOrders.get(orderId);
+        return order != null ? order : recentlyClosed.get(orderId);
+    }
+
+    /** An order the engine does not hold: unknown when its id was never given, else closed and stored. */
+    private Result stored(long orderId, String accountId, boolean cancel) {
+        if (orderId <= 0 || orderId >= nextOrderId) return Result.rejected(Rejection.UNKNOWN_ORDER);
+        return new Result.StoredOrder(orderId, accountId, cancel, nextExecutionId - 1);
     }
 
     public Optional<Account> account(String accountId) {
         return Optional.ofNullable(accounts.get(accountId));
     }
 
+    /** An order the engine holds: open, or closed recently (older closed orders are only in the store). */
     public Optional<Order> order(long orderId) {
-        return Optional.ofNullable(orders.get(orderId));
+        return Optional.ofNullable(held(orderId));
     }
 
     public Iterable<Account> accounts() {
         return accounts.values();
     }
 
-    public Iterable<Order> orders() {
-        return orders;
+    /** The open orders, in no particular order. */
+    public Iterable<Order> openOrders() {
+        return Collections.unmodifiableCollection(openOrders.values());
+    }
+
+    public int openOrderCount() {
+        return openOrders.size();
+    }
+
+    public int closedOrdersHeld() {
+        return recentlyClosed.size();
+    }
+
+    /** The id the next order will get. */
+    public long nextOrderId() {
+        return nextOrderId;
     }
 
     private void match(Order incoming, OrderBook book) {
@@ -145,9 +199,13 @@ public final class MatchingEngine {
             Order sell = incoming.isBuy() ? resting : incoming;
             settle(buy, buy.owner(), sell, sell.owner(), shares, price);
             Fill fill = new Fill(shares, price, now);
-            incoming.fill(fill);
-            resting.fill(fill);
-            if (!resting.isOpen()) book.remove(resting);
+            incoming.fill(fill, fillsKept);
+            resting.fill(fill, fillsKept);
+            if (!resting.isOpen()) {
+                book.remove(resting);
+                openOrders.remove(resting.id());
+                recentlyClosed.put(resting.id(), resting);
+            }
             changes.orderChanged(resting);
             changes.executed(
                     new Execution(nextExecutionId++, buy.id(), sell.id(), incoming.symbol(), shares, price, now));
@@ -177,7 +235,8 @@ public final class MatchingEngine {
         else changes.positionChanged(account, symbol);
     }
 
-    // Rebuilding from durable state. Callers restore accounts, then orders in id order, then fills.
+    // Rebuilding from durable state. Callers restore accounts, then positions, then open orders in id order, then the
+    // sequences.
 
     public void restoreAccount(String accountId, BigDecimal balance) {
         restoreAccount(accountId, balance, null);
@@ -191,27 +250,23 @@ public final class MatchingEngine {
         accounts.get(accountId).restorePosition(symbol, shares);
     }
 
-    /** Restores an order; orders must come in id order so the book keeps time priority. */
-    public void restoreOrder(
-            long id,
-            String accountId,
-            String symbol,
-            BigDecimal amount,
-            BigDecimal limit,
-            BigDecimal open,
-            BigDecimal canceledShares,
-            long canceledAt) {
-        Order order = new Order(id, accounts.get(accountId), symbol, amount.signum() > 0, amount.abs(), limit);
-        order.restore(open, canceledShares, canceledAt);
-        orders.add(order);
-        if (order.isOpen()) books.computeIfAbsent(symbol, s -> new OrderBook()).rest(order);
+    /**
+     * Restores an open order; they must come in id order so the book keeps time priority. Its executions, if it has
+     * any, stay in the store.
+     */
+    public void restoreOpenOrder(
+            long id, String accountId, String symbol, BigDecimal amount, BigDecimal limit, BigDecimal open) {
+        OrderBook book = books.computeIfAbsent(symbol, OrderBook::new);
+        Order order = new Order(id, accounts.get(accountId), book.symbol, amount.signum() > 0, amount.abs(), limit);
+        order.restoreOpen(open);
+        openOrders.put(id, order);
+        book.rest(order);
         nextOrderId = Math.max(nextOrderId, id + 1);
     }
 
-    public void restoreExecution(Execution execution) {
-        Fill fill = new Fill(execution.shares(), execution.price(), execution.time());
-        orders.get(execution.buyOrderId()).restoreFill(fill);
-        orders.get(execution.sellOrderId()).restoreFill(fill);
-        nextExecutionId = Math.max(nextExecutionId, execution.id() + 1);
+    /** The highest order and execution ids ever given (0 for none), so the sequences go on after them. */
+    public void restoreSequences(long lastOrderId, long lastExecutionId) {
+        nextOrderId = Math.max(nextOrderId, lastOrderId + 1);
+        nextExecutionId = Math.max(nextExecutionId, lastExecutionId + 1);
     }
 }

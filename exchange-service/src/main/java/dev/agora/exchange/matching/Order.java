@@ -6,7 +6,11 @@ import java.util.List;
 
 /**
  * A limit order. Quantities are kept unsigned with a side flag; the protocol's signs are applied in
- * {@link #snapshot()}. The order is also a node of its price level's intrusive list, so cancel is O(1).
+ * {@link #snapshot}. The order is also a node of its price level's intrusive list, so cancel is O(1).
+ *
+ * <p>It keeps at most a few of its executions ({@link MemoryLimits#fillsKeptPerOrder()}); past that it keeps none
+ * and its executions are read from the store when asked for, so an order hit by a million tiny fills costs the same
+ * memory as one hit by ten.
  */
 public final class Order {
 
@@ -20,6 +24,8 @@ public final class Order {
     private BigDecimal canceledShares;
     private long canceledAt;
     private List<Fill> fills = List.of();
+    /** True once the executions are too many to keep: the store has them all. */
+    private boolean fillsStored;
 
     PriceLevel level;
     Order previous;
@@ -82,11 +88,22 @@ public final class Order {
         return canceledAt;
     }
 
+    /** The executions kept in memory; empty when they are {@linkplain #fillsStored() stored only}. */
     public List<Fill> fills() {
         return fills;
     }
 
-    public OrderSnapshot snapshot() {
+    /** Whether the executions are read from the store rather than kept here. */
+    public boolean fillsStored() {
+        return fillsStored;
+    }
+
+    /**
+     * The order as a reply shows it.
+     *
+     * @param lastExecutionId the engine's last execution id now: where stored executions end for this snapshot
+     */
+    public OrderSnapshot snapshot(long lastExecutionId) {
         List<OrderSnapshot.SignedFill> signedFills = new ArrayList<>(fills.size());
         for (Fill fill : fills) {
             signedFills.add(new OrderSnapshot.SignedFill(signed(fill.shares()), fill.price(), fill.time()));
@@ -99,15 +116,22 @@ public final class Order {
                 limit,
                 isOpen() ? signed(open) : null,
                 canceledShares == null ? null : new OrderSnapshot.Cancellation(signed(canceledShares), canceledAt),
-                signedFills);
+                signedFills,
+                fillsStored ? lastExecutionId : 0);
     }
 
     private BigDecimal signed(BigDecimal unsigned) {
         return buy ? unsigned : unsigned.negate();
     }
 
-    void fill(Fill fill) {
+    void fill(Fill fill, int fillsKept) {
         open = open.subtract(fill.shares());
+        if (fillsStored) return;
+        if (fills.size() >= fillsKept) {
+            fillsStored = true;
+            fills = List.of();
+            return;
+        }
         if (fills.isEmpty()) fills = new ArrayList<>(2);
         fills.add(fill);
     }
@@ -118,14 +142,9 @@ public final class Order {
         open = BigDecimal.ZERO;
     }
 
-    void restore(BigDecimal openShares, BigDecimal canceled, long canceledTime) {
+    /** An open order reloaded from the store: its executions, if it has any, stay there. */
+    void restoreOpen(BigDecimal openShares) {
         this.open = openShares;
-        this.canceledShares = canceled;
-        this.canceledAt = canceledTime;
-    }
-
-    void restoreFill(Fill fill) {
-        if (fills.isEmpty()) fills = new ArrayList<>(2);
-        fills.add(fill);
+        this.fillsStored = openShares.compareTo(shares) < 0;
     }
 }

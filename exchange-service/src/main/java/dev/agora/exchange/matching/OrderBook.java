@@ -8,8 +8,15 @@ import java.util.TreeMap;
 /** The open orders of one symbol: bids best (highest) first, asks best (lowest) first. */
 final class OrderBook {
 
+    /** The symbol's one string, shared by every order of the book (a request's parsed copy is not kept). */
+    final String symbol;
+
     private final TreeMap<BigDecimal, PriceLevel> bids = new TreeMap<>(Comparator.reverseOrder());
     private final TreeMap<BigDecimal, PriceLevel> asks = new TreeMap<>();
+
+    OrderBook(String symbol) {
+        this.symbol = symbol;
+    }
 
     /** The best level an incoming order on the given side could trade with, or null. */
     PriceLevel bestOpposite(boolean incomingBuy) {

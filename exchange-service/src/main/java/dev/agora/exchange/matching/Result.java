@@ -17,6 +17,16 @@ public sealed interface Result {
 
     record Rejected(Rejection reason) implements Result {}
 
+    /**
+     * A query or cancel of an order the engine no longer holds: if it exists it is closed, and only the store knows
+     * it. {@link StoredResults} answers it; nothing was changed.
+     *
+     * @param accountId the account that asked (the order must be its own)
+     * @param cancel whether a cancel asked (a closed order has nothing open to cancel)
+     * @param executionsUpTo the last execution id when the engine answered
+     */
+    record StoredOrder(long orderId, String accountId, boolean cancel, long executionsUpTo) implements Result {}
+
     static Rejected rejected(Rejection reason) {
         return new Rejected(reason);
     }

@@ -1,6 +1,7 @@
 package dev.agora.exchange.sequencer;
 
 import dev.agora.exchange.matching.MatchingEngine;
+import dev.agora.exchange.matching.MemoryLimits;
 import dev.agora.exchange.store.ChangeSet;
 import dev.agora.exchange.store.ExchangeStore;
 import dev.agora.exchange.store.StoreUnavailableException;
@@ -35,6 +36,10 @@ import org.slf4j.LoggerFactory;
  * <p>When a commit fails, the engine's state is ahead of the database: that batch and every later one get
  * errors and the engine is rebuilt from the database (after reacquiring the lock), so nothing
  * unacknowledged is kept.
+ *
+ * <p>Everything waiting is bounded: the queue holds at most {@code queueCapacity} commands (more are refused at once,
+ * and counted), and while the committer has a full batch waiting behind the one it commits, the sequencer takes no
+ * more from the queue, so a slow database backs the load up into the queue instead of into memory.
  */
 public final class Sequencer implements AutoCloseable {
 
@@ -80,6 +85,11 @@ public final class Sequencer implements AutoCloseable {
     private final int maxBatch;
     private final Duration lockPollInterval;
     private final List<Runnable> activationListeners = new CopyOnWriteArrayList<>();
+    /** Batches handed to the committer that it has not started, beyond which the sequencer stops taking commands. */
+    private static final int MAX_WAITING_BATCHES = 1;
+
+    private final MemoryLimits memoryLimits;
+    private final AtomicLong rejected = new AtomicLong();
     private final AtomicLong commands = new AtomicLong();
     private final AtomicLong batches = new AtomicLong();
     private final Committer committer = new Committer();
@@ -90,7 +100,9 @@ public final class Sequencer implements AutoCloseable {
     private volatile BatchObserver observer = (commands, applyNanos, commitNanos) -> {};
     private volatile Role role = Role.STARTING;
     private volatile boolean running = true;
-    private MatchingEngine engine;
+    /** Written by the sequencer thread only; volatile so gauges may read its sizes. */
+    private volatile MatchingEngine engine;
+
     private Thread thread;
 
     public Sequencer(
@@ -99,6 +111,17 @@ public final class Sequencer implements AutoCloseable {
             int queueCapacity,
             int maxBatch,
             Duration lockPollInterval) {
+        this(store, epochSeconds, queueCapacity, maxBatch, lockPollInterval, MemoryLimits.DEFAULT);
+    }
+
+    public Sequencer(
+            ExchangeStore store,
+            LongSupplier epochSeconds,
+            int queueCapacity,
+            int maxBatch,
+            Duration lockPollInterval,
+            MemoryLimits memoryLimits) {
+        this.memoryLimits = memoryLimits;
         this.store = store;
         this.epochSeconds = epochSeconds;
         this.queue = new ArrayBlockingQueue<>(queueCapacity);
@@ -130,6 +153,7 @@ public final class Sequencer implements AutoCloseable {
         }
         CompletableFuture<R> reply = new CompletableFuture<>();
         if (!queue.offer(new Submission<>(command, reply))) {
+            rejected.incrementAndGet();
             return CompletableFuture.failedFuture(new ExchangeUnavailableException("exchange is overloaded"));
         }
         return reply;
@@ -142,6 +166,27 @@ public final class Sequencer implements AutoCloseable {
     /** Commands waiting for the sequencer. */
     public int queued() {
         return queue.size();
+    }
+
+    /** Most commands that may wait for the sequencer. */
+    public int queueCapacity() {
+        return queue.size() + queue.remainingCapacity();
+    }
+
+    /** Commands refused because the queue was full. */
+    public long rejected() {
+        return rejected.get();
+    }
+
+    /** Batches applied and handed to the committer, not yet durable (the one being committed included). */
+    public int batchesAwaitingCommit() {
+        return committer.awaiting();
+    }
+
+    /** Open orders and recently closed orders the engine holds (sequencer's view; read without a lock). */
+    public long ordersHeld() {
+        MatchingEngine current = engine;
+        return current == null ? 0 : (long) current.openOrderCount() + current.closedOrdersHeld();
     }
 
     public Role role() {
@@ -167,6 +212,12 @@ public final class Sequencer implements AutoCloseable {
                     recover(changes, "a commit failed");
                     continue;
                 }
+                if (accumulated.size() >= maxBatch && committer.waiting() >= MAX_WAITING_BATCHES) {
+                    // A full batch waits behind the commit in progress: take nothing more until the database catches
+                    // up, so commands back up in the bounded queue, not here.
+                    committer.awaitWaitingBelow(MAX_WAITING_BATCHES, 100);
+                    continue;
+                }
                 Submission<?> first = queue.poll(100, TimeUnit.MILLISECONDS);
                 if (first != null) {
                     batch.add(first);
@@ -182,7 +233,9 @@ public final class Sequencer implements AutoCloseable {
                 }
                 // Hand over only when the committer is free: while it commits, commands keep accumulating, so one
                 // statement carries all that came meanwhile.
-                if (!accumulated.isEmpty() && (accumulated.size() >= maxBatch || !committer.busy())) {
+                if (!accumulated.isEmpty()
+                        && (!committer.busy()
+                                || (accumulated.size() >= maxBatch && committer.waiting() < MAX_WAITING_BATCHES))) {
                     write(changes);
                 }
             }
@@ -261,7 +314,7 @@ public final class Sequencer implements AutoCloseable {
         while (running) {
             try {
                 if (!store.acquireLeadership(() -> running, lockPollInterval)) return false;
-                engine = store.load(epochSeconds);
+                engine = store.load(epochSeconds, memoryLimits);
                 engine.reportChangesTo(changes);
                 role = Role.ACTIVE;
                 activationListeners.forEach(Runnable::run);
@@ -300,6 +353,26 @@ public final class Sequencer implements AutoCloseable {
             synchronized (lock) {
                 pending.add(written);
                 lock.notifyAll();
+            }
+        }
+
+        /** Batches handed over and not started. */
+        int waiting() {
+            synchronized (lock) {
+                return pending.size();
+            }
+        }
+
+        /** Batches handed over and not yet durable. */
+        int awaiting() {
+            synchronized (lock) {
+                return pending.size() + (committing ? 1 : 0);
+            }
+        }
+
+        void awaitWaitingBelow(int batches, long millis) throws InterruptedException {
+            synchronized (lock) {
+                if (!stopped && pending.size() >= batches) lock.wait(millis);
             }
         }
 
@@ -362,6 +435,8 @@ public final class Sequencer implements AutoCloseable {
                     round.addAll(pending);
                     pending.clear();
                     committing = true;
+                    // A sequencer holding back a full batch may hand it over now.
+                    lock.notifyAll();
                 }
                 commitAndComplete(round);
                 round.clear();

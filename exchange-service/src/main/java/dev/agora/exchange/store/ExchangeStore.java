@@ -3,6 +3,7 @@ package dev.agora.exchange.store;
 import dev.agora.exchange.matching.Account;
 import dev.agora.exchange.matching.Execution;
 import dev.agora.exchange.matching.MatchingEngine;
+import dev.agora.exchange.matching.MemoryLimits;
 import dev.agora.exchange.matching.Order;
 import java.math.BigDecimal;
 import java.sql.Connection;
@@ -159,9 +160,13 @@ public final class ExchangeStore implements AutoCloseable {
         }
     }
 
-    /** Rebuilds the whole engine state from the tables. */
-    public MatchingEngine load(LongSupplier epochSeconds) {
-        MatchingEngine engine = new MatchingEngine(epochSeconds);
+    /**
+     * Rebuilds the engine's state from the tables: accounts, positions, the open orders (through the partial index
+     * of V6, so the time does not grow with the number of closed orders) and where the id sequences stand. Closed
+     * orders and executions stay in the database ({@link JdbcStoredOrders} reads them when asked for).
+     */
+    public MatchingEngine load(LongSupplier epochSeconds, MemoryLimits limits) {
+        MatchingEngine engine = new MatchingEngine(epochSeconds, limits);
         long started = System.nanoTime();
         int orders = 0;
         try {
@@ -175,35 +180,25 @@ public final class ExchangeStore implements AutoCloseable {
                     ResultSet rows = statement.executeQuery()) {
                 while (rows.next()) engine.restorePosition(rows.getString(1), rows.getString(2), rows.getBigDecimal(3));
             }
-            try (PreparedStatement statement = read("SELECT id, account_id, symbol, amount, limit_price, open_shares, "
-                            + "canceled_shares, canceled_at FROM exchange_order ORDER BY id");
+            try (PreparedStatement statement = read("SELECT id, account_id, symbol, amount, limit_price, open_shares "
+                            + "FROM exchange_order WHERE open_shares > 0 ORDER BY id");
                     ResultSet rows = statement.executeQuery()) {
                 while (rows.next()) {
-                    engine.restoreOrder(
+                    engine.restoreOpenOrder(
                             rows.getLong(1),
                             rows.getString(2),
                             rows.getString(3),
                             rows.getBigDecimal(4),
                             rows.getBigDecimal(5),
-                            rows.getBigDecimal(6),
-                            rows.getBigDecimal(7),
-                            rows.getLong(8));
+                            rows.getBigDecimal(6));
                     orders++;
                 }
             }
-            try (PreparedStatement statement = read("SELECT id, buy_order_id, sell_order_id, symbol, shares, price, "
-                            + "executed_at FROM execution ORDER BY id");
+            try (PreparedStatement statement = read("SELECT (SELECT coalesce(max(id), 0) FROM exchange_order), "
+                            + "(SELECT coalesce(max(id), 0) FROM execution)");
                     ResultSet rows = statement.executeQuery()) {
-                while (rows.next()) {
-                    engine.restoreExecution(new Execution(
-                            rows.getLong(1),
-                            rows.getLong(2),
-                            rows.getLong(3),
-                            rows.getString(4),
-                            rows.getBigDecimal(5),
-                            rows.getBigDecimal(6),
-                            rows.getLong(7)));
-                }
+                rows.next();
+                engine.restoreSequences(rows.getLong(1), rows.getLong(2));
             }
             connection.commit();
             connection.setAutoCommit(true);
@@ -211,7 +206,11 @@ public final class ExchangeStore implements AutoCloseable {
             rollbackQuietly(e);
             throw new StoreUnavailableException("Could not load the exchange state", e);
         }
-        log.info("Exchange state loaded: {} orders in {} ms", orders, (System.nanoTime() - started) / 1_000_000);
+        log.info(
+                "Exchange state loaded: {} open orders in {} ms; next order id {}",
+                orders,
+                (System.nanoTime() - started) / 1_000_000,
+                engine.nextOrderId());
         return engine;
     }
 

@@ -2,6 +2,8 @@ package dev.agora.exchange.xml;
 
 import dev.agora.exchange.matching.MatchingEngine;
 import dev.agora.exchange.matching.Result;
+import dev.agora.exchange.matching.StoredOrders;
+import dev.agora.exchange.matching.StoredResults;
 import java.util.List;
 
 /**
@@ -13,6 +15,8 @@ public final class XmlCodec {
 
     private final XmlRequestParser parser;
     private final XmlReplyWriter writer = new XmlReplyWriter();
+    /** No storage behind a bare engine: an order it no longer holds does not exist here. */
+    private final StoredResults stored = new StoredResults(StoredOrders.NONE, 100_000);
 
     public XmlCodec(int maxItems) {
         this.parser = new XmlRequestParser(maxItems);
@@ -26,7 +30,7 @@ public final class XmlCodec {
         } catch (ProtocolException e) {
             return writer.error(e.getMessage());
         }
-        List<Result> results = new RequestCommand(parsed).applyTo(engine);
+        List<Result> results = stored.completeAll(new RequestCommand(parsed).applyTo(engine));
         return writer.results(parsed, results);
     }
 

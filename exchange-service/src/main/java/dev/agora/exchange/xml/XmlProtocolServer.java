@@ -1,133 +1,229 @@
 package dev.agora.exchange.xml;
 
-import dev.agora.exchange.matching.Result;
-import dev.agora.exchange.sequencer.ExchangeUnavailableException;
+import dev.agora.exchange.history.OrderHistory;
 import dev.agora.exchange.sequencer.Sequencer;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
+import io.netty.channel.socket.DuplexChannel;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.handler.timeout.WriteTimeoutHandler;
+import io.netty.util.ReferenceCountUtil;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.concurrent.GlobalEventExecutor;
+import io.netty.util.concurrent.SingleThreadEventExecutor;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.StandardSocketOptions;
-import java.nio.ByteBuffer;
-import java.nio.channels.CancelledKeyException;
-import java.nio.channels.SelectionKey;
-import java.nio.channels.Selector;
-import java.nio.channels.ServerSocketChannel;
-import java.nio.channels.SocketChannel;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Queue;
-import java.util.Set;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ConcurrentLinkedQueue;
+import java.net.UnknownHostException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The exchange's XML protocol over TCP: one request per connection, at most {@code maxConnections} at once (a
- * connection beyond that is told the server is busy and closed at once). Whatever a client sends, the worst it
- * gets is an {@code <error>} and a closed connection.
+ * The exchange's XML protocol over TCP, on Netty: one request per connection ({@link XmlConnection}), plain or TLS
+ * with client certificates. Whatever a client sends, the worst it gets is an {@code <error>} and a closed connection,
+ * and what it can make the server hold is bounded: connections (in all and per client address), the bytes of one
+ * request and of one reply, the reply bytes waiting for slow readers, and the time of every phase.
  *
- * <p>One I/O thread does all accepting and reading with a selector, and parses each complete frame; the reply
- * is written by the thread that completes the request's future (normally the sequencer's committer, right after
- * the batch's durable commit), with one non-blocking write, and the connection is closed. So a request costs no
- * thread of its own and no hand-over beyond the sequencer's: at thousands of connections per second on two
- * cores, thread wake-ups, not parsing, were what a request cost (a virtual thread per connection spent most of
- * its time being scheduled).
+ * <p>Netty rather than the hand-written selector loop it replaced: the loop had to re-implement what Netty's handlers
+ * already do and test (cumulation, idle and write timeouts, half-closure, TLS), and it had no write deadline.
  */
 public final class XmlProtocolServer implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(XmlProtocolServer.class);
-    private static final int DRAIN_LIMIT = 64 * 1024;
-    private static final long DRAIN_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
-    /** How often timeouts are checked: their resolution. */
-    private static final long SWEEP_MILLIS = 20;
-
-    private static final int ACCEPTS_PER_WAKE_UP = 64;
-    private static final ThreadLocal<ByteBuffer> DISCARD = ThreadLocal.withInitial(() -> ByteBuffer.allocate(8192));
-
-    private final Settings settings;
-    private final Sequencer sequencer;
-    private final XmlRequestParser parser;
-    private final XmlReplyWriter writer = new XmlReplyWriter();
-    private final AtomicInteger open = new AtomicInteger();
-    /** Replies too big for one non-blocking write, handed to the I/O thread to finish. */
-    private final Queue<Connection> unfinishedWrites = new ConcurrentLinkedQueue<>();
-    /** Connections being read or drained: I/O thread only. */
-    private final Set<Connection> reading = new HashSet<>();
-    /** Connections waiting for the engine, oldest first: I/O thread only (the reply timeout is the same for all). */
-    private final ArrayDeque<Connection> waiting = new ArrayDeque<>();
-    /** Where the I/O thread reads into before a frame takes the bytes. */
-    private final ByteBuffer readBuffer = ByteBuffer.allocateDirect(64 * 1024);
-
-    private final long readTimeoutNanos;
-    private final long frameDeadlineNanos;
-    private final long replyTimeoutNanos;
-    private volatile ServerSocketChannel listener;
-    private volatile boolean running;
-    private Selector selector;
-    private Thread ioThread;
+    private static final int SEND_BUFFER_BYTES = 64 * 1024;
 
     /**
-     * @param maxMessageBytes largest XML body accepted
+     * @param maxMessageBytes largest XML body accepted (the length line is checked before any body byte is read)
+     * @param maxReplyBytes largest reply written; a larger one is replaced by an error
+     * @param maxItems most children one request may hold
+     * @param maxConnections connections served at once; more are told the server is busy
+     * @param maxConnectionsPerAddress connections from one client address at once
+     * @param maxPendingReplyBytes reply bytes written but not yet taken by clients, beyond which new requests are
+     *     refused before they are applied
      * @param readTimeoutMillis longest time without any byte arriving while a request is read
      * @param requestDeadlineMillis longest time a whole request may take to arrive
      * @param replyTimeoutMillis longest wait for the engine's reply before answering with an error
+     * @param writeTimeoutMillis longest time a client may take to accept the reply
+     * @param idleTimeoutMillis longest time a connection may see neither a read nor a write
+     * @param ioThreads event-loop threads (accepting, reading, parsing, writing)
+     * @param tls server-side TLS context requiring client certificates, or null for plain TCP
      */
     public record Settings(
             String host,
             int port,
             int maxMessageBytes,
+            int maxReplyBytes,
             int maxItems,
             int maxConnections,
+            int maxConnectionsPerAddress,
+            long maxPendingReplyBytes,
             long readTimeoutMillis,
             long requestDeadlineMillis,
             long replyTimeoutMillis,
-            int backlog) {}
+            long writeTimeoutMillis,
+            long idleTimeoutMillis,
+            int ioThreads,
+            int backlog,
+            SslContext tls) {}
 
-    public XmlProtocolServer(Settings settings, Sequencer sequencer) {
+    private final Settings settings;
+    private final XmlServerContext context;
+    private final ConnectionLimits limits;
+    private volatile Channel listener;
+    private EventLoopGroup group;
+    private ChannelGroup connections;
+
+    public XmlProtocolServer(Settings settings, Sequencer sequencer, OrderHistory history) {
         this.settings = settings;
-        this.sequencer = sequencer;
-        this.parser = new XmlRequestParser(settings.maxItems());
-        this.readTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(settings.readTimeoutMillis());
-        this.frameDeadlineNanos = TimeUnit.MILLISECONDS.toNanos(settings.requestDeadlineMillis());
-        this.replyTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(settings.replyTimeoutMillis());
+        this.context = new XmlServerContext(settings, sequencer, history);
+        this.limits = new ConnectionLimits(settings.maxConnections(), settings.maxConnectionsPerAddress());
     }
 
     /** Binds and starts accepting; returns the bound port (useful when the configured port is 0). */
     public synchronized int start() {
         if (listener != null) return port();
+        boolean epoll = Epoll.isAvailable();
+        IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+        Class<? extends ServerChannel> channelType =
+                epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+        group = new MultiThreadIoEventLoopGroup(
+                settings.ioThreads(), new DefaultThreadFactory("exchange-xml-io", true), io);
+        connections = new DefaultChannelGroup("exchange-xml", GlobalEventExecutor.INSTANCE);
         try {
-            ServerSocketChannel channel = ServerSocketChannel.open();
-            channel.setOption(StandardSocketOptions.SO_REUSEADDR, true);
-            channel.bind(
-                    new InetSocketAddress(InetAddress.getByName(settings.host()), settings.port()), settings.backlog());
-            channel.configureBlocking(false);
-            selector = Selector.open();
-            channel.register(selector, SelectionKey.OP_ACCEPT);
-            listener = channel;
-        } catch (IOException e) {
-            throw new UncheckedIOException("Could not listen on TCP " + settings.host() + ":" + settings.port(), e);
+            listener = new ServerBootstrap()
+                    .group(group)
+                    .channel(channelType)
+                    .option(ChannelOption.SO_BACKLOG, settings.backlog())
+                    .option(ChannelOption.SO_REUSEADDR, true)
+                    .childOption(ChannelOption.TCP_NODELAY, true)
+                    // A fixed send buffer instead of the kernel's autotuning (up to megabytes a socket): what a client
+                    // that never reads makes the kernel hold stays small, and the rest of a large reply stays in the
+                    // process, where the reply budget and the write timeout see it.
+                    .childOption(ChannelOption.SO_SNDBUF, SEND_BUFFER_BYTES)
+                    // A client may half-close after sending its request; it still gets the reply.
+                    .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
+                    .childHandler(new Initializer())
+                    .bind(new InetSocketAddress(InetAddress.getByName(settings.host()), settings.port()))
+                    .syncUninterruptibly()
+                    .channel();
+        } catch (UnknownHostException | RuntimeException e) {
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            throw new IllegalStateException("Could not listen on TCP " + settings.host() + ":" + settings.port(), e);
         }
-        running = true;
-        ioThread = Thread.ofPlatform().name("exchange-xml-io").daemon().start(this::ioLoop);
         InetSocketAddress bound = boundAddress();
-        if (bound != null && !bound.getAddress().isLoopbackAddress()) {
+        if (bound != null && !bound.getAddress().isLoopbackAddress() && settings.tls() == null) {
             log.warn(
-                    "Exchange XML protocol listening on {}:{}, beyond loopback: it carries no credentials, so anyone"
-                            + " who can reach this address can create accounts and trade on any of them",
+                    "Exchange XML protocol listening on {}:{}, beyond loopback and without TLS: it carries no"
+                            + " credentials, so anyone who can reach this address can create accounts and trade on any"
+                            + " of them",
                     bound.getAddress().getHostAddress(),
                     bound.getPort());
         } else {
-            log.info("Exchange XML protocol listening on TCP port {} ({})", port(), settings.host());
+            log.info(
+                    "Exchange XML protocol listening on TCP port {} ({}, {}, {})",
+                    port(),
+                    settings.host(),
+                    settings.tls() == null ? "plain" : "TLS with client certificates",
+                    epoll ? "epoll" : "NIO");
         }
         return port();
+    }
+
+    private final class Initializer extends ChannelInitializer<SocketChannel> {
+        @Override
+        protected void initChannel(SocketChannel channel) {
+            InetAddress address = channel.remoteAddress().getAddress();
+            ConnectionLimits.Refusal refusal = limits.tryOpen(address);
+            if (refusal != null) {
+                channel.pipeline().addLast(new Refuse(refusal));
+                return;
+            }
+            channel.closeFuture().addListener(closed -> limits.closed(address));
+            connections.add(channel);
+            if (settings.tls() != null) {
+                SslHandler tls = settings.tls().newHandler(channel.alloc());
+                tls.setHandshakeTimeoutMillis(settings.readTimeoutMillis());
+                channel.pipeline().addLast("tls", tls);
+            }
+            channel.pipeline()
+                    .addLast(
+                            "timeouts",
+                            new IdleStateHandler(
+                                    settings.readTimeoutMillis(),
+                                    0,
+                                    settings.idleTimeoutMillis(),
+                                    TimeUnit.MILLISECONDS))
+                    .addLast(
+                            "write-timeout",
+                            new WriteTimeoutHandler(settings.writeTimeoutMillis(), TimeUnit.MILLISECONDS))
+                    .addLast("xml", new XmlConnection(context));
+        }
+    }
+
+    /**
+     * Tells a connection beyond a cap why it is refused (plain TCP; a TLS client just sees the close), then half-closes
+     * and drops what the client sends until it closes (or for a moment): closing with its request unread would reset
+     * the connection and could lose the answer.
+     */
+    private final class Refuse extends ChannelInboundHandlerAdapter {
+        private final ConnectionLimits.Refusal refusal;
+
+        Refuse(ConnectionLimits.Refusal refusal) {
+            this.refusal = refusal;
+        }
+
+        @Override
+        public void channelActive(ChannelHandlerContext ctx) {
+            if (settings.tls() != null || !(ctx.channel() instanceof DuplexChannel duplex)) {
+                ctx.close();
+                return;
+            }
+            ctx.writeAndFlush(Unpooled.wrappedBuffer(context.writer().error(refusal.message)))
+                    .addListener(written -> {
+                        if (!written.isSuccess() || duplex.isInputShutdown()) {
+                            ctx.close();
+                            return;
+                        }
+                        duplex.shutdownOutput();
+                        ctx.executor().schedule(() -> ctx.close(), 200, TimeUnit.MILLISECONDS);
+                    });
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object message) {
+            ReferenceCountUtil.release(message);
+        }
+
+        @Override
+        public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+            if (event instanceof ChannelInputShutdownEvent) ctx.close();
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            ctx.close();
+        }
     }
 
     /** The bound port, or -1 when not listening. */
@@ -138,336 +234,59 @@ public final class XmlProtocolServer implements AutoCloseable {
 
     /** The address and port listened on, or null when not listening. */
     public InetSocketAddress boundAddress() {
-        ServerSocketChannel channel = listener;
-        if (channel == null) return null;
-        try {
-            return (InetSocketAddress) channel.getLocalAddress();
-        } catch (IOException e) {
-            return null;
-        }
+        Channel channel = listener;
+        return channel == null ? null : (InetSocketAddress) channel.localAddress();
     }
 
-    private void ioLoop() {
-        long nextSweep = System.nanoTime();
-        while (running) {
-            try {
-                selector.select(this::ready, SWEEP_MILLIS);
-                finishUnfinishedWrites();
-                long now = System.nanoTime();
-                if (now - nextSweep >= 0) {
-                    sweep(now);
-                    nextSweep = now + TimeUnit.MILLISECONDS.toNanos(SWEEP_MILLIS);
-                }
-            } catch (IOException | RuntimeException e) {
-                if (running) log.warn("XML server I/O loop failed; continuing", e);
-            }
-        }
+    // Figures for metrics (XmlServerMetrics).
+
+    public int openConnections() {
+        return limits.open();
     }
 
-    private void ready(SelectionKey key) {
-        try {
-            if (key.isAcceptable()) {
-                acceptWaiting();
-                return;
-            }
-            Connection connection = (Connection) key.attachment();
-            if (key.isWritable()) continueWriting(connection);
-            else if (key.isReadable()) {
-                if (connection.draining) drain(connection);
-                else read(connection);
-            }
-        } catch (CancelledKeyException e) {
-            // Closed by the thread that wrote its reply: nothing left to do.
-        }
+    public int clientAddresses() {
+        return limits.addresses();
     }
 
-    private void acceptWaiting() {
-        for (int i = 0; i < ACCEPTS_PER_WAKE_UP; i++) {
-            SocketChannel channel;
-            try {
-                channel = listener.accept();
-            } catch (IOException e) {
-                log.warn("Accept failed", e);
-                return;
-            }
-            if (channel == null) return;
-            if (open.incrementAndGet() > settings.maxConnections()) {
-                open.decrementAndGet();
-                refuse(channel);
-                continue;
-            }
-            long now = System.nanoTime();
-            Connection connection =
-                    new Connection(channel, new FrameDecoder(settings.maxMessageBytes()), now, frameDeadlineNanos);
-            try {
-                channel.configureBlocking(false);
-                channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
-            } catch (IOException e) {
-                close(connection);
-                continue;
-            }
-            // The request usually arrived with the connection: read it now, register only if it has not.
-            read(connection);
-        }
+    public long refusedConnections(boolean perAddress) {
+        return limits.refused(perAddress ? ConnectionLimits.Refusal.ADDRESS : ConnectionLimits.Refusal.GLOBAL);
     }
 
-    /** Reads what has arrived; answers a complete frame, or waits for more. */
-    private void read(Connection connection) {
-        try {
-            while (true) {
-                readBuffer.clear();
-                int n = connection.channel.read(readBuffer);
-                if (n < 0) {
-                    fail(connection, connection.frame.endOfStream());
-                    return;
-                }
-                if (n == 0) {
-                    if (connection.key == null) {
-                        connection.key = connection.channel.register(selector, SelectionKey.OP_READ, connection);
-                        reading.add(connection);
-                    }
-                    return;
-                }
-                connection.lastReadNanos = System.nanoTime();
-                readBuffer.flip();
-                if (connection.frame.feed(readBuffer)) {
-                    answer(connection);
-                    return;
-                }
-            }
-        } catch (ProtocolException e) {
-            fail(connection, e.getMessage());
-        } catch (IOException e) {
-            log.debug("Client went away: {}", e.getMessage());
-            reading.remove(connection);
-            close(connection);
-        }
+    public long refusedForReplyBudget() {
+        return context.refusedForReplyBudget();
     }
 
-    /** Parses a complete frame and hands it to the sequencer; the reply is written when its future completes. */
-    private void answer(Connection connection) {
-        reading.remove(connection);
-        if (connection.key != null) connection.key.interestOps(0);
-        XmlRequest request;
-        try {
-            request = parser.parse(connection.frame.body());
-        } catch (ProtocolException e) {
-            reply(connection, writer.error(e.getMessage()), true);
-            return;
-        }
-        CompletableFuture<List<Result>> results = sequencer.submit(new RequestCommand(request));
-        connection.pending = results;
-        connection.replyDeadlineNanos = System.nanoTime() + replyTimeoutNanos;
-        waiting.add(connection);
-        results.whenComplete((done, failure) -> reply(connection, replyTo(request, done, failure), true));
+    public long pendingReplyBytes() {
+        return context.pendingReplyBytes();
     }
 
-    private byte[] replyTo(XmlRequest request, List<Result> results, Throwable failure) {
-        if (failure != null) return writer.error(why(failure));
-        try {
-            return writer.results(request, results);
-        } catch (RuntimeException e) {
-            log.error("Could not write the reply to a request that was applied", e);
-            return writer.error("internal error");
-        }
+    /** Timeouts so far of one kind: read, deadline, reply, write or idle. */
+    public long timeouts(String kind) {
+        return context.timeouts(XmlServerContext.Timeout.valueOf(kind.toUpperCase(java.util.Locale.ROOT)));
     }
 
-    private static String why(Throwable failure) {
-        Throwable cause =
-                failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
-        if (cause instanceof CancellationException) {
-            return "exchange did not answer in time; the request may not have been applied";
+    /** Tasks waiting in the event loops' queues (replies handed over by other threads, timers' work). */
+    public int pendingIoTasks() {
+        EventLoopGroup current = group;
+        if (current == null) return 0;
+        int tasks = 0;
+        for (EventExecutor executor : current) {
+            if (executor instanceof SingleThreadEventExecutor loop) tasks += loop.pendingTasks();
         }
-        if (cause instanceof ExchangeUnavailableException unavailable) return unavailable.getMessage();
-        return "internal error";
+        return tasks;
     }
 
-    /** An error reply to a request that could not be read to its end (I/O thread). */
-    private void fail(Connection connection, String why) {
-        reading.remove(connection);
-        reply(connection, writer.error(why), false);
-    }
-
-    /** Writes the reply (any thread); what a non-blocking write cannot take now, the I/O thread finishes. */
-    private void reply(Connection connection, byte[] reply, boolean fullyRead) {
-        try {
-            ByteBuffer out = ByteBuffer.wrap(reply);
-            connection.channel.write(out);
-            if (out.hasRemaining()) {
-                connection.unwritten = out;
-                connection.fullyRead = fullyRead;
-                unfinishedWrites.add(connection);
-                selector.wakeup();
-                return;
-            }
-            replied(connection, fullyRead);
-        } catch (IOException | RuntimeException e) {
-            log.debug("Could not write a reply: {}", e.getMessage());
-            close(connection);
-        }
-    }
-
-    private void finishUnfinishedWrites() {
-        Connection connection;
-        while ((connection = unfinishedWrites.poll()) != null) {
-            try {
-                if (connection.key == null) {
-                    connection.key = connection.channel.register(selector, SelectionKey.OP_WRITE, connection);
-                } else {
-                    connection.key.interestOps(SelectionKey.OP_WRITE);
-                }
-            } catch (IOException | RuntimeException e) {
-                close(connection);
-            }
-        }
-    }
-
-    private void continueWriting(Connection connection) {
-        try {
-            connection.channel.write(connection.unwritten);
-            if (connection.unwritten.hasRemaining()) return;
-            connection.unwritten = null;
-            connection.key.interestOps(0);
-            replied(connection, connection.fullyRead);
-        } catch (IOException e) {
-            log.debug("Could not write a reply: {}", e.getMessage());
-            close(connection);
-        }
-    }
-
-    /**
-     * Ends the connection after its whole reply was written. Bytes a client sent beyond its declared length
-     * (a trailing newline, say) are dropped first: closing a socket with unread input resets the connection,
-     * and the client could lose the reply. After an error to a request that was not read to its end, the I/O
-     * thread reads (and drops) what the client still sends for a moment, for the same reason.
-     */
-    private void replied(Connection connection, boolean fullyRead) throws IOException {
-        connection.channel.shutdownOutput();
-        if (fullyRead) {
-            discardAvailable(connection);
-            close(connection);
-            return;
-        }
-        // Only requests the I/O thread failed end up here, and on the I/O thread.
-        connection.draining = true;
-        connection.drainUntilNanos = System.nanoTime() + DRAIN_NANOS;
-        if (connection.key == null) {
-            connection.key = connection.channel.register(selector, SelectionKey.OP_READ, connection);
-        } else {
-            connection.key.interestOps(SelectionKey.OP_READ);
-        }
-        reading.add(connection);
-        drain(connection);
-    }
-
-    private static void discardAvailable(Connection connection) throws IOException {
-        ByteBuffer sink = DISCARD.get();
-        int discarded = 0;
-        int n;
-        do {
-            sink.clear();
-            n = connection.channel.read(sink);
-            discarded += Math.max(n, 0);
-        } while (n > 0 && discarded < DRAIN_LIMIT);
-    }
-
-    private void drain(Connection connection) {
-        try {
-            int n;
-            do {
-                readBuffer.clear();
-                n = connection.channel.read(readBuffer);
-                connection.drained += Math.max(n, 0);
-            } while (n > 0 && connection.drained < DRAIN_LIMIT);
-            if (n == 0 && connection.drained < DRAIN_LIMIT) return;
-        } catch (IOException e) {
-            // The client went away: either way we are done.
-        }
-        reading.remove(connection);
-        close(connection);
-    }
-
-    /** Read timeouts, request deadlines, drains that ran their time, replies the engine did not give in time. */
-    private void sweep(long now) {
-        List<Connection> expired = new ArrayList<>();
-        for (Connection connection : reading) {
-            if (connection.draining ? now - connection.drainUntilNanos >= 0 : stalled(connection, now)) {
-                expired.add(connection);
-            }
-        }
-        for (Connection connection : expired) {
-            if (connection.draining) {
-                reading.remove(connection);
-                close(connection);
-            } else {
-                fail(
-                        connection,
-                        now - connection.lastReadNanos >= readTimeoutNanos
-                                ? connection.frame.timedOut()
-                                : "request took too long to arrive");
-            }
-        }
-        Connection oldest;
-        while ((oldest = waiting.peek()) != null) {
-            if (!oldest.pending.isDone() && now - oldest.replyDeadlineNanos < 0) break;
-            waiting.poll();
-            // Cancelling makes the sequencer skip the command if it has not run yet; the reply says so.
-            oldest.pending.cancel(false);
-        }
-    }
-
-    private boolean stalled(Connection connection, long now) {
-        return now - connection.lastReadNanos >= readTimeoutNanos || now - connection.deadlineNanos >= 0;
-    }
-
-    private void refuse(SocketChannel channel) {
-        try (channel) {
-            channel.configureBlocking(false);
-            channel.write(ByteBuffer.wrap(writer.error("server busy, try again")));
-            channel.shutdownOutput();
-        } catch (IOException e) {
-            log.debug("Could not tell a client the server is busy", e);
-        }
-    }
-
-    private void close(Connection connection) {
-        if (!connection.markClosed()) return;
-        open.decrementAndGet();
-        try {
-            connection.channel.close();
-        } catch (IOException e) {
-            log.debug("Closing a connection failed", e);
-        }
+    public Settings settings() {
+        return settings;
     }
 
     @Override
     public synchronized void close() {
-        ServerSocketChannel channel = listener;
+        Channel channel = listener;
         if (channel == null) return;
-        running = false;
-        selector.wakeup();
-        if (ioThread != null) {
-            try {
-                ioThread.join(2_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-        try {
-            channel.close();
-        } catch (IOException e) {
-            log.debug("Closing the listener failed", e);
-        }
-        for (SelectionKey key : selector.keys()) {
-            if (key.attachment() instanceof Connection connection) close(connection);
-        }
-        try {
-            selector.close();
-        } catch (IOException e) {
-            log.debug("Closing the selector failed", e);
-        }
-        reading.clear();
-        waiting.clear();
+        channel.close().syncUninterruptibly();
+        connections.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
+        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
         listener = null;
     }
 }

@@ -80,7 +80,8 @@ class MatchingEngineTest {
                 .isEqualTo(Result.rejected(Rejection.INSUFFICIENT_SHARES));
         assertThat(engine.placeOrder("9", "X", d("1"), d("1"))).isEqualTo(Result.rejected(Rejection.UNKNOWN_ACCOUNT));
         assertThat(engine.account("1").orElseThrow().balance()).isEqualByComparingTo("10");
-        assertThat(engine.orders()).isEmpty();
+        assertThat(engine.openOrders()).isEmpty();
+        assertThat(engine.nextOrderId()).as("a rejected order takes no id").isEqualTo(1);
     }
 
     @Test

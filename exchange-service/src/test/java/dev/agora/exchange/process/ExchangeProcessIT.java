@@ -1,12 +1,15 @@
 package dev.agora.exchange.process;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agora.common.postgres.PostgresServer;
 import dev.agora.common.postgres.SharedPostgres;
 import dev.agora.common.process.ServiceJars;
 import dev.agora.common.process.ServiceProcess;
 import dev.agora.exchange.support.XmlClient;
+import io.netty.pkitesting.CertificateBuilder;
+import io.netty.pkitesting.X509Bundle;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
@@ -15,6 +18,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -34,6 +39,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocket;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -137,8 +144,81 @@ class ExchangeProcessIT {
                 .isEqualTo("<results><error id=\"4242\">account already exists</error></results>");
     }
 
+    /**
+     * The XML port over TLS as a deployment turns it on: PEM files described as a Spring Boot SSL bundle in the
+     * environment, the bundle named by AGORA_EXCHANGE_TLS_BUNDLE. A client certificate from the bundle's CA acts for
+     * the account its subject names; a client without one gets nothing.
+     */
+    @Test
+    void theXmlPortSpeaksTlsFromASpringSslBundle() throws Exception {
+        X509Bundle authority = new CertificateBuilder()
+                .subject("CN=IT clients CA")
+                .setIsCertificateAuthority(true)
+                .ecp256()
+                .buildSelfSigned();
+        X509Bundle server = new CertificateBuilder()
+                .subject("CN=exchange")
+                .addSanIpAddress("127.0.0.1")
+                .addExtendedKeyUsageServerAuth()
+                .ecp256()
+                .buildIssuedBy(authority);
+        X509Bundle desk = new CertificateBuilder()
+                .subject("CN=desk,UID=6001")
+                .addExtendedKeyUsageClientAuth()
+                .ecp256()
+                .buildIssuedBy(authority);
+        Path pem = Files.createDirectories(Path.of("target", "it-tls"));
+        Path chain = Files.writeString(pem.resolve("server.crt"), server.getCertificatePathPEM());
+        Path key = Files.writeString(pem.resolve("server.key"), server.getPrivateKeyPEM());
+        Path clientsCa = Files.writeString(pem.resolve("clients-ca.crt"), authority.getCertificatePEM());
+        int tcpPort = freePort();
+        ServiceProcess exchange = exchangeBuilder("exchange-tls", tcpPort)
+                .env("SPRING_SSL_BUNDLE_PEM_EXCHANGEXML_KEYSTORE_CERTIFICATE", "file:" + chain.toAbsolutePath())
+                .env("SPRING_SSL_BUNDLE_PEM_EXCHANGEXML_KEYSTORE_PRIVATEKEY", "file:" + key.toAbsolutePath())
+                .env("SPRING_SSL_BUNDLE_PEM_EXCHANGEXML_TRUSTSTORE_CERTIFICATE", "file:" + clientsCa.toAbsolutePath())
+                .env("AGORA_EXCHANGE_TLS_BUNDLE", "exchangexml")
+                .build();
+        processes.add(exchange);
+        exchange.startAndAwaitReady(READY);
+
+        assertThat(sendOverTls(
+                        tcpPort,
+                        authority,
+                        desk,
+                        "<create><account id=\"6001\" balance=\"5\"/><account id=\"6002\" balance=\"5\"/></create>"))
+                .isEqualTo("<results><created id=\"6001\"/><error id=\"6002\">account is not named by this"
+                        + " connection's certificate</error></results>");
+        assertThatThrownBy(() -> sendOverTls(tcpPort, authority, null, "<create/>"))
+                .isInstanceOf(IOException.class);
+    }
+
+    private static String sendOverTls(int port, X509Bundle authority, X509Bundle client, String xml) throws Exception {
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(
+                client == null ? null : client.toKeyManagerFactory().getKeyManagers(),
+                authority.toTrustManagerFactory().getTrustManagers(),
+                null);
+        try (SSLSocket socket = (SSLSocket) context.getSocketFactory().createSocket("127.0.0.1", port)) {
+            socket.setSoTimeout(30_000);
+            socket.startHandshake();
+            byte[] body = xml.getBytes(StandardCharsets.UTF_8);
+            socket.getOutputStream().write((body.length + "\n").getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream().write(body);
+            socket.getOutputStream().flush();
+            String reply = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (reply.isEmpty()) throw new IOException("closed without a reply");
+            return reply;
+        }
+    }
+
     private ServiceProcess exchange(String name, int tcpPort) throws IOException {
-        ServiceProcess process = ServiceProcess.builder(name, ServiceJars.locate("exchange-service"), freePort())
+        ServiceProcess process = exchangeBuilder(name, tcpPort).build();
+        processes.add(process);
+        return process;
+    }
+
+    private ServiceProcess.Builder exchangeBuilder(String name, int tcpPort) throws IOException {
+        return ServiceProcess.builder(name, ServiceJars.locate("exchange-service"), freePort())
                 // The launcher's profile: the test database's password is a development one.
                 .env("SPRING_PROFILES_ACTIVE", "local")
                 .env("DATABASE_URL", jdbcUrl)
@@ -146,10 +226,7 @@ class ExchangeProcessIT {
                 .env("DATABASE_PASSWORD", postgres.password())
                 .env("AGORA_EXCHANGE_TCP_PORT", Integer.toString(tcpPort))
                 .env("AGORA_EXCHANGE_TCP_HOST", "127.0.0.1")
-                .logFile(Path.of("target", "it-logs", name + ".log"))
-                .build();
-        processes.add(process);
-        return process;
+                .logFile(Path.of("target", "it-logs", name + ".log"));
     }
 
     /** Waits until the standby's health endpoint answers and says it is standing by. */

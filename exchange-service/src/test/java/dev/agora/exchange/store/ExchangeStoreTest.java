@@ -6,8 +6,11 @@ import dev.agora.common.postgres.PostgresServer;
 import dev.agora.common.postgres.SharedPostgres;
 import dev.agora.exchange.matching.Account;
 import dev.agora.exchange.matching.MatchingEngine;
+import dev.agora.exchange.matching.MemoryLimits;
 import dev.agora.exchange.matching.Order;
 import dev.agora.exchange.matching.OrderSnapshot;
+import dev.agora.exchange.matching.Result;
+import dev.agora.exchange.matching.StoredResults;
 import dev.agora.exchange.support.FreshSchema;
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -50,7 +53,7 @@ class ExchangeStoreTest {
 
     @Test
     void theTablesHoldExactlyTheEngineStateAfterRandomBatches() {
-        MatchingEngine engine = store.load(() -> 1_700_000_000L);
+        MatchingEngine engine = store.load(() -> 1_700_000_000L, MemoryLimits.DEFAULT);
         ChangeSet changes = new ChangeSet();
         engine.reportChangesTo(changes);
         Random random = new Random(6);
@@ -79,7 +82,7 @@ class ExchangeStoreTest {
                                 BigDecimal.valueOf(shares),
                                 BigDecimal.valueOf(95 + random.nextInt(11)).add(new BigDecimal("0.25")));
                     } else {
-                        long order = 1 + random.nextInt(Math.max(1, (int) lastOrderId(engine)));
+                        long order = 1 + random.nextInt(Math.max(1, (int) engine.nextOrderId() - 1));
                         engine.order(order).ifPresent(o -> engine.cancel(o.accountId(), order));
                     }
                 }
@@ -88,16 +91,26 @@ class ExchangeStoreTest {
             changes.clear();
         }
 
-        MatchingEngine rebuilt = store.load(() -> 1_700_000_000L);
+        // The rebuilt engine holds only the open orders (their executions stay in the database); the live one still
+        // holds every order it saw (fewer than it keeps). Every order answers the same from both: from memory in the
+        // live engine, from the tables in the rebuilt one.
+        MatchingEngine rebuilt = store.load(() -> 1_700_000_000L, MemoryLimits.DEFAULT);
+        StoredResults stored = new StoredResults(new JdbcStoredOrders(dataSource), 1_000);
 
         assertThat(accountsOf(rebuilt)).isEqualTo(accountsOf(engine)).hasSize(accounts);
         assertThat(accountsOf(engine).values())
                 .anyMatch(account -> account.startsWith("null "))
                 .anyMatch(account -> account.startsWith("user."));
-        assertThat(ordersOf(rebuilt)).isEqualTo(ordersOf(engine)).isNotEmpty();
-        assertThat(ordersOf(engine).values()).anyMatch(order -> order.canceled() != null);
-        assertThat(ordersOf(engine).values())
-                .anyMatch(order -> !order.executions().isEmpty());
+        assertThat(rebuilt.nextOrderId()).isEqualTo(engine.nextOrderId());
+        assertThat(ids(rebuilt.openOrders()))
+                .isEqualTo(ids(engine.openOrders()))
+                .isNotEmpty();
+        Map<Long, OrderSnapshot> live = ordersOf(engine, stored);
+        assertThat(live).hasSize((int) engine.nextOrderId() - 1);
+        assertThat(ordersOf(rebuilt, stored)).isEqualTo(live);
+        assertThat(live.values()).anyMatch(order -> order.canceled() != null);
+        assertThat(live.values()).anyMatch(order -> !order.executions().isEmpty() && order.open() == null);
+        assertThat(live.values()).anyMatch(order -> !order.executions().isEmpty() && order.open() != null);
         assertThat(integrityViolations()).isEmpty();
     }
 
@@ -130,12 +143,6 @@ class ExchangeStoreTest {
                         String.class);
     }
 
-    private static long lastOrderId(MatchingEngine engine) {
-        long last = 0;
-        for (Order order : engine.orders()) last = Math.max(last, order.id());
-        return last;
-    }
-
     private static Map<String, String> accountsOf(MatchingEngine engine) {
         Map<String, String> accounts = new TreeMap<>();
         for (Account account : engine.accounts()) {
@@ -145,9 +152,23 @@ class ExchangeStoreTest {
         return accounts;
     }
 
-    private static Map<Long, OrderSnapshot> ordersOf(MatchingEngine engine) {
+    private static java.util.Set<Long> ids(Iterable<Order> orders) {
+        java.util.Set<Long> ids = new java.util.TreeSet<>();
+        for (Order order : orders) ids.add(order.id());
+        return ids;
+    }
+
+    /** Every order ever placed, as its owner's query answers it (stored parts read from the tables). */
+    private Map<Long, OrderSnapshot> ordersOf(MatchingEngine engine, StoredResults stored) {
         Map<Long, OrderSnapshot> orders = new TreeMap<>();
-        for (Order order : engine.orders()) orders.put(order.id(), order.snapshot());
+        Map<Long, String> owners = new TreeMap<>();
+        new JdbcTemplate(dataSource).query("SELECT id, account_id FROM exchange_order", row -> {
+            owners.put(row.getLong(1), row.getString(2));
+        });
+        owners.forEach((id, owner) -> {
+            Result answer = stored.complete(engine.query(owner, id));
+            orders.put(id, ((Result.OrderStatus) answer).order());
+        });
         return orders;
     }
 }

@@ -14,7 +14,9 @@ import org.springframework.test.context.DynamicPropertySource;
 /**
  * One exchange for all in-process tests (one shared application context, a real embedded PostgreSQL, the
  * XML protocol on a free port, bound where it binds by default). Tests isolate themselves with fresh account ids
- * and symbols ({@link Ids}). The service takes its token keys from a {@link TestIssuer} over real HTTP, as it
+ * and symbols ({@link Ids}). Closed orders and executions are kept in memory only a little (two closed orders, one
+ * execution per open order), so queries of nearly every order past its first fill are answered from PostgreSQL. The
+ * service takes its token keys from a {@link TestIssuer} over real HTTP, as it
  * takes them from the frontends, and runs in the launcher's {@code local} profile.
  */
 @SpringBootTest(
@@ -24,7 +26,11 @@ import org.springframework.test.context.DynamicPropertySource;
             "agora.exchange.tcp-port=0",
             "agora.exchange.read-timeout=2s",
             "agora.exchange.request-deadline=5s",
-            "agora.exchange.max-message-size=64KB"
+            "agora.exchange.max-message-size=64KB",
+            // Keep almost nothing closed in memory, so that every protocol test also proves that queries and cancels
+            // answered from PostgreSQL are exactly what memory would have answered.
+            "agora.exchange.closed-orders-kept=2",
+            "agora.exchange.fills-kept-per-order=1"
         })
 @ActiveProfiles("local")
 public abstract class ExchangeServiceTest {

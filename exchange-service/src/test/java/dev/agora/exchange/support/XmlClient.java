@@ -47,6 +47,30 @@ public record XmlClient(String host, int port) {
         return socket;
     }
 
+    /**
+     * A connection from another loopback address ({@code 127.0.0.2}, ...): to the server a client of its own, as
+     * far as per-address limits go.
+     */
+    public Socket connectFrom(String localAddress, int receiveBuffer) throws IOException {
+        Socket socket = new Socket();
+        if (receiveBuffer > 0) socket.setReceiveBufferSize(receiveBuffer);
+        socket.bind(new InetSocketAddress(localAddress, 0));
+        socket.connect(new InetSocketAddress(host, port), 10_000);
+        socket.setSoTimeout(30_000);
+        socket.setTcpNoDelay(true);
+        return socket;
+    }
+
+    /** The frame of a request: its length in bytes, a newline, the XML. */
+    public static byte[] frame(String xml) {
+        byte[] body = xml.getBytes(StandardCharsets.UTF_8);
+        byte[] header = (body.length + "\n").getBytes(StandardCharsets.US_ASCII);
+        byte[] frame = new byte[header.length + body.length];
+        System.arraycopy(header, 0, frame, 0, header.length);
+        System.arraycopy(body, 0, frame, header.length, body.length);
+        return frame;
+    }
+
     public static String readAll(InputStream in) throws IOException {
         ByteArrayOutputStream reply = new ByteArrayOutputStream();
         in.transferTo(reply);

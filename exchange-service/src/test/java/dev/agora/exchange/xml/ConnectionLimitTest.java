@@ -2,6 +2,8 @@ package dev.agora.exchange.xml;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agora.exchange.history.OrderHistory;
+import dev.agora.exchange.matching.StoredOrders;
 import dev.agora.exchange.sequencer.Sequencer;
 import dev.agora.exchange.store.ExchangeStore;
 import dev.agora.exchange.support.XmlClient;
@@ -19,8 +21,25 @@ class ConnectionLimitTest {
         // Never started: the sequencer refuses every command, which is all these tests need behind the socket.
         Sequencer idle = new Sequencer(new ExchangeStore(null, 0), () -> 0, 16, 16, Duration.ofMillis(100));
         return new XmlProtocolServer(
-                new XmlProtocolServer.Settings("127.0.0.1", 0, 1024, 100, maxConnections, 5_000, 10_000, 1_000, 50),
-                idle);
+                new XmlProtocolServer.Settings(
+                        "127.0.0.1",
+                        0,
+                        1024,
+                        64 * 1024,
+                        100,
+                        maxConnections,
+                        maxConnections,
+                        1 << 20,
+                        5_000,
+                        10_000,
+                        1_000,
+                        5_000,
+                        30_000,
+                        1,
+                        50,
+                        null),
+                idle,
+                new OrderHistory(StoredOrders.NONE, 100, 1, 16));
     }
 
     @Test

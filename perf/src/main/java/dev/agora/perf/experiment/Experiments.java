@@ -16,6 +16,7 @@ public final class Experiments {
                 new FrontendsExperiment(),
                 new ExchangeScalabilityExperiment(),
                 new ExchangeThroughputExperiment(),
+                new ExchangeHistoryExperiment(),
                 new BookstoreSequentialExperiment(),
                 new CacheExperiment(),
                 new BookstoreConcurrentExperiment(),

@@ -1,0 +1,122 @@
+package dev.agora.exchange.support;
+
+import dev.agora.common.postgres.PostgresServer;
+import dev.agora.common.postgres.SharedPostgres;
+import dev.agora.exchange.history.OrderHistory;
+import dev.agora.exchange.matching.MemoryLimits;
+import dev.agora.exchange.sequencer.Sequencer;
+import dev.agora.exchange.store.ExchangeStore;
+import dev.agora.exchange.store.JdbcStoredOrders;
+import dev.agora.exchange.xml.XmlProtocolServer;
+import io.netty.handler.ssl.SslContext;
+import java.time.Duration;
+import javax.sql.DataSource;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
+
+/**
+ * A whole exchange inside the test, without Spring: a real PostgreSQL database with a fresh schema, the sequencer and
+ * committer, the order history, and the Netty XML server on a free loopback port with the settings the test chooses.
+ * For tests that need limits of their own (abuse, TLS) or a database they may shape (64-bit ids).
+ */
+public final class InTestExchange implements AutoCloseable {
+
+    private final PostgresServer postgres = SharedPostgres.get();
+    private final String url;
+    private final Sequencer sequencer;
+    private final OrderHistory history;
+    private final XmlProtocolServer server;
+
+    /** What a test may change of the server's settings; the rest are the production defaults, timeouts shortened. */
+    public record Limits(
+            int maxConnections,
+            int maxConnectionsPerAddress,
+            long maxPendingReplyBytes,
+            Duration readTimeout,
+            Duration writeTimeout,
+            SslContext tls) {
+
+        public static Limits defaults() {
+            return new Limits(4096, 256, 64L << 20, Duration.ofSeconds(3), Duration.ofSeconds(3), null);
+        }
+    }
+
+    /** Starts on a database of its own, emptied and migrated; {@code prepare} may write rows before the engine loads. */
+    public InTestExchange(String database, Limits limits, SqlStep prepare) throws Exception {
+        this.url = postgres.jdbcUrl(database);
+        FreshSchema.migrate(postgres, url);
+        DataSource dataSource = new DriverManagerDataSource(url, postgres.username(), postgres.password());
+        if (prepare != null) {
+            try (var connection = dataSource.getConnection();
+                    var statement = connection.createStatement()) {
+                prepare.run(statement);
+            }
+        }
+        sequencer = new Sequencer(
+                new ExchangeStore(dataSource, database.hashCode()),
+                () -> 1_700_000_000L,
+                10_000,
+                2048,
+                Duration.ofMillis(50),
+                new MemoryLimits(2, 1));
+        history = new OrderHistory(new JdbcStoredOrders(dataSource), 10_000, 2, 256);
+        server = new XmlProtocolServer(
+                new XmlProtocolServer.Settings(
+                        "127.0.0.1",
+                        0,
+                        64 * 1024,
+                        4 << 20,
+                        10_000,
+                        limits.maxConnections(),
+                        limits.maxConnectionsPerAddress(),
+                        limits.maxPendingReplyBytes(),
+                        limits.readTimeout().toMillis(),
+                        limits.readTimeout().multipliedBy(3).toMillis(),
+                        10_000,
+                        limits.writeTimeout().toMillis(),
+                        60_000,
+                        1,
+                        1024,
+                        limits.tls()),
+                sequencer,
+                history);
+        sequencer.whenActive(server::start);
+        sequencer.start();
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (server.port() <= 0) {
+            if (System.nanoTime() > deadline) throw new IllegalStateException("in-test exchange did not start");
+            Thread.sleep(20);
+        }
+    }
+
+    @FunctionalInterface
+    public interface SqlStep {
+        void run(java.sql.Statement statement) throws java.sql.SQLException;
+    }
+
+    public XmlProtocolServer server() {
+        return server;
+    }
+
+    public Sequencer sequencer() {
+        return sequencer;
+    }
+
+    public int port() {
+        return server.port();
+    }
+
+    public XmlClient client() {
+        return XmlClient.local(server.port());
+    }
+
+    public String jdbcUrl() {
+        return url;
+    }
+
+    @Override
+    public void close() {
+        server.close();
+        sequencer.close();
+        history.close();
+    }
+}
