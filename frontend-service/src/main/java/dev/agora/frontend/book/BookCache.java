@@ -102,6 +102,9 @@ public final class BookCache implements MeterBinder {
 
     /** To be taken before fetching a book, and handed to {@link #offerLookup}. */
     public long lookupTicket() {
+        // A change of the leases not yet acted on empties the cache now, so the ticket is taken after it: an answer
+        // fetched from here on is not refused for a change that came before it.
+        leased();
         return lookupGeneration.get();
     }
 
@@ -129,6 +132,7 @@ public final class BookCache implements MeterBinder {
 
     /** To be taken before running a search, and handed to {@link #offerSearch}. */
     public long searchTicket() {
+        leased();
         return searchGeneration.get();
     }
 
