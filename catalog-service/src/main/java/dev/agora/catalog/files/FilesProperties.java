@@ -15,6 +15,8 @@ import org.springframework.util.unit.DataSize;
  *     node alone
  * @param self this node's base URL as {@code nodes} names it; empty: {@code http://127.0.0.1:<port>}
  * @param copies nodes that hold each file (at most the number of nodes)
+ * @param layout {@code distributed}: files spread over all {@code nodes}; {@code central}: the first of them holds
+ *     and serves every file, one copy
  */
 @ConfigurationProperties("agora.files")
 record FilesProperties(
@@ -23,10 +25,16 @@ record FilesProperties(
         List<String> nodes,
         String self,
         int copies,
+        Layout layout,
         DataSize maxSize,
         Duration copyConnectTimeout,
         Duration copyReadTimeout,
         S3 s3) {
+
+    enum Layout {
+        DISTRIBUTED,
+        CENTRAL
+    }
 
     enum Store {
         LOCAL,
@@ -59,6 +67,11 @@ record FilesProperties(
                         .toList();
         self = self == null || self.isBlank() ? "" : withoutTrailingSlash(self.strip());
         if (copies < 1) throw new IllegalArgumentException("agora.files.copies must be at least 1");
+        if (layout == null) layout = Layout.DISTRIBUTED;
+        if (layout == Layout.CENTRAL) {
+            nodes = nodes.isEmpty() ? nodes : List.of(nodes.getFirst());
+            copies = 1;
+        }
     }
 
     static String withoutTrailingSlash(String url) {

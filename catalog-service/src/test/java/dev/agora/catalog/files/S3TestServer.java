@@ -33,7 +33,7 @@ final class S3TestServer implements AutoCloseable {
         List<String> command = command();
         assumeTrue(
                 command != null,
-                "No S3-compatible test server here: moto_server is not on the PATH "
+                "No S3-compatible test server here: neither moto_server nor python3's moto module "
                         + "(install it with: python3 -m pip install 'moto[server]'; .ci/run does)");
         int port = freePort();
         try {
@@ -78,10 +78,22 @@ final class S3TestServer implements AutoCloseable {
         throw new IllegalStateException("moto_server did not start listening on " + port + ": " + output);
     }
 
+    /** moto_server on the PATH, else moto's module run by python3 (a fresh pip install may not be on the PATH yet). */
     private static List<String> command() {
         for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
             Path candidate = Path.of(dir, "moto_server");
             if (Files.isExecutable(candidate)) return List.of(candidate.toString());
+        }
+        try {
+            Process probe = new ProcessBuilder("python3", "-c", "import moto.server")
+                    .redirectErrorStream(true)
+                    .start();
+            probe.getInputStream().readAllBytes();
+            if (probe.waitFor() == 0) return List.of("python3", "-m", "moto.server");
+        } catch (IOException notThere) {
+            // No python3 either.
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
         return null;
     }
