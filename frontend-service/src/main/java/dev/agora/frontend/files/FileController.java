@@ -78,6 +78,10 @@ class FileController {
             answer = uploading.send("/admin/books/" + id + "/files/" + rawName(request), request);
         } catch (java.net.ConnectException unreachable) {
             throw ProblemException.unavailable("No catalog node took the upload; try again");
+        } catch (IOException broken) {
+            // The client stopped sending, or the catalog node went away mid-body: either way the catalog keeps
+            // nothing of it. Expected, so no error log; a client still listening may send it again.
+            throw ProblemException.unavailable("The upload did not complete; nothing was registered");
         }
         try (answer) {
             response.setStatus(answer.getCode());
