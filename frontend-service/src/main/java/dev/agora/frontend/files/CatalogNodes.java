@@ -10,12 +10,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.springframework.core.ParameterizedTypeReference;
+import org.springframework.stereotype.Component;
 
 /**
  * The one place the files feature learns which catalog nodes there are and how to call them, so it can be wired to
  * another balancer without touching the rest: index reads go through the frontend's failover client; streamed
  * transfers get base URLs here, in the order to try them.
  */
+@Component
 final class CatalogNodes {
 
     private final FailoverClient failover;

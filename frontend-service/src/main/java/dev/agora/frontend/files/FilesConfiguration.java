@@ -1,9 +1,7 @@
 package dev.agora.frontend.files;
 
-import dev.agora.common.client.FailoverClient;
 import dev.agora.common.security.AccessRules;
 import dev.agora.common.security.Roles;
-import dev.agora.frontend.upstream.Upstream;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
@@ -33,11 +31,6 @@ class FilesConfiguration {
                 .permitAll()
                 .requestMatchers(HttpMethod.PUT, "/api/books/*/files/*")
                 .hasAnyRole(Roles.ADMIN, Roles.PUBLISHER);
-    }
-
-    @Bean
-    CatalogNodes catalogNodes(FailoverClient failover, Upstream upstream) {
-        return new CatalogNodes(failover, upstream);
     }
 
     /** A client of its own for streams: no automatic retries or redirects, no decompression (bytes pass as sent). */
