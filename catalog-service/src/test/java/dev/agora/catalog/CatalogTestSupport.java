@@ -9,6 +9,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -32,7 +34,9 @@ import tools.jackson.databind.json.JsonMapper;
         properties = {
             "server.address=127.0.0.1",
             // A loaded build machine must not turn a slow acknowledgement into a missing one; production keeps 1s.
-            "agora.invalidation.lease=3s"
+            "agora.invalidation.lease=3s",
+            // Book files on this one node, in a folder of the test's own (FILES).
+            "agora.files.nodes="
         })
 abstract class CatalogTestSupport {
 
@@ -46,6 +50,8 @@ abstract class CatalogTestSupport {
     static final FakeFrontend FRONTEND = FakeFrontend.start(ISSUER);
     static final FakeFrontend OTHER_FRONTEND = FakeFrontend.start(ISSUER);
     static final String DEAD_FRONTEND = "http://127.0.0.1:" + unusedPort();
+    /** The local blob store's folder (blobs/ and staging/). */
+    static final Path FILES = temporaryFolder("catalog-files-");
 
     private static final AtomicLong ORDER_IDS = new AtomicLong(1_000);
     private static final HttpClient HTTP =
@@ -58,6 +64,7 @@ abstract class CatalogTestSupport {
     @DynamicPropertySource
     static void frontends(DynamicPropertyRegistry registry) {
         registry.add("agora.security.authorities", ISSUER::url);
+        registry.add("agora.files.directory", FILES::toString);
         String prefix = "spring.cloud.discovery.client.simple.instances.frontend-service";
         registry.add(prefix + "[0].uri", FRONTEND::url);
         registry.add(prefix + "[1].uri", () -> DEAD_FRONTEND);
@@ -173,6 +180,16 @@ abstract class CatalogTestSupport {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
+        }
+    }
+
+    private static Path temporaryFolder(String prefix) {
+        try {
+            Path folder = Files.createTempDirectory(prefix);
+            folder.toFile().deleteOnExit();
+            return folder;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

@@ -51,11 +51,17 @@ class ArchitectureTest {
                 .check(FRONTEND);
     }
 
+    /**
+     * Book files stream past the replica clients, and {@code files.CatalogNodes} is the one class that asks them which
+     * catalog nodes are healthy (the seam to rewire when the balancing changes).
+     */
     @Test
     void tiersAreCalledOnlyThroughUpstream() {
         noClasses()
                 .that()
                 .resideOutsideOfPackage("..frontend.upstream..")
+                .and()
+                .doNotHaveFullyQualifiedName("dev.agora.frontend.files.CatalogNodes")
                 .should()
                 .dependOnClassesThat()
                 .haveFullyQualifiedName("dev.agora.common.client.ReplicaClients")

@@ -85,9 +85,16 @@ public final class BookstoreCluster implements AutoCloseable {
                 .collect(Collectors.joining(","));
         Path logs = Path.of("target", "cluster-logs");
         seed = DemoCredentials.write(Path.of("target", "cluster-identity-" + run + ".properties"));
+        // Book files: each catalog keeps its blobs in a folder of its own and both hold every file (two copies).
+        List<Integer> catalogPorts = List.of(freePort(), freePort());
+        String fileNodes =
+                catalogPorts.stream().map(port -> "http://127.0.0.1:" + port).collect(Collectors.joining(","));
         try {
             for (int i = 0; i < 2; i++) {
-                catalogs.add(ServiceProcess.builder("catalog-" + i, ServiceJars.locate("catalog-service"), freePort())
+                catalogs.add(ServiceProcess.builder(
+                                "catalog-" + i, ServiceJars.locate("catalog-service"), catalogPorts.get(i))
+                        .env("AGORA_FILES_NODES", fileNodes)
+                        .env("AGORA_FILES_DIR", fileFolder(run, i))
                         .env(database(catalogJdbcUrl))
                         .env(LOCAL)
                         .env("AGORA_AUTHORITIES", frontendUrls)
@@ -302,6 +309,13 @@ public final class BookstoreCluster implements AutoCloseable {
                 "DATABASE_URL", jdbcUrl,
                 "DATABASE_USERNAME", postgres.username(),
                 "DATABASE_PASSWORD", postgres.password());
+    }
+
+    /** Where catalog {@code index} of this run keeps its book files (blobs and staging). */
+    private static String fileFolder(String run, int index) {
+        return Path.of("target", "cluster-files", run, "catalog-" + index)
+                .toAbsolutePath()
+                .toString();
     }
 
     private static String urls(List<ServiceProcess> processes) {

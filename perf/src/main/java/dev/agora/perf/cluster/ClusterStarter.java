@@ -206,6 +206,15 @@ final class ClusterStarter {
             // the default ports of some other cluster.
             env.put("AGORA_AUTHORITIES", url(Tier.FRONTEND, 1));
         }
+        if (tier == Tier.CATALOG) {
+            // Book files: each catalog's blobs and staging in a folder of its own under the data directory.
+            env.put(
+                    "AGORA_FILES_DIR",
+                    spec.dataDirectory()
+                            .resolve("files")
+                            .resolve(tier.instanceName(index))
+                            .toString());
+        }
         if (tier == Tier.FRONTEND) {
             env.put(
                     "AGORA_IDENTITY_SEED_FILE",

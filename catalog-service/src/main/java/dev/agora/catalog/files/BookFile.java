@@ -1,0 +1,67 @@
+package dev.agora.catalog.files;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.FetchType;
+import jakarta.persistence.Id;
+import jakarta.persistence.IdClass;
+import jakarta.persistence.JoinColumn;
+import jakarta.persistence.ManyToOne;
+import jakarta.persistence.Table;
+import java.io.Serializable;
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * A file of a book: its name within the book, its type and the blob with its bytes. Reads of a book's files go
+ * through JPA; a registration is one upsert statement ({@link FileIndex}), so concurrent uploads of one name
+ * cannot both insert.
+ */
+@Entity
+@Table(name = "book_files")
+@IdClass(BookFile.Key.class)
+class BookFile {
+
+    /** The primary key, as JPA's {@code @IdClass} wants it: fields named as the entity's {@code @Id}s. */
+    static final class Key implements Serializable {
+        private long bookId;
+        private String name;
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Key key && key.bookId == bookId && Objects.equals(key.name, name);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(bookId, name);
+        }
+    }
+
+    @Id
+    @Column(name = "book_id")
+    private long bookId;
+
+    @Id
+    @Column(length = 255)
+    private String name;
+
+    @ManyToOne(fetch = FetchType.EAGER, optional = false)
+    @JoinColumn(name = "hash", nullable = false)
+    private StoredBlob blob;
+
+    @Column(nullable = false)
+    private long size;
+
+    @Column(name = "media_type", nullable = false, length = 100)
+    private String mediaType;
+
+    @Column(nullable = false)
+    private Instant created;
+
+    protected BookFile() {}
+
+    FileView view(String title) {
+        return new FileView(bookId, title, name, size, mediaType, blob.hash(), created, blob.copies());
+    }
+}

@@ -1,0 +1,149 @@
+package dev.agora.catalog.files;
+
+import dev.agora.common.timing.ServerTiming;
+import java.sql.Array;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * The index of book files in the catalog's PostgreSQL. Downloads and searches are one statement each (the hot
+ * paths, as in {@code BookReads}); a book's list of files is read through JPA; a registration is one transaction.
+ */
+@Repository
+class FileIndex {
+
+    /** The nodes that hold a file's blob, as a sorted array. */
+    private static final String NODES = "ARRAY(SELECT c.node FROM blob_copies c WHERE c.hash = f.hash ORDER BY c.node)";
+
+    private final JdbcClient jdbc;
+    private final BookFileRepository files;
+
+    FileIndex(JdbcClient jdbc, BookFileRepository files) {
+        this.jdbc = jdbc;
+        this.files = files;
+    }
+
+    Optional<String> bookTitle(long bookId) {
+        return jdbc.sql("SELECT title FROM books WHERE id = ?")
+                .param(bookId)
+                .query(String.class)
+                .optional();
+    }
+
+    /** The nodes holding a blob already stored (empty list: every node reaches it), or empty when it is new. */
+    Optional<List<String>> holdersOf(String hash) {
+        return jdbc.sql("SELECT " + NODES.replace("f.hash", "b.hash") + " FROM blobs b WHERE b.hash = ?")
+                .param(hash)
+                .query((rows, n) -> strings(rows.getArray(1)))
+                .optional();
+    }
+
+    record Saved(boolean created, Instant at) {}
+
+    /**
+     * Names the blob as the book's file {@code name}, replacing what the name held before. The blob and its holders
+     * are recorded first, in the same transaction: the row appears complete or not at all.
+     */
+    @Transactional
+    Saved save(long bookId, String name, String mediaType, String hash, long size, List<String> holders) {
+        jdbc.sql("INSERT INTO blobs (hash, size) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING")
+                .params(hash, size)
+                .update();
+        for (String node : holders) {
+            jdbc.sql("INSERT INTO blob_copies (hash, node) VALUES (?, ?) ON CONFLICT DO NOTHING")
+                    .params(hash, node)
+                    .update();
+        }
+        return jdbc.sql(
+                        """
+                        INSERT INTO book_files (book_id, name, hash, size, media_type, created)
+                        VALUES (?, ?, ?, ?, ?, now())
+                        ON CONFLICT (book_id, name) DO UPDATE
+                            SET hash = excluded.hash, size = excluded.size, media_type = excluded.media_type,
+                                created = excluded.created
+                        RETURNING (xmax = 0) AS created, created AS at""")
+                .params(bookId, name, hash, size, mediaType)
+                .query((rows, n) -> new Saved(rows.getBoolean(1), instant(rows, 2)))
+                .single();
+    }
+
+    Optional<StoredFile> find(long bookId, String name) {
+        return ServerTiming.measure(ServerTiming.DB, () -> jdbc.sql("SELECT f.hash, f.size, f.media_type, f.created, "
+                        + NODES + " FROM book_files f WHERE f.book_id = ? AND f.name = ?")
+                .params(bookId, name)
+                .query((rows, n) -> new StoredFile(
+                        rows.getString(1),
+                        rows.getLong(2),
+                        rows.getString(3),
+                        instant(rows, 4),
+                        strings(rows.getArray(5))))
+                .optional());
+    }
+
+    @Transactional(readOnly = true)
+    List<FileView> ofBook(long bookId, String title) {
+        return files.ofBook(bookId).stream().map(f -> f.view(title)).toList();
+    }
+
+    /**
+     * Files whose name starts with {@code query}, or whose book's title or topic contains it, case ignored; at most
+     * {@code limit}, by book and name. The name match runs on its index; titles and topics are few.
+     */
+    List<FileView> search(String query, int limit) {
+        String text = escapeLike(query.toLowerCase(Locale.ROOT));
+        return ServerTiming.measure(ServerTiming.DB, () -> jdbc.sql(
+                        """
+                        WITH hits AS (
+                            (SELECT book_id, name FROM book_files
+                             WHERE lower(name) LIKE :prefix ESCAPE '\\' ORDER BY lower(name) LIMIT :limit)
+                            UNION
+                            (SELECT f.book_id, f.name FROM book_files f JOIN books b ON b.id = f.book_id
+                             WHERE lower(b.title) LIKE :contains ESCAPE '\\' OR lower(b.topic) LIKE :contains ESCAPE '\\'
+                             ORDER BY f.book_id, f.name LIMIT :limit))
+                        SELECT f.book_id, b.title, f.name, f.size, f.media_type, f.hash, f.created, %s
+                        FROM hits h JOIN book_files f ON f.book_id = h.book_id AND f.name = h.name
+                        JOIN books b ON b.id = f.book_id
+                        ORDER BY f.book_id, f.name LIMIT :limit"""
+                                .formatted(NODES))
+                .param("prefix", text + "%")
+                .param("contains", "%" + text + "%")
+                .param("limit", limit)
+                .query((rows, n) -> new FileView(
+                        rows.getLong(1),
+                        rows.getString(2),
+                        rows.getString(3),
+                        rows.getLong(4),
+                        rows.getString(5),
+                        rows.getString(6),
+                        instant(rows, 7),
+                        strings(rows.getArray(8))))
+                .list());
+    }
+
+    private static String escapeLike(String text) {
+        return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");
+    }
+
+    private static Instant instant(ResultSet rows, int column) throws SQLException {
+        return rows.getObject(column, OffsetDateTime.class).toInstant();
+    }
+
+    private static List<String> strings(Array array) throws SQLException {
+        try {
+            return Arrays.stream((Object[]) array.getArray())
+                    .map(String::valueOf)
+                    .toList();
+        } finally {
+            array.free();
+        }
+    }
+}

@@ -1,0 +1,150 @@
+package dev.agora.catalog.files;
+
+import dev.agora.common.security.AccessRules;
+import dev.agora.common.security.ServiceTokens;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.io.IOException;
+import java.net.URI;
+import org.apache.hc.client5.http.config.ConnectionConfig;
+import org.apache.hc.client5.http.config.RequestConfig;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.classic.HttpClients;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.core5.util.TimeValue;
+import org.apache.hc.core5.util.Timeout;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+import org.springframework.http.HttpMethod;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.S3ClientBuilder;
+import software.amazon.awssdk.services.s3.model.BucketAlreadyOwnedByYouException;
+
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(FilesProperties.class)
+class FilesConfiguration {
+
+    /**
+     * Who may call what (SECURITY.md): a book's files, search and downloads are public, like the books; registering
+     * is under {@code /admin/**} (publisher or admin) and copies between nodes under {@code /internal/**} (service
+     * tokens), both by the catalog's own rules.
+     */
+    @Bean
+    AccessRules fileRules() {
+        return requests -> requests.requestMatchers(HttpMethod.GET, "/files")
+                .permitAll()
+                .requestMatchers(HttpMethod.HEAD, "/books/*/files/*")
+                .permitAll();
+    }
+
+    @Bean
+    Nodes fileNodes(FilesProperties properties, Environment environment) {
+        return new Nodes(
+                properties.nodes(),
+                properties.self(),
+                properties.copies(),
+                () -> environment.getRequiredProperty("local.server.port", Integer.class));
+    }
+
+    @Bean
+    Staging fileStaging(FilesProperties properties) throws IOException {
+        return new Staging(properties.directory().resolve("staging"));
+    }
+
+    @Bean(destroyMethod = "")
+    BlobStore blobStore(FilesProperties properties, S3Clients s3) {
+        return switch (properties.store()) {
+            case LOCAL -> new LocalBlobStore(properties.directory());
+            case S3 ->
+                new S3BlobStore(
+                        s3.client(), properties.s3().bucket(), properties.s3().prefix());
+        };
+    }
+
+    /** The S3 client, made only when the store is S3 (and closed with the context). */
+    @Bean(destroyMethod = "close")
+    S3Clients s3Clients(FilesProperties properties) {
+        return new S3Clients(properties.s3());
+    }
+
+    @Bean
+    SendingFiles sendingFiles(BlobStore store, MeterRegistry meters) {
+        return new SendingFiles(store, meters);
+    }
+
+    @Bean
+    BlobCopies blobCopies(FilesProperties properties, ServiceTokens tokens) {
+        return new BlobCopies(copyClient(properties), tokens);
+    }
+
+    /**
+     * Copies go node to node over pooled connections; the read timeout bounds a stalled transfer, not a whole one
+     * (a 1 GB copy reads for seconds, each read is short).
+     */
+    private static CloseableHttpClient copyClient(FilesProperties properties) {
+        var connections = PoolingHttpClientConnectionManagerBuilder.create()
+                .setDefaultConnectionConfig(ConnectionConfig.custom()
+                        .setConnectTimeout(Timeout.of(properties.copyConnectTimeout()))
+                        .setSocketTimeout(Timeout.of(properties.copyReadTimeout()))
+                        .setValidateAfterInactivity(TimeValue.ofSeconds(1))
+                        .build())
+                .setMaxConnPerRoute(32)
+                .setMaxConnTotal(128)
+                .build();
+        return HttpClients.custom()
+                .setConnectionManager(connections)
+                .setDefaultRequestConfig(RequestConfig.custom()
+                        .setResponseTimeout(Timeout.of(properties.copyReadTimeout()))
+                        .build())
+                .disableAutomaticRetries()
+                .disableContentCompression()
+                .evictIdleConnections(TimeValue.ofSeconds(30))
+                .build();
+    }
+
+    static final class S3Clients implements AutoCloseable {
+
+        private final FilesProperties.S3 settings;
+        private S3Client client;
+
+        S3Clients(FilesProperties.S3 settings) {
+            this.settings = settings;
+        }
+
+        synchronized S3Client client() {
+            if (client == null) client = open(settings);
+            return client;
+        }
+
+        @Override
+        public synchronized void close() {
+            if (client != null) client.close();
+        }
+
+        private static S3Client open(FilesProperties.S3 s3) {
+            S3ClientBuilder builder = S3Client.builder()
+                    .region(Region.of(s3.region()))
+                    .forcePathStyle(s3.pathStyle())
+                    .credentialsProvider(
+                            s3.accessKey() == null || s3.accessKey().isBlank()
+                                    ? DefaultCredentialsProvider.builder().build()
+                                    : StaticCredentialsProvider.create(
+                                            AwsBasicCredentials.create(s3.accessKey(), s3.secretKey())));
+            if (s3.endpoint() != null && !s3.endpoint().isBlank()) builder.endpointOverride(URI.create(s3.endpoint()));
+            S3Client client = builder.build();
+            if (s3.createBucket()) {
+                try {
+                    client.createBucket(b -> b.bucket(s3.bucket()));
+                } catch (BucketAlreadyOwnedByYouException exists) {
+                    // Made by another node or an earlier run.
+                }
+            }
+            return client;
+        }
+    }
+}

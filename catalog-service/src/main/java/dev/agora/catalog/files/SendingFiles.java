@@ -1,0 +1,126 @@
+package dev.agora.catalog.files;
+
+import dev.agora.common.problem.ProblemResponses;
+import dev.agora.common.problem.ProblemTypes;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Optional;
+import org.springframework.http.ContentDisposition;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+
+/**
+ * Answers a download: {@code ETag} (the hash) with {@code If-None-Match} (304), one {@code Range} with
+ * {@code If-Range} (206), 416 for a range past the end, and the bytes. A blob on this node's disk of at least
+ * {@link #SENDFILE_MIN} bytes goes out with zero copies: Tomcat's sendfile (the kernel copies file to socket; no
+ * byte passes through the heap). Smaller blobs and object-store blobs are copied through one 64 KB buffer.
+ */
+final class SendingFiles {
+
+    /** Tomcat's request attributes for sendfile (its DefaultServlet uses them the same way). */
+    private static final String SENDFILE_SUPPORTED = "org.apache.tomcat.sendfile.support";
+
+    private static final String SENDFILE_FILENAME = "org.apache.tomcat.sendfile.filename";
+    private static final String SENDFILE_START = "org.apache.tomcat.sendfile.start";
+    private static final String SENDFILE_END = "org.apache.tomcat.sendfile.end";
+    /** Below this a plain write is cheaper than handing the file to the poller (Tomcat's DefaultServlet: 48 KB). */
+    static final long SENDFILE_MIN = 48 * 1024;
+
+    private final BlobStore store;
+    private final Counter sentWithSendfile;
+    private final Counter sentThroughBuffer;
+
+    SendingFiles(BlobStore store, MeterRegistry meters) {
+        this.store = store;
+        this.sentWithSendfile = Counter.builder("agora.files.downloads")
+                .tag("how", "sendfile")
+                .description("Downloads answered with bytes, by how the bytes were sent")
+                .register(meters);
+        this.sentThroughBuffer =
+                Counter.builder("agora.files.downloads").tag("how", "buffer").register(meters);
+    }
+
+    void send(StoredFile file, String name, HttpServletRequest request, HttpServletResponse response)
+            throws IOException {
+        String etag = file.etag();
+        response.setHeader(HttpHeaders.ETAG, etag);
+        response.setHeader(HttpHeaders.ACCEPT_RANGES, "bytes");
+        response.setDateHeader(HttpHeaders.LAST_MODIFIED, file.created().toEpochMilli());
+        // A name can be given new content: clients keep the bytes but ask each time (a 304 costs no body).
+        response.setHeader(HttpHeaders.CACHE_CONTROL, "no-cache");
+        if (matches(request.getHeader(HttpHeaders.IF_NONE_MATCH), etag)) {
+            response.setStatus(HttpStatus.NOT_MODIFIED.value());
+            return;
+        }
+        ByteRange range = ByteRange.of(request.getHeader(HttpHeaders.RANGE), file.size());
+        String ifRange = request.getHeader(HttpHeaders.IF_RANGE);
+        if (ifRange != null && !ifRange.strip().equals(etag)) range = new ByteRange.Whole();
+        long first;
+        long last;
+        switch (range) {
+            case ByteRange.Unsatisfiable ignored -> {
+                response.setHeader(HttpHeaders.CONTENT_RANGE, "bytes */" + file.size());
+                ProblemResponses.write(
+                        response,
+                        HttpStatus.REQUESTED_RANGE_NOT_SATISFIABLE,
+                        ProblemTypes.of("range-not-satisfiable"),
+                        "The file has " + file.size() + " bytes; the range asked for starts past its end");
+                return;
+            }
+            case ByteRange.Part part -> {
+                first = part.first();
+                last = part.last();
+                response.setStatus(HttpStatus.PARTIAL_CONTENT.value());
+                response.setHeader(HttpHeaders.CONTENT_RANGE, "bytes " + first + "-" + last + "/" + file.size());
+            }
+            case ByteRange.Whole ignored -> {
+                first = 0;
+                last = file.size() - 1;
+                response.setStatus(HttpStatus.OK.value());
+            }
+        }
+        long length = last - first + 1;
+        response.setContentType(file.mediaType());
+        response.setContentLengthLong(length);
+        response.setHeader(
+                HttpHeaders.CONTENT_DISPOSITION,
+                ContentDisposition.attachment()
+                        .filename(name, StandardCharsets.UTF_8)
+                        .build()
+                        .toString());
+        if ("HEAD".equals(request.getMethod()) || length == 0) return;
+        Optional<Path> local = store.localFile(file.hash());
+        if (local.isPresent()
+                && length >= SENDFILE_MIN
+                && Boolean.TRUE.equals(request.getAttribute(SENDFILE_SUPPORTED))) {
+            request.setAttribute(SENDFILE_FILENAME, local.get().toAbsolutePath().toString());
+            request.setAttribute(SENDFILE_START, first);
+            request.setAttribute(SENDFILE_END, last + 1);
+            sentWithSendfile.increment();
+            return;
+        }
+        sentThroughBuffer.increment();
+        try (InputStream in = store.open(file.hash(), first, last)) {
+            OutputStream out = response.getOutputStream();
+            byte[] buffer = new byte[Staging.BUFFER];
+            for (int read; (read = in.read(buffer)) >= 0; ) out.write(buffer, 0, read);
+        }
+    }
+
+    private static boolean matches(String ifNoneMatch, String etag) {
+        if (ifNoneMatch == null) return false;
+        for (String candidate : ifNoneMatch.split(",")) {
+            String tag = candidate.strip();
+            if (tag.startsWith("W/")) tag = tag.substring(2);
+            if (tag.equals("*") || tag.equals(etag)) return true;
+        }
+        return false;
+    }
+}

@@ -1,0 +1,12 @@
+package dev.agora.catalog.files;
+
+import java.time.Instant;
+import java.util.List;
+
+/** What a download needs to know of a file: its blob, its length, its type, and where its bytes are. */
+record StoredFile(String hash, long size, String mediaType, Instant created, List<String> nodes) {
+
+    String etag() {
+        return "\"" + hash + "\"";
+    }
+}

@@ -1,0 +1,121 @@
+package dev.agora.frontend.files;
+
+import dev.agora.common.problem.ProblemException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import jakarta.validation.constraints.Positive;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.apache.hc.core5.http.ClassicHttpResponse;
+import org.apache.hc.core5.http.Header;
+import org.apache.hc.core5.http.HttpEntity;
+import org.springframework.core.ParameterizedTypeReference;
+import org.springframework.http.MediaType;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestMethod;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Book files on the public API (seed 003): search, a book's files, download (public), and register (publisher or
+ * admin, the caller's token relayed to the catalog, which checks it again). Uploads and downloads are streamed
+ * through, never held here; names and bounds are the catalog's to check, and its problems are passed on as they are.
+ */
+@RestController
+class FileController {
+
+    private static final ParameterizedTypeReference<List<CatalogFile>> FILES = new ParameterizedTypeReference<>() {};
+    private static final String FILES_PATH = "/api/books/{id}/files/{name}";
+
+    private final CatalogNodes nodes;
+    private final Uploading uploading;
+    private final Downloading downloading;
+    private final JsonMapper json;
+
+    FileController(CatalogNodes nodes, Uploading uploading, Downloading downloading, JsonMapper json) {
+        this.nodes = nodes;
+        this.uploading = uploading;
+        this.downloading = downloading;
+        this.json = json;
+    }
+
+    @GetMapping("/api/files")
+    List<FileView> search(@RequestParam String q) {
+        return views(nodes.read("/files?q=" + URLEncoder.encode(q, StandardCharsets.UTF_8), FILES));
+    }
+
+    @GetMapping("/api/books/{id}/files")
+    List<FileView> ofBook(@PathVariable @Positive long id) {
+        return views(nodes.read("/books/" + id + "/files", FILES));
+    }
+
+    @RequestMapping(
+            path = FILES_PATH,
+            method = {RequestMethod.GET, RequestMethod.HEAD})
+    void download(@PathVariable @Positive long id, HttpServletRequest request, HttpServletResponse response)
+            throws IOException {
+        try {
+            downloading.pass("/books/" + id + "/files/" + rawName(request), request, response);
+        } catch (Downloading.Unavailable unavailable) {
+            if (response.isCommitted()) throw unavailable;
+            response.reset();
+            throw ProblemException.unavailable("No catalog node holding the file answered; try again");
+        }
+    }
+
+    @PutMapping(FILES_PATH)
+    void upload(@PathVariable @Positive long id, HttpServletRequest request, HttpServletResponse response)
+            throws IOException {
+        ClassicHttpResponse answer;
+        try {
+            answer = uploading.send("/admin/books/" + id + "/files/" + rawName(request), request);
+        } catch (java.net.ConnectException unreachable) {
+            throw ProblemException.unavailable("No catalog node took the upload; try again");
+        } catch (IOException broken) {
+            // The client stopped sending, or the catalog node went away mid-body: either way the catalog keeps
+            // nothing of it. Expected, so no error log; a client still listening may send it again.
+            throw ProblemException.unavailable("The upload did not complete; nothing was registered");
+        }
+        try (answer) {
+            response.setStatus(answer.getCode());
+            HttpEntity entity = answer.getEntity();
+            byte[] body = entity == null ? new byte[0] : read(entity.getContent());
+            Header type = answer.getFirstHeader("Content-Type");
+            if (answer.getCode() / 100 == 2) {
+                CatalogFile file = json.readValue(body, CatalogFile.class);
+                response.setHeader("Location", CatalogFile.url(id, file.name()));
+                response.setContentType(MediaType.APPLICATION_JSON_VALUE);
+                json.writeValue(response.getOutputStream(), file.view());
+            } else {
+                if (type != null) response.setContentType(type.getValue());
+                response.getOutputStream().write(body);
+            }
+        }
+    }
+
+    private static List<FileView> views(List<CatalogFile> files) {
+        return files == null ? List.of() : files.stream().map(CatalogFile::view).toList();
+    }
+
+    /** The name as the client encoded it, passed on unchanged (the catalog decodes and checks it). */
+    private static String rawName(HttpServletRequest request) {
+        String uri = request.getRequestURI();
+        String name = uri.substring(uri.lastIndexOf('/') + 1);
+        if (name.isEmpty()) throw ProblemException.badRequest("A file name is missing");
+        return name;
+    }
+
+    /** The catalog's answer to an upload: a file view or a problem, a few hundred bytes (bounded at 64 KB). */
+    private static byte[] read(InputStream in) throws IOException {
+        try (in) {
+            return in.readNBytes(64 * 1024);
+        }
+    }
+}

@@ -1,0 +1,71 @@
+package dev.agora.frontend.files;
+
+import dev.agora.common.security.AccessRules;
+import dev.agora.common.security.Roles;
+import org.apache.hc.client5.http.config.ConnectionConfig;
+import org.apache.hc.client5.http.config.RequestConfig;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.classic.HttpClients;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.core5.util.TimeValue;
+import org.apache.hc.core5.util.Timeout;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.http.HttpMethod;
+
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(FilesSettings.class)
+class FilesConfiguration {
+
+    /**
+     * Who may call what (SECURITY.md): searching, listing and downloading book files is open like the catalog's
+     * reads; registering a file needs a publisher or admin.
+     */
+    @Bean
+    AccessRules fileRules() {
+        return requests -> requests.requestMatchers(
+                        HttpMethod.GET, "/api/files", "/api/books/*/files", "/api/books/*/files/*")
+                .permitAll()
+                .requestMatchers(HttpMethod.HEAD, "/api/books/*/files/*")
+                .permitAll()
+                .requestMatchers(HttpMethod.PUT, "/api/books/*/files/*")
+                .hasAnyRole(Roles.ADMIN, Roles.PUBLISHER);
+    }
+
+    /** A client of its own for streams: no automatic retries or redirects, no decompression (bytes pass as sent). */
+    @Bean(destroyMethod = "close")
+    CloseableHttpClient fileTransferClient(FilesSettings settings) {
+        var connections = PoolingHttpClientConnectionManagerBuilder.create()
+                .setMaxConnPerRoute(settings.maxConnections())
+                .setMaxConnTotal(settings.maxConnections() * 8)
+                .setDefaultConnectionConfig(ConnectionConfig.custom()
+                        .setConnectTimeout(Timeout.of(settings.connectTimeout()))
+                        .setSocketTimeout(Timeout.of(settings.readTimeout()))
+                        .setValidateAfterInactivity(TimeValue.ofSeconds(1))
+                        .build())
+                .build();
+        return HttpClients.custom()
+                .setConnectionManager(connections)
+                .setDefaultRequestConfig(RequestConfig.custom()
+                        .setResponseTimeout(Timeout.of(settings.readTimeout()))
+                        .setRedirectsEnabled(false)
+                        .build())
+                .disableAutomaticRetries()
+                .disableRedirectHandling()
+                .disableContentCompression()
+                .disableCookieManagement()
+                .evictIdleConnections(TimeValue.ofSeconds(10))
+                .build();
+    }
+
+    @Bean
+    Uploading uploading(CloseableHttpClient fileTransferClient, CatalogNodes nodes) {
+        return new Uploading(fileTransferClient, nodes);
+    }
+
+    @Bean
+    Downloading downloading(CloseableHttpClient fileTransferClient, CatalogNodes nodes) {
+        return new Downloading(fileTransferClient, nodes);
+    }
+}
