@@ -1,16 +1,22 @@
 package dev.agora.common.security;
 
+import java.util.List;
 import org.apache.tomcat.util.buf.EncodedSolidusHandling;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
+import org.springframework.core.env.Environment;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
 import org.springframework.security.config.Customizer;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.annotation.web.configurers.AbstractHttpConfigurer;
@@ -18,6 +24,10 @@ import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.config.observation.SecurityObservationSettings;
 import org.springframework.security.oauth2.jwt.JwtDecoder;
 import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.servlet.util.matcher.PathPatternRequestMatcher;
+import org.springframework.security.web.util.matcher.AndRequestMatcher;
+import org.springframework.security.web.util.matcher.OrRequestMatcher;
+import org.springframework.security.web.util.matcher.RequestMatcher;
 
 /**
  * Spring Security in every service: a stateless resource server that accepts the authorization server's JWTs
@@ -86,6 +96,47 @@ public class AgoraSecurityAutoConfiguration {
             };
         }
         return new ClientCredentialsTokens(properties);
+    }
+
+    /** GET paths anyone may read (search, lookup, downloads), in a service's {@code application.yml}. */
+    public static final String PUBLIC_READS = "agora.security.public-reads";
+
+    /**
+     * Public reads by anonymous callers need no identity: a chain of their own, ahead of the resource server's,
+     * that keeps the firewall (every chain has it) and the security headers and leaves out what identifies,
+     * remembers or refuses a caller (the security context, anonymous authentication, exception translation). The
+     * hottest requests of the system, lookups and searches, then pay for a few filters instead of a dozen. A read
+     * that carries credentials goes to the resource server's chain, so a bad token is refused there as everywhere.
+     * The paths must also be open in the service's {@link AccessRules}, so the answer does not depend on the chain.
+     */
+    @Bean
+    @Order(CHAIN_ORDER - 1)
+    SecurityFilterChain agoraPublicReads(HttpSecurity http, Environment environment) throws Exception {
+        List<String> paths = Binder.get(environment)
+                .bind(PUBLIC_READS, Bindable.listOf(String.class))
+                .orElse(List.of());
+        RequestMatcher anonymous = request -> request.getHeader(HttpHeaders.AUTHORIZATION) == null;
+        RequestMatcher reads = paths.isEmpty()
+                ? request -> false
+                : new AndRequestMatcher(
+                        anonymous,
+                        new OrRequestMatcher(paths.stream()
+                                .map(path -> (RequestMatcher)
+                                        PathPatternRequestMatcher.withDefaults().matcher(HttpMethod.GET, path.strip()))
+                                .toList()));
+        http.securityMatcher(reads)
+                .csrf(AbstractHttpConfigurer::disable)
+                .sessionManagement(AbstractHttpConfigurer::disable)
+                .securityContext(AbstractHttpConfigurer::disable)
+                .requestCache(AbstractHttpConfigurer::disable)
+                .anonymous(AbstractHttpConfigurer::disable)
+                .servletApi(AbstractHttpConfigurer::disable)
+                .exceptionHandling(AbstractHttpConfigurer::disable)
+                .formLogin(AbstractHttpConfigurer::disable)
+                .httpBasic(AbstractHttpConfigurer::disable)
+                .logout(AbstractHttpConfigurer::disable)
+                .authorizeHttpRequests(requests -> requests.anyRequest().permitAll());
+        return http.build();
     }
 
     @Bean

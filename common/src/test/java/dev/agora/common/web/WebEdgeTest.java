@@ -25,7 +25,11 @@ import org.springframework.test.context.DynamicPropertySource;
 @SpringBootTest(
         classes = CommonTestApplication.class,
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {"server.address=127.0.0.1", "spring.profiles.active=local"})
+        properties = {
+            "server.address=127.0.0.1",
+            "spring.profiles.active=local",
+            "agora.security.public-reads=/public/items/*"
+        })
 class WebEdgeTest {
 
     private static final HttpClient HTTP = HttpClient.newHttpClient();
@@ -62,6 +66,41 @@ class WebEdgeTest {
         assertThat(meters.find("http.server.requests").tag("uri", "/admin/ping").timers())
                 .as("refused and answered requests are still observed")
                 .isNotEmpty();
+    }
+
+    @Test
+    void anAnonymousPublicReadTakesTheLeanChainAndABadTokenIsStillRefusedOnIt() throws Exception {
+        var read = get("/public/items/7", null, null);
+        assertThat(read.statusCode()).isEqualTo(200);
+        assertThat(read.body()).isEqualTo("{\"id\":7}");
+        assertThat(read.headers().firstValue("X-Content-Type-Options"))
+                .as("security headers are still written")
+                .hasValue("nosniff");
+        assertThat(get("/public/items/7", "Authorization", "Bearer " + ISSUER.token("alice", "customer"))
+                        .statusCode())
+                .isEqualTo(200);
+        java.util.List<String> statuses = new java.util.ArrayList<>();
+        for (String bad : new String[] {
+            "Bearer " + ISSUER.expiredToken("x"), "Bearer not-a-jwt", "Bearer " + ISSUER.forgedToken("x")
+        }) {
+            statuses.add(get("/public/items/7", "Authorization", bad).statusCode() + " " + bad.substring(0, 12));
+        }
+        assertThat(statuses).allMatch(status -> status.startsWith("401"));
+        assertProblem(get("/public/items/101", null, null), "not-found");
+
+        int created = endpoints.itemsCreated();
+        var request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/public/items"))
+                .header("Content-Type", "application/json")
+                .header("Authorization", "Bearer not-a-jwt")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"name\":\"x\",\"quantity\":1}"))
+                .build();
+        assertThat(HTTP.send(request, HttpResponse.BodyHandlers.ofString()).statusCode())
+                .as("a write is not a public read: its token is checked")
+                .isEqualTo(401);
+        assertThat(endpoints.itemsCreated()).isEqualTo(created);
+        assertThat(raw("/public/items/%2e%2e/7"))
+                .as("the firewall stands before every chain")
+                .startsWith("HTTP/1.1 400");
     }
 
     @Test
