@@ -34,7 +34,7 @@ public final class ClockHealthIndicator implements HealthIndicator {
             if (reading.lastFailure() != null) unknown.withDetail("lastFailure", reading.lastFailure());
             return unknown.build();
         }
-        Duration age = Duration.between(offset.measuredAt(), clock.local().instant());
+        Duration age = reading.age();
         if (age.compareTo(clock.staleAfter()) > 0) {
             return Health.unknown()
                     .withDetail("reason", "no measurement for " + age.toSeconds() + " s")

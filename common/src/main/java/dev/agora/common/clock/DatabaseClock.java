@@ -27,9 +27,17 @@ public final class DatabaseClock implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(DatabaseClock.class);
 
-    /** The latest outcome: a measurement, a failure after it, or nothing yet. */
-    public record Reading(ClockOffset last, String lastFailure, Instant attemptedAt) {
-        static final Reading NONE = new Reading(null, null, null);
+    /**
+     * The latest outcome: a measurement, a failure after it, or nothing yet. {@code lastNanos} is when the last
+     * measurement was taken on {@link System#nanoTime()}, which, unlike the clock being measured, never jumps.
+     */
+    public record Reading(ClockOffset last, long lastNanos, String lastFailure, Instant attemptedAt) {
+        static final Reading NONE = new Reading(null, 0, null, null);
+
+        /** How long ago the last measurement was taken. */
+        public Duration age() {
+            return Duration.ofNanos(System.nanoTime() - lastNanos);
+        }
     }
 
     private final ObjectProvider<DataSource> databases;
@@ -68,10 +76,10 @@ public final class DatabaseClock implements SmartLifecycle {
             }
             Instant after = local.instant();
             ClockOffset offset = ClockOffset.of(before, databaseTime, after);
-            reading = new Reading(offset, null, after);
+            reading = new Reading(offset, System.nanoTime(), null, after);
             logChange(offset);
         } catch (SQLException | RuntimeException e) {
-            reading = new Reading(reading.last(), e.getMessage(), attempted);
+            reading = new Reading(reading.last(), reading.lastNanos(), e.getMessage(), attempted);
             log.debug("Could not read the database's clock: {}", e.getMessage());
         }
         return reading;
