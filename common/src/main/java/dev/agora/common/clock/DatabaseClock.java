@@ -58,10 +58,6 @@ public final class DatabaseClock implements SmartLifecycle {
         return reading;
     }
 
-    public Clock local() {
-        return local;
-    }
-
     /** Takes one measurement now; the scheduled ones call this once started. */
     public Reading measure() {
         DataSource database = this.database;
