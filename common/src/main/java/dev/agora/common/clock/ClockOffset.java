@@ -21,8 +21,12 @@ public record ClockOffset(Duration offset, Duration roundTrip, Instant measuredA
         return new ClockOffset(Duration.between(midpoint, database), roundTrip, midpoint);
     }
 
+    /**
+     * Whether the offset exceeds {@code max} beyond doubt: the true offset lies within half the round trip of the
+     * measured one, so a slow query (a loaded machine) does not make a right clock look wrong.
+     */
     public boolean exceeds(Duration max) {
-        return offset.abs().compareTo(max) > 0;
+        return offset.abs().minus(roundTrip.dividedBy(2)).compareTo(max) > 0;
     }
 
     /** "812 ms ahead of the database" or "812 ms behind the database", as this instance's clock is. */

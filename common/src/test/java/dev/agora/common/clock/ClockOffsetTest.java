@@ -30,4 +30,15 @@ class ClockOffsetTest {
         assertThat(offset.offset()).isEqualTo(Duration.ofMillis(700));
         assertThat(offset.describe()).isEqualTo("700 ms behind the database");
     }
+
+    @Test
+    void anOffsetWithinHalfTheRoundTripOfTheMaximumIsNotHeldAgainstTheClock() {
+        // 600 ms measured over a 400 ms round trip: the true offset may be as small as 400 ms.
+        ClockOffset uncertain = ClockOffset.of(T0, T0.plusMillis(200 + 600), T0.plusMillis(400));
+        assertThat(uncertain.offset()).isEqualTo(Duration.ofMillis(600));
+        assertThat(uncertain.exceeds(Duration.ofMillis(500))).isFalse();
+
+        ClockOffset certain = ClockOffset.of(T0, T0.plusMillis(5 + 600), T0.plusMillis(10));
+        assertThat(certain.exceeds(Duration.ofMillis(500))).isTrue();
+    }
 }
