@@ -201,7 +201,7 @@ public final class BookstoreCluster implements AutoCloseable {
     /**
      * One more frontend over this cluster's catalogs and orders, on a port of its own, without a cache (the catalogs
      * push no invalidations to it) and with its rate limits on (the suite's own frontends have them off), and these
-     * extra {@code --name=value} arguments; the caller closes it.
+     * extra {@code --name=value} arguments, which replace the defaults of the same name; the caller closes it.
      */
     public ConfigurableApplicationContext startAnotherFrontend(String... extraArguments) {
         // Port 0: the kernel picks a free one at bind time, so no other process can take it in between.
@@ -209,6 +209,14 @@ public final class BookstoreCluster implements AutoCloseable {
                 List.of(frontendArguments(0, urls(catalogs), urls(orders), false, identityJdbcUrl, seed)));
         arguments.replaceAll(argument ->
                 argument.startsWith("--agora.limits.rates-enabled=") ? "--agora.limits.rates-enabled=true" : argument);
+        for (String extra : extraArguments) {
+            // Spring joins repeated options with commas: a second --agora.instances.order-service would add to the
+            // first.
+            int equals = extra.indexOf('=');
+            if (equals < 0) continue;
+            String name = extra.substring(0, equals + 1);
+            arguments.removeIf(argument -> argument.startsWith(name));
+        }
         arguments.addAll(List.of(extraArguments));
         return new SpringApplicationBuilder(FrontendApplication.class).run(arguments.toArray(String[]::new));
     }

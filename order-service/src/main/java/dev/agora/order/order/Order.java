@@ -5,7 +5,9 @@ import java.time.Instant;
 
 /**
  * One buy. {@code owner} is the buyer (their token's subject), null for an anonymous classic buy placed by a
- * frontend; {@code total} is set when CONFIRMED, {@code rejection} when REJECTED.
+ * frontend; {@code total} is set when CONFIRMED, {@code rejection} when REJECTED. {@code confirmation} is its
+ * place among all confirmed buys (the raffle's count; null until its row is confirmed, and for orders confirmed
+ * before the raffle), {@code refunded} the refund of a raffle winner (its total), null for everyone else.
  */
 public record Order(
         long id,
@@ -16,7 +18,9 @@ public record Order(
         OrderStatus status,
         BigDecimal total,
         Rejection rejection,
-        Instant createdAt) {
+        Instant createdAt,
+        Long confirmation,
+        BigDecimal refunded) {
 
     boolean isFor(long bookId, int quantity) {
         return this.bookId == bookId && this.quantity == quantity;
@@ -24,7 +28,11 @@ public record Order(
 
     /** This order in its final state (the row as {@link Orders#finish} writes it). */
     Order finished(OrderStatus status, BigDecimal total, Rejection rejection) {
-        return new Order(id, idempotencyKey, owner, bookId, quantity, status, total, rejection, createdAt);
+        return new Order(id, idempotencyKey, owner, bookId, quantity, status, total, rejection, createdAt, null, null);
+    }
+
+    public boolean wonTheRaffle() {
+        return refunded != null;
     }
 
     public boolean isPending() {

@@ -1,0 +1,55 @@
+package dev.agora.common.clock;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import java.time.Clock;
+import javax.sql.DataSource;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * One clock for the cluster: every service with a database measures its clock against the database's and reports
+ * itself not ready while the two are further apart than {@code agora.clock.max-offset} ({@link ClockReadiness} puts
+ * the {@code clock} check into the readiness group). Hosts keep time with NTP; this notices when that fails.
+ */
+@AutoConfiguration(afterName = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration")
+@ConditionalOnProperty(name = "agora.clock.enabled", havingValue = "true", matchIfMissing = true)
+@EnableConfigurationProperties(ClockProperties.class)
+public class ClockAutoConfiguration {
+
+    /** The instance's own clock: the system's, moved by {@code agora.clock.skew} in tests that want it wrong. */
+    @Bean
+    @ConditionalOnMissingBean(Clock.class)
+    Clock agoraClock(ClockProperties properties) {
+        return properties.skew().isZero() ? Clock.systemUTC() : Clock.offset(Clock.systemUTC(), properties.skew());
+    }
+
+    /** Measures only where there is a database; in a service without one the check is UNKNOWN. */
+    @Bean
+    DatabaseClock databaseClock(ObjectProvider<DataSource> database, Clock agoraClock, ClockProperties properties) {
+        return new DatabaseClock(database, agoraClock, properties);
+    }
+
+    /** Named {@code clock} in the health endpoint and the readiness group. */
+    @Bean
+    HealthIndicator clockHealthIndicator(DatabaseClock clock, ClockProperties properties) {
+        return new ClockHealthIndicator(clock, properties);
+    }
+
+    /** Seconds, database minus local (NTP's sign: negative while this clock is ahead); NaN before a reading. */
+    @Bean
+    MeterBinder clockOffsetGauge(DatabaseClock clock) {
+        return registry -> Gauge.builder("agora.clock.offset", clock, measured -> {
+                    ClockOffset last = measured.reading().last();
+                    return last == null ? Double.NaN : last.offsetSeconds();
+                })
+                .baseUnit("seconds")
+                .description("The database's clock minus this instance's, as last measured")
+                .register(registry);
+    }
+}

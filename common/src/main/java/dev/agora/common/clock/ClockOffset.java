@@ -1,0 +1,41 @@
+package dev.agora.common.clock;
+
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * One measurement of this instance's clock against the database's, NTP-style: the database's time minus the
+ * midpoint of the query's round trip on the local clock. Positive: the database is ahead (this clock is behind).
+ * Its error is at most half the round trip.
+ *
+ * @param offset database time minus local time
+ * @param roundTrip how long the query took on the local clock
+ * @param measuredAt local time of the measurement
+ */
+public record ClockOffset(Duration offset, Duration roundTrip, Instant measuredAt) {
+
+    /** From the local times before and after the query and the database's time in between. */
+    static ClockOffset of(Instant before, Instant database, Instant after) {
+        Duration roundTrip = Duration.between(before, after);
+        Instant midpoint = before.plus(roundTrip.dividedBy(2));
+        return new ClockOffset(Duration.between(midpoint, database), roundTrip, midpoint);
+    }
+
+    /**
+     * Whether the offset exceeds {@code max} beyond doubt: the true offset lies within half the round trip of the
+     * measured one, so a slow query (a loaded machine) does not make a right clock look wrong.
+     */
+    public boolean exceeds(Duration max) {
+        return offset.abs().minus(roundTrip.dividedBy(2)).compareTo(max) > 0;
+    }
+
+    /** "812 ms ahead of the database" or "812 ms behind the database", as this instance's clock is. */
+    public String describe() {
+        long millis = offset.abs().toMillis();
+        return millis + " ms " + (offset.isNegative() ? "ahead of" : "behind") + " the database";
+    }
+
+    public double offsetSeconds() {
+        return offset.toNanos() / 1e9;
+    }
+}
