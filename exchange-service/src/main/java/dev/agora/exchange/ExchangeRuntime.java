@@ -51,7 +51,10 @@ final class ExchangeRuntime implements SmartLifecycle {
                 history);
         sequencer.whenActive(xmlServer::start);
         // A deposed leader closes its port at once: clients and the edge's health checks go to the new leader.
-        sequencer.whenInactive(xmlServer::close);
+        sequencer.whenInactive(() -> {
+            xmlServer.close();
+            xmlServer.prepare();
+        });
     }
 
     Sequencer sequencer() {
@@ -64,6 +67,8 @@ final class ExchangeRuntime implements SmartLifecycle {
 
     @Override
     public void start() {
+        // Ready to listen before the lease is known: a standby that takes over only binds.
+        xmlServer.prepare();
         sequencer.start();
         running = true;
     }
