@@ -160,8 +160,9 @@ final class ExchangeFailoverExperiment implements Experiment {
                                 + " on when it refuses a connection (a standby does not listen) or does not answer"
                                 + " within " + XML_TIMEOUT.toMillis() + " ms (a frozen one); REST traders call a"
                                 + " frontend, which sends to the instance its health checks find ready. A failed"
-                                + " request is one no instance acknowledged (XML: no instance answered; REST: 5xx or"
-                                + " no answer). After the kill the killed instance is restarted and stands by; after"
+                                + " request is one attempt no instance acknowledged (XML: no instance answered; REST:"
+                                + " 5xx or no answer); a trader tries again 5 ms after a failure, so the failures count"
+                                + " attempts during the takeover, not lost orders. After the kill the killed instance is restarted and stands by; after"
                                 + " the freeze the frozen one is thawed, finds itself deposed and stands by.",
                         table.build())
                 .section(
