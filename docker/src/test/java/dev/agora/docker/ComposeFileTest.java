@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agora.docker.ComposeFile.Service;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -20,7 +21,8 @@ class ComposeFileTest {
         assertThat(compose.replicasOf("catalog-service")).hasSize(2);
         assertThat(compose.replicasOf("order-service")).hasSize(2);
         assertThat(compose.replicasOf("frontend-service")).hasSize(2);
-        assertThat(compose.replicasOf("exchange-service")).hasSize(1);
+        // Active and standby: one holds the lease and listens, the other takes over (exchange-service/README.md).
+        assertThat(compose.replicasOf("exchange-service")).hasSize(2);
     }
 
     @Test
@@ -75,11 +77,13 @@ class ComposeFileTest {
         assertThat(published).containsOnlyKeys("edge", "prometheus", "grafana");
         assertThat(compose.service("edge").ports()).containsExactly("8080:8080");
         // The XML protocol carries no credentials: reachable inside the compose network only.
-        assertThat(compose.service("exchange").ports()).isEmpty();
-        assertThat(compose.service("exchange").definition()).doesNotContainKey("network_mode");
-        assertThat(compose.service("exchange").environment())
-                .containsEntry("AGORA_EXCHANGE_TCP_PORT", "12345")
-                .containsEntry("AGORA_EXCHANGE_TCP_HOST", "0.0.0.0");
+        for (String exchange : List.of("exchange-1", "exchange-2")) {
+            assertThat(compose.service(exchange).ports()).isEmpty();
+            assertThat(compose.service(exchange).definition()).doesNotContainKey("network_mode");
+            assertThat(compose.service(exchange).environment())
+                    .containsEntry("AGORA_EXCHANGE_TCP_PORT", "12345")
+                    .containsEntry("AGORA_EXCHANGE_TCP_HOST", "0.0.0.0");
+        }
         // The operations UIs stay on the loopback interface unless AGORA_OPS_BIND says otherwise.
         assertThat(compose.service("grafana").ports()).containsExactly("127.0.0.1:3000:3000");
         assertThat(compose.service("prometheus").ports()).containsExactly("127.0.0.1:9090:9090");

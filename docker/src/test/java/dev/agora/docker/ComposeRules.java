@@ -32,7 +32,8 @@ final class ComposeRules {
             "order-2", "order-service",
             "frontend-1", "frontend-service",
             "frontend-2", "frontend-service",
-            "exchange", "exchange-service");
+            "exchange-1", "exchange-service",
+            "exchange-2", "exchange-service");
 
     /** The infrastructure services, with the image repository each must run. */
     static final Map<String, String> INFRASTRUCTURE = orderedMap(

@@ -63,11 +63,11 @@ class ComposeRulesCatchMistakesTest {
     @Test
     void aMissingMemoryLimitIsReported() {
         definition("grafana").remove("mem_limit");
-        definition("exchange").put("mem_limit", "lots");
+        definition("exchange-1").put("mem_limit", "lots");
 
         assertThat(ComposeRules.memoryLimitViolations(compose))
                 .containsExactlyInAnyOrder(
-                        "grafana has no memory limit", "exchange has an unreadable memory limit: lots");
+                        "grafana has no memory limit", "exchange-1 has an unreadable memory limit: lots");
     }
 
     @Test
@@ -133,7 +133,7 @@ class ComposeRulesCatchMistakesTest {
 
     @Test
     void missingConfigurationIsReported() {
-        environment("exchange").remove("AGORA_AUTHORITIES");
+        environment("exchange-1").remove("AGORA_AUTHORITIES");
         environment("order-1").remove("DATABASE_PASSWORD");
         environment("frontend-2").remove("AGORA_JWT_SIGNING_KEY");
         environment("catalog-2").remove("AGORA_CLIENT_SECRET");
@@ -141,7 +141,7 @@ class ComposeRulesCatchMistakesTest {
 
         assertThat(ComposeRules.environmentViolations(compose))
                 .containsExactlyInAnyOrder(
-                        "exchange lacks AGORA_AUTHORITIES",
+                        "exchange-1 lacks AGORA_AUTHORITIES",
                         "order-1 lacks DATABASE_PASSWORD",
                         "frontend-2 lacks AGORA_JWT_SIGNING_KEY",
                         "catalog-2 lacks AGORA_CLIENT_SECRET",
@@ -152,25 +152,25 @@ class ComposeRulesCatchMistakesTest {
     void weakSecurityConfigurationIsReported() {
         environment("order-2").put("SPRING_PROFILES_ACTIVE", "prod,local");
         environment("catalog-1").put("AGORA_INTERNAL_TOKEN", "change-me-internal-token");
-        environment("exchange").remove("AGORA_EXCHANGE_TCP_HOST");
+        environment("exchange-1").remove("AGORA_EXCHANGE_TCP_HOST");
         environment("frontend-1").put("MANAGEMENT_SERVER_PORT", "8080");
-        environment("exchange").put("AGORA_AUTHORITIES", "http://frontend-1:8080");
+        environment("exchange-1").put("AGORA_AUTHORITIES", "http://frontend-1:8080");
 
         assertThat(ComposeRules.environmentViolations(compose))
                 .containsExactlyInAnyOrder(
                         "order-2 runs the local profile, which accepts dev secrets",
                         "catalog-1 still sets the retired AGORA_INTERNAL_TOKEN",
                         "frontend-1 serves actuator on its service port 8080",
-                        "exchange binds its XML protocol to loopback (the default), out of the other containers'"
+                        "exchange-1 binds its XML protocol to loopback (the default), out of the other containers'"
                                 + " reach",
-                        "exchange AGORA_AUTHORITIES names [http://frontend-1:8080] but the frontends are"
+                        "exchange-1 AGORA_AUTHORITIES names [http://frontend-1:8080] but the frontends are"
                                 + " [http://frontend-1:8080, http://frontend-2:8080]");
     }
 
     @Test
     void mismatchedClientSecretsOrIssuersAreReported() {
         environment("order-1").put("AGORA_CLIENT_SECRET", "change-me-catalog-service-client-secret");
-        environment("exchange").put("AGORA_ISSUER", "https://agora.example.com");
+        environment("exchange-1").put("AGORA_ISSUER", "https://agora.example.com");
 
         assertThat(ComposeRules.clientSecretViolations(compose))
                 .containsExactlyInAnyOrder(
@@ -183,7 +183,7 @@ class ComposeRulesCatchMistakesTest {
     void sharedOrUncreatedDatabasesAreReported() {
         String initScript = DockerDirectory.read("postgres/init-databases.sh");
         environment("order-2").put("DATABASE_URL", "jdbc:postgresql://postgres:5432/catalog");
-        environment("exchange").put("DATABASE_URL", "jdbc:postgresql://postgres:5432/matching");
+        environment("exchange-1").put("DATABASE_URL", "jdbc:postgresql://postgres:5432/matching");
 
         assertThat(ComposeRules.databaseViolations(compose, initScript))
                 .containsExactlyInAnyOrder(
@@ -191,7 +191,8 @@ class ComposeRulesCatchMistakesTest {
                         "order-2 DATABASE_PASSWORD is not postgres's CATALOG_DATABASE_PASSWORD",
                         "replicas of order-service use different databases: orders, catalog",
                         "database catalog is shared by catalog-service and order-service",
-                        "exchange uses database matching, which the init script does not create");
+                        "exchange-1 uses database matching, which the init script does not create",
+                        "replicas of exchange-service use different databases: matching, exchange");
     }
 
     @Test
@@ -227,13 +228,13 @@ class ComposeRulesCatchMistakesTest {
     @Test
     void aCollidingHostPortIsReported() {
         definition("grafana").put("ports", new ArrayList<>(List.of("8080:3000")));
-        definition("exchange").put("ports", List.of("12345:12345"));
+        definition("exchange-1").put("ports", List.of("12345:12345"));
         definition("prometheus").put("ports", List.of(Map.of("target", 9090, "published", 12345)));
 
         assertThat(ComposeRules.publishedPortCollisions(compose))
                 .containsExactlyInAnyOrder(
                         "host port 8080/tcp is published by [edge, grafana]",
-                        "host port 12345/tcp is published by [exchange, prometheus]");
+                        "host port 12345/tcp is published by [exchange-1, prometheus]");
     }
 
     @Test
@@ -248,7 +249,7 @@ class ComposeRulesCatchMistakesTest {
 
     @Test
     void missingOrWeakDependenciesAreReported() {
-        ComposeFile.asMap(definition("exchange").get("depends_on")).remove("postgres");
+        ComposeFile.asMap(definition("exchange-1").get("depends_on")).remove("postgres");
         ComposeFile.asMap(definition("frontend-2").get("depends_on")).remove("order-2");
         ComposeFile.asMap(definition("frontend-1").get("depends_on"))
                 .put("catalog-2", Map.of("condition", "service_started"));
@@ -256,7 +257,7 @@ class ComposeRulesCatchMistakesTest {
 
         assertThat(ComposeRules.dependencyViolations(compose))
                 .containsExactlyInAnyOrder(
-                        "exchange does not wait for postgres to be healthy",
+                        "exchange-1 does not wait for postgres to be healthy",
                         "frontend-2 does not wait for order-2 to be healthy",
                         "frontend-1 waits for catalog-2 with service_started instead of service_healthy",
                         "edge waits for frontend-1 with service_started instead of service_healthy",

@@ -23,12 +23,28 @@ class EdgeConfigTest {
         Set<String> servers = SERVER.matcher(haproxyConfig)
                 .results()
                 .map(match -> match.group(2) + ":" + match.group(3))
+                .filter(server -> !server.startsWith("exchange"))
                 .collect(Collectors.toCollection(TreeSet::new));
         Set<String> frontends = compose.replicasOf("frontend-service").stream()
                 .map(replica -> replica.name() + ":" + replica.port().orElseThrow())
                 .collect(Collectors.toCollection(TreeSet::new));
         if (!servers.equals(frontends))
             violations.add("the edge balances over " + servers + " but the frontends are " + frontends);
+        // The exchange's XML protocol goes to every exchange instance's XML port; the readiness check picks the
+        // active one.
+        Set<String> xmlServers = SERVER.matcher(haproxyConfig)
+                .results()
+                .map(match -> match.group(2) + ":" + match.group(3))
+                .filter(server -> server.startsWith("exchange"))
+                .collect(Collectors.toCollection(TreeSet::new));
+        Set<String> exchanges = compose.replicasOf("exchange-service").stream()
+                .map(replica -> replica.name() + ":" + replica.environment().get("AGORA_EXCHANGE_TCP_PORT"))
+                .collect(Collectors.toCollection(TreeSet::new));
+        if (!xmlServers.equals(exchanges))
+            violations.add(
+                    "the edge forwards the XML protocol to " + xmlServers + " but the exchanges are " + exchanges);
+        if (!haproxyConfig.contains("check port 8380"))
+            violations.add("the edge does not check the exchanges' readiness on their HTTP port");
         if (!haproxyConfig.contains("uri /readyz")) violations.add("the edge does not check the frontends' readiness");
         return violations;
     }
@@ -47,6 +63,17 @@ class EdgeConfigTest {
         assertThat(backendViolations(compose, oneFrontend))
                 .containsExactly("the edge balances over [frontend-1:8080] but the frontends are"
                         + " [frontend-1:8080, frontend-2:8080]");
+    }
+
+    @Test
+    void anExchangeMissingFromTheEdgeIsReported() {
+        String oneExchange = haproxy.lines()
+                .filter(line -> !line.contains("server exchange-2"))
+                .collect(Collectors.joining("\n"));
+
+        assertThat(backendViolations(compose, oneExchange))
+                .containsExactly("the edge forwards the XML protocol to [exchange-1:12345] but the exchanges are"
+                        + " [exchange-1:12345, exchange-2:12345]");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.agora.exchange;
 
+import dev.agora.common.leader.LeaseSettings;
 import dev.agora.exchange.history.OrderHistory;
 import dev.agora.exchange.sequencer.Sequencer;
 import dev.agora.exchange.store.ExchangeStore;
@@ -28,7 +29,7 @@ class ExchangeConfiguration {
 
     @Bean(destroyMethod = "close")
     ExchangeStore exchangeStore(DataSourceProperties dataSource, ExchangeProperties properties) {
-        // Unpooled on purpose: the lock lives in the session, and closing must end the session.
+        // Unpooled on purpose: the lease is freed at once when its holder's session ends, which a pool would keep open.
         DriverManagerDataSource unpooled = new DriverManagerDataSource(
                 dataSource.determineUrl(), dataSource.determineUsername(), dataSource.determinePassword());
         Properties connection = new Properties();
@@ -36,7 +37,11 @@ class ExchangeConfiguration {
         connection.setProperty("ApplicationName", "exchange-sequencer");
         connection.setProperty("tcpKeepAlive", "true");
         unpooled.setConnectionProperties(connection);
-        return new ExchangeStore(unpooled, properties.lockKey());
+        ExchangeProperties.Leadership leadership = properties.leadership();
+        return new ExchangeStore(
+                unpooled,
+                new LeaseSettings(
+                        leadership.lease(), leadership.ttl(), leadership.renewEvery(), leadership.pollEvery()));
     }
 
     /** Closed orders are read through the service's (bounded) connection pool, never the sequencer's connection. */

@@ -2,6 +2,7 @@ package dev.agora.exchange;
 
 import dev.agora.exchange.history.OrderHistory;
 import dev.agora.exchange.sequencer.Sequencer;
+import dev.agora.exchange.store.ExchangeStore;
 import dev.agora.exchange.xml.XmlProtocolServer;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -16,12 +17,19 @@ import org.springframework.stereotype.Component;
  * makes throughput scale: one fsync is shared by every command of a batch). And every bounded pool and queue, with
  * its depth and what it refused: the sequencer's queue, the batches waiting for the committer, the order-history
  * readers' queue, the XML server's connections (in all and per address), the reply bytes waiting for slow clients,
- * the event loops' task queue, and each kind of timeout.
+ * the event loops' task queue, and each kind of timeout. And the lease: whether this instance leads, at which epoch.
  */
 @Component
 class ExchangeMetrics {
 
-    ExchangeMetrics(Sequencer sequencer, OrderHistory history, XmlProtocolServer xml, MeterRegistry registry) {
+    ExchangeMetrics(
+            Sequencer sequencer,
+            OrderHistory history,
+            XmlProtocolServer xml,
+            ExchangeStore store,
+            MeterRegistry registry) {
+        // agora.leader{lease="exchange"}: 1 on the active instance; agora.leader.epoch, agora.leader.elections.
+        store.leadership().registerMetrics(registry);
         DistributionSummary batchSize = DistributionSummary.builder("agora.exchange.batch.commands")
                 .description("Commands applied and committed together")
                 .publishPercentiles(0.5, 0.9, 0.99)

@@ -33,8 +33,7 @@ import org.springframework.util.unit.DataSize;
  * @param fillsKeptPerOrder executions an open order keeps in memory; beyond that they are read from PostgreSQL
  * @param historyThreads threads reading closed orders from PostgreSQL (each holds a pooled connection while reading)
  * @param historyQueueCapacity reads of closed orders that may wait for a thread before more are refused
- * @param lockKey PostgreSQL advisory lock key that makes one instance active
- * @param lockPollInterval how often a standby tries to take the lock
+ * @param leadership the lease that makes one instance active
  * @param tls TLS with client certificates for the XML protocol
  */
 @ConfigurationProperties("agora.exchange")
@@ -59,9 +58,24 @@ public record ExchangeProperties(
         @DefaultValue("8") int fillsKeptPerOrder,
         @DefaultValue("2") int historyThreads,
         @DefaultValue("1024") int historyQueueCapacity,
-        @DefaultValue("6817391625") long lockKey,
-        @DefaultValue("500ms") Duration lockPollInterval,
+        @DefaultValue Leadership leadership,
         @DefaultValue Tls tls) {
+
+    /**
+     * The lease in PostgreSQL that makes one instance the active exchange ({@code agora.exchange.leadership.*}). A
+     * frozen or unreachable leader loses it {@code ttl} after its last renewal; a killed one at once (its session
+     * ends); a standby looks every {@code poll-every}.
+     *
+     * @param lease the lease's name (its row in {@code leader_lease}); instances of one exchange share it
+     * @param ttl how long a lease lasts unrenewed, by the database's clock
+     * @param renewEvery how often the leader renews
+     * @param pollEvery how often a standby looks whether the lease is free
+     */
+    public record Leadership(
+            @DefaultValue("exchange") String lease,
+            @DefaultValue("500ms") Duration ttl,
+            @DefaultValue("100ms") Duration renewEvery,
+            @DefaultValue("100ms") Duration pollEvery) {}
 
     /**
      * TLS for the XML protocol, for deployments where its port leaves the host. Off unless a bundle is named. When on,

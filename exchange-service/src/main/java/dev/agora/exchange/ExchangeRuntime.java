@@ -10,9 +10,10 @@ import java.time.Clock;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Starts the exchange after the application context is up: the sequencer takes the advisory lock (waiting
- * as a standby while another instance holds it), loads the state, and only then opens the XML port. Stops
- * in reverse: no new connections, the batch in progress is finished, the lock is released.
+ * Starts the exchange after the application context is up: the sequencer takes the lease (waiting as a
+ * standby while another instance holds it), loads the state, and only then opens the XML port; when the lease
+ * is lost, the port closes and the sequencer stands by again. Stops in reverse: no new connections, the batch
+ * in progress is finished, the lease is released (a standby takes over at its next look).
  */
 final class ExchangeRuntime implements SmartLifecycle {
 
@@ -27,7 +28,6 @@ final class ExchangeRuntime implements SmartLifecycle {
                 () -> clock.instant().getEpochSecond(),
                 properties.queueCapacity(),
                 properties.maxBatch(),
-                properties.lockPollInterval(),
                 new MemoryLimits(properties.closedOrdersKept(), properties.fillsKeptPerOrder()));
         this.xmlServer = new XmlProtocolServer(
                 new XmlProtocolServer.Settings(
@@ -50,6 +50,11 @@ final class ExchangeRuntime implements SmartLifecycle {
                 sequencer,
                 history);
         sequencer.whenActive(xmlServer::start);
+        // A deposed leader closes its port at once: clients and the edge's health checks go to the new leader.
+        sequencer.whenInactive(() -> {
+            xmlServer.close();
+            xmlServer.prepare();
+        });
     }
 
     Sequencer sequencer() {
@@ -62,6 +67,8 @@ final class ExchangeRuntime implements SmartLifecycle {
 
     @Override
     public void start() {
+        // Ready to listen before the lease is known: a standby that takes over only binds.
+        xmlServer.prepare();
         sequencer.start();
         running = true;
     }

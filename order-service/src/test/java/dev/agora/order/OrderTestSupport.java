@@ -40,6 +40,10 @@ import tools.jackson.databind.json.JsonMapper;
             "server.address=127.0.0.1",
             "agora.orders.recovery.interval=300ms",
             "agora.orders.recovery.min-age=1s",
+            // This JVM may stall on a busy build machine for longer than the production lease (SweeperFailoverIT
+            // runs real processes with it).
+            "agora.orders.recovery.leadership.ttl=5s",
+            "agora.orders.recovery.leadership.poll-every=100ms",
             // A starved build machine can stall a healthy catalog for over a second; production keeps 3500ms.
             "agora.clients.catalog-service.timeout=3s"
         })

@@ -34,8 +34,10 @@ import org.slf4j.LoggerFactory;
  * a reply never describes state that a crash could lose.
  *
  * <p>When a commit fails, the engine's state is ahead of the database: that batch and every later one get
- * errors and the engine is rebuilt from the database (after reacquiring the lock), so nothing
- * unacknowledged is kept.
+ * errors and the engine is rebuilt from the database (after retaking the lease), so nothing
+ * unacknowledged is kept. When the lease is lost (a batch was fenced off, or the election saw another instance take
+ * it), the sequencer stands by: every command waiting is refused, the {@linkplain #whenInactive inactive listeners}
+ * run (the XML port closes), and it waits for the lease again like any standby.
  *
  * <p>Everything waiting is bounded: the queue holds at most {@code queueCapacity} commands (more are refused at once,
  * and counted), and while the committer has a full batch waiting behind the one it commits, the sequencer takes no
@@ -83,8 +85,8 @@ public final class Sequencer implements AutoCloseable {
     private final LongSupplier epochSeconds;
     private final BlockingQueue<Submission<?>> queue;
     private final int maxBatch;
-    private final Duration lockPollInterval;
     private final List<Runnable> activationListeners = new CopyOnWriteArrayList<>();
+    private final List<Runnable> deactivationListeners = new CopyOnWriteArrayList<>();
     /** Batches handed to the committer that it has not started, beyond which the sequencer stops taking commands. */
     private static final int MAX_WAITING_BATCHES = 1;
 
@@ -100,18 +102,15 @@ public final class Sequencer implements AutoCloseable {
     private volatile BatchObserver observer = (commands, applyNanos, commitNanos) -> {};
     private volatile Role role = Role.STARTING;
     private volatile boolean running = true;
+    /** Set by the election's thread when the lease was lost; the sequencer thread stands by when it sees it. */
+    private volatile boolean leadershipLost;
     /** Written by the sequencer thread only; volatile so gauges may read its sizes. */
     private volatile MatchingEngine engine;
 
     private Thread thread;
 
-    public Sequencer(
-            ExchangeStore store,
-            LongSupplier epochSeconds,
-            int queueCapacity,
-            int maxBatch,
-            Duration lockPollInterval) {
-        this(store, epochSeconds, queueCapacity, maxBatch, lockPollInterval, MemoryLimits.DEFAULT);
+    public Sequencer(ExchangeStore store, LongSupplier epochSeconds, int queueCapacity, int maxBatch) {
+        this(store, epochSeconds, queueCapacity, maxBatch, MemoryLimits.DEFAULT);
     }
 
     public Sequencer(
@@ -119,14 +118,16 @@ public final class Sequencer implements AutoCloseable {
             LongSupplier epochSeconds,
             int queueCapacity,
             int maxBatch,
-            Duration lockPollInterval,
             MemoryLimits memoryLimits) {
         this.memoryLimits = memoryLimits;
         this.store = store;
         this.epochSeconds = epochSeconds;
         this.queue = new ArrayBlockingQueue<>(queueCapacity);
         this.maxBatch = maxBatch;
-        this.lockPollInterval = lockPollInterval;
+        store.whenLeadershipLost(() -> {
+            leadershipLost = true;
+            queue.offer(WAKE);
+        });
     }
 
     /**
@@ -135,6 +136,14 @@ public final class Sequencer implements AutoCloseable {
      */
     public void whenActive(Runnable listener) {
         activationListeners.add(listener);
+    }
+
+    /**
+     * Runs {@code listener} on the sequencer thread each time this instance stops being active because it no longer
+     * holds the lease (before it waits for the lease again), e.g. to close the network listener.
+     */
+    public void whenInactive(Runnable listener) {
+        deactivationListeners.add(listener);
     }
 
     public synchronized void start() {
@@ -148,7 +157,7 @@ public final class Sequencer implements AutoCloseable {
      * {@link ExchangeUnavailableException} when this instance is not active, overloaded, or the commit failed.
      */
     public <R> CompletableFuture<R> submit(Command<R> command) {
-        if (role != Role.ACTIVE) {
+        if (role != Role.ACTIVE || !store.leads()) {
             return CompletableFuture.failedFuture(new ExchangeUnavailableException("exchange is not active"));
         }
         CompletableFuture<R> reply = new CompletableFuture<>();
@@ -207,6 +216,11 @@ public final class Sequencer implements AutoCloseable {
         try {
             if (!becomeActive(changes)) return;
             while (running) {
+                if (leadershipLost) {
+                    failAccumulated("exchange is not active");
+                    recover(changes, "the lease was lost");
+                    continue;
+                }
                 if (committer.broken) {
                     failAccumulated("exchange failed, retry");
                     recover(changes, "a commit failed");
@@ -251,7 +265,7 @@ public final class Sequencer implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
             committer.stop();
-            store.release();
+            store.close();
         }
     }
 
@@ -307,13 +321,20 @@ public final class Sequencer implements AutoCloseable {
         becomeActive(changes);
     }
 
-    /** Takes the lock (waiting as a standby while another instance has it) and loads the state. */
+    /** Takes the lease (waiting as a standby while another instance has it) and loads the state. */
     private boolean becomeActive(ChangeSet changes) throws InterruptedException {
-        role = role == Role.STARTING ? Role.STANDBY : Role.RECOVERING;
+        leadershipLost = false;
+        if (role == Role.STARTING || !store.leads()) {
+            boolean wasActive = role != Role.STARTING;
+            role = Role.STANDBY;
+            if (wasActive) deactivationListeners.forEach(Runnable::run);
+        } else {
+            role = Role.RECOVERING;
+        }
         long backoff = 100;
         while (running) {
             try {
-                if (!store.acquireLeadership(() -> running, lockPollInterval)) return false;
+                if (!store.acquireLeadership(() -> running)) return false;
                 engine = store.load(epochSeconds, memoryLimits);
                 engine.reportChangesTo(changes);
                 role = Role.ACTIVE;
@@ -449,7 +470,18 @@ public final class Sequencer implements AutoCloseable {
                 long started = System.nanoTime();
                 try {
                     if (broken) throw new IllegalStateException("an earlier commit failed");
-                    if (written.rows() != null) store.commit(written.rows());
+                    if (written.rows() != null) {
+                        store.commit(written.rows());
+                    } else if (!store.leads()) {
+                        // Nothing to write, so no fence: an instance that may have lost its lease (thawed after a
+                        // freeze) must not answer from a state its successor may have changed.
+                        for (Submission<?> submission : written.commands()) {
+                            submission.reply.completeExceptionally(
+                                    new ExchangeUnavailableException("exchange is not active"));
+                        }
+                        if (i == round.size() - 1) free();
+                        continue;
+                    }
                     if (i == round.size() - 1) free();
                 } catch (RuntimeException e) {
                     if (!broken) {
@@ -477,7 +509,7 @@ public final class Sequencer implements AutoCloseable {
         }
     }
 
-    /** Stops taking commands, finishes the batch in progress and releases the lock. */
+    /** Stops taking commands, finishes the batch in progress and gives the lease up. */
     @Override
     public void close() {
         running = false;

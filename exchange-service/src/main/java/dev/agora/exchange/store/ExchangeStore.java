@@ -1,5 +1,8 @@
 package dev.agora.exchange.store;
 
+import dev.agora.common.leader.LeaderLease;
+import dev.agora.common.leader.Leadership;
+import dev.agora.common.leader.LeaseSettings;
 import dev.agora.exchange.matching.Account;
 import dev.agora.exchange.matching.Execution;
 import dev.agora.exchange.matching.MatchingEngine;
@@ -10,7 +13,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Duration;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
@@ -21,18 +23,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * PostgreSQL, the exchange's truth. One connection does everything: it holds the session advisory lock
- * that makes this instance the only active one, and every batch is committed through it. If that
- * connection breaks, the lock is gone with it and so is the right to write: the sequencer must
- * {@linkplain #acquireLeadership reacquire} and reload before it commits again.
+ * PostgreSQL, the exchange's truth. The right to write is a lease ({@link Leadership}, common's
+ * {@code dev.agora.common.leader}): an instance waits in {@link #acquireLeadership} until it holds the lease
+ * {@code exchange}, and every batch it commits carries the lease's epoch into the same statement
+ * ({@code leader_fence}), so a former leader (frozen, then thawed after a standby took over) cannot commit anything:
+ * its statement fails, and the lease's listener makes the sequencer stand by. A takeover waits for a fenced batch in
+ * flight, so what the successor loads includes every batch its predecessor committed.
  *
  * <p>A batch is committed in two steps so that the sequencer never waits for the database: {@link #snapshot}
  * copies the changed rows' current values into plain arrays (on the sequencer thread, which owns the engine),
  * and {@link #commit(Snapshot)} sends them as one statement and waits for the durable commit (on the committer
  * thread, the only user of the connection while the sequencer is active).
  *
- * <p>The data source must hand out real, unpooled connections: closing a pooled one would keep its session,
- * and with it the lock, alive in the pool.
+ * <p>The data source must hand out real, unpooled connections: the lease is freed at once when its holder's session
+ * ends, which a pool would keep alive.
  */
 public final class ExchangeStore implements AutoCloseable {
 
@@ -93,48 +97,61 @@ public final class ExchangeStore implements AutoCloseable {
     };
 
     private final DataSource dataSource;
-    private final long lockKey;
+    private final Leadership leadership;
     private Connection connection;
+    /** The lease's epoch this instance's batches are fenced with; 0 while it holds none. */
+    private volatile long epoch;
     /** The batch statement of each shape, indexed by its bit set of non-empty parts. */
     private final PreparedStatement[] batchWrites = new PreparedStatement[1 << TABLE_WRITES.length];
 
-    public ExchangeStore(DataSource dataSource, long lockKey) {
+    public ExchangeStore(DataSource dataSource, LeaseSettings lease) {
         this.dataSource = dataSource;
-        this.lockKey = lockKey;
+        this.leadership = new Leadership(dataSource, lease, Leadership.holderName("exchange"));
+    }
+
+    /** The election this store's writes are fenced by. */
+    public Leadership leadership() {
+        return leadership;
+    }
+
+    /** This instance holds the lease and may be sure of it (false at once after a thawed freeze). */
+    public boolean leads() {
+        return leadership.isLeader();
+    }
+
+    /** Runs {@code listener} (on the election's thread) when the lease is lost without a failed write telling. */
+    public void whenLeadershipLost(Runnable listener) {
+        leadership.addListener(new Leadership.Listener() {
+            @Override
+            public void revoked(long lostEpoch, String why) {
+                listener.run();
+            }
+        });
     }
 
     /**
-     * Blocks until this instance holds the exchange's advisory lock (a standby waits here while another
-     * instance is active), polling so that shutdown can interrupt the wait.
+     * Blocks until this instance holds the exchange's lease (a standby waits here while another instance is
+     * active), then opens the session its batches are written through.
      *
-     * @return false when {@code keepTrying} said stop before the lock was taken
+     * @return false when {@code keepTrying} said stop before the lease was taken
      */
-    public boolean acquireLeadership(BooleanSupplier keepTrying, Duration pollInterval) throws InterruptedException {
+    public boolean acquireLeadership(BooleanSupplier keepTrying) throws InterruptedException {
         release();
-        boolean announced = false;
+        leadership.start();
+        long held = leadership.awaitLeadership(keepTrying);
+        if (held == 0) return false;
         Connection candidate = null;
         try {
-            while (keepTrying.getAsBoolean()) {
-                if (candidate == null) {
-                    candidate = dataSource.getConnection();
-                    candidate.setAutoCommit(true);
-                    planOnce(candidate);
-                }
-                if (tryLock(candidate)) {
-                    connection = candidate;
-                    candidate = null;
-                    log.info("Exchange lock {} taken: this instance is active", lockKey);
-                    return true;
-                }
-                if (!announced) {
-                    log.info("Exchange lock {} is held by another instance: standing by", lockKey);
-                    announced = true;
-                }
-                Thread.sleep(pollInterval.toMillis());
-            }
-            return false;
+            candidate = dataSource.getConnection();
+            candidate.setAutoCommit(true);
+            planOnce(candidate);
+            connection = candidate;
+            candidate = null;
+            epoch = held;
+            log.info("Exchange lease taken at epoch {}: this instance is active", held);
+            return true;
         } catch (SQLException e) {
-            throw new StoreUnavailableException("Could not take the exchange lock", e);
+            throw new StoreUnavailableException("Could not open the exchange's session", e);
         } finally {
             if (candidate != null) closeQuietly(candidate);
         }
@@ -148,15 +165,6 @@ public final class ExchangeStore implements AutoCloseable {
     private static void planOnce(Connection candidate) throws SQLException {
         try (var statement = candidate.createStatement()) {
             statement.execute("SET plan_cache_mode = force_generic_plan");
-        }
-    }
-
-    private boolean tryLock(Connection candidate) throws SQLException {
-        try (PreparedStatement lock = candidate.prepareStatement("SELECT pg_try_advisory_lock(?)")) {
-            lock.setLong(1, lockKey);
-            try (ResultSet row = lock.executeQuery()) {
-                return row.next() && row.getBoolean(1);
-            }
         }
     }
 
@@ -370,7 +378,10 @@ public final class ExchangeStore implements AutoCloseable {
         try {
             PreparedStatement statement = batchWrites[shape];
             if (statement == null) statement = batchWrites[shape] = connection.prepareStatement(batchWrite(shape));
-            int parameter = 1;
+            long fencedWith = epoch;
+            statement.setString(1, leadership.name());
+            statement.setLong(2, fencedWith);
+            int parameter = 3;
             for (int t = 0; t < TABLE_WRITES.length; t++) {
                 Object[][] columns = snapshot.tables[t];
                 if (columns == null) continue;
@@ -378,39 +389,49 @@ public final class ExchangeStore implements AutoCloseable {
                     statement.setArray(parameter++, connection.createArrayOf(TABLE_COLUMN_TYPES[t][c], columns[c]));
                 }
             }
-            statement.executeUpdate();
+            statement.executeQuery().close();
         } catch (SQLException e) {
+            if (LeaderLease.isFenced(e)) {
+                long lost = epoch;
+                leadership.deposed(lost, "a batch was refused: another instance took the lease over");
+                throw new StoreUnavailableException("Not committed: leadership at epoch " + lost + " has passed", e);
+            }
             throw new StoreUnavailableException("Could not commit a batch", e);
         }
     }
 
-    /** The statement writing the parts whose bits are set: all but the last as CTEs, the last as its body. */
+    /**
+     * The statement writing the parts whose bits are set, each as a data-modifying CTE (always run to completion), and
+     * the fence, which the statement's result reads: one round trip, one transaction, refused as a whole unless this
+     * instance's epoch is still the lease's.
+     */
     private static String batchWrite(int shape) {
-        StringBuilder sql = new StringBuilder();
-        int last = 31 - Integer.numberOfLeadingZeros(shape);
-        for (int t = 0; t < last; t++) {
+        StringBuilder sql = new StringBuilder("WITH fence AS MATERIALIZED (SELECT leader_fence(?, ?) AS held)");
+        for (int t = 0; t < TABLE_WRITES.length; t++) {
             if ((shape & (1 << t)) == 0) continue;
-            sql.append(sql.isEmpty() ? "WITH " : ", ")
-                    .append("w")
+            sql.append(",\nw")
                     .append(t)
                     .append(" AS (\n")
                     .append(TABLE_WRITES[t])
-                    .append("\n)\n");
+                    .append("\n)");
         }
-        return sql.append(TABLE_WRITES[last]).toString();
+        return sql.append("\nSELECT held FROM fence").toString();
     }
 
-    /** Gives the lock up by closing its session. */
+    /** Closes the session batches are written through (the lease stays with the election). */
     public void release() {
+        epoch = 0;
         if (connection == null) return;
         closeQuietly(connection);
         connection = null;
         Arrays.fill(batchWrites, null);
     }
 
+    /** Closes the session and gives the lease up, so that a standby takes over without waiting for it to expire. */
     @Override
     public void close() {
         release();
+        leadership.close();
     }
 
     private void rollbackQuietly(SQLException cause) {

@@ -32,9 +32,12 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.netty.util.concurrent.SingleThreadEventExecutor;
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -103,32 +106,16 @@ public final class XmlProtocolServer implements AutoCloseable {
     /** Binds and starts accepting; returns the bound port (useful when the configured port is 0). */
     public synchronized int start() {
         if (listener != null) return port();
+        openEventLoops();
         boolean epoll = Epoll.isAvailable();
-        IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
-        Class<? extends ServerChannel> channelType =
-                epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
-        group = new MultiThreadIoEventLoopGroup(
-                settings.ioThreads(), new DefaultThreadFactory("exchange-xml-io", true), io);
-        connections = new DefaultChannelGroup("exchange-xml", GlobalEventExecutor.INSTANCE);
         try {
-            listener = new ServerBootstrap()
-                    .group(group)
-                    .channel(channelType)
-                    .option(ChannelOption.SO_BACKLOG, settings.backlog())
-                    .option(ChannelOption.SO_REUSEADDR, true)
-                    .childOption(ChannelOption.TCP_NODELAY, true)
-                    // A fixed send buffer instead of the kernel's autotuning (up to megabytes a socket): what a client
-                    // that never reads makes the kernel hold stays small, and the rest of a large reply stays in the
-                    // process, where the reply budget and the write timeout see it.
-                    .childOption(ChannelOption.SO_SNDBUF, SEND_BUFFER_BYTES)
-                    // A client may half-close after sending its request; it still gets the reply.
-                    .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
-                    .childHandler(new Initializer())
+            listener = bootstrap()
                     .bind(new InetSocketAddress(InetAddress.getByName(settings.host()), settings.port()))
                     .syncUninterruptibly()
                     .channel();
         } catch (UnknownHostException | RuntimeException e) {
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            group = null;
             throw new IllegalStateException("Could not listen on TCP " + settings.host() + ":" + settings.port(), e);
         }
         InetSocketAddress bound = boundAddress();
@@ -148,6 +135,74 @@ public final class XmlProtocolServer implements AutoCloseable {
                     epoll ? "epoll" : "NIO");
         }
         return port();
+    }
+
+    private ServerBootstrap bootstrap() {
+        Class<? extends ServerChannel> channelType =
+                Epoll.isAvailable() ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+        return new ServerBootstrap()
+                .group(group)
+                .channel(channelType)
+                .option(ChannelOption.SO_BACKLOG, settings.backlog())
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                // A fixed send buffer instead of the kernel's autotuning (up to megabytes a socket): what a client
+                // that never reads makes the kernel hold stays small, and the rest of a large reply stays in the
+                // process, where the reply budget and the write timeout see it.
+                .childOption(ChannelOption.SO_SNDBUF, SEND_BUFFER_BYTES)
+                // A client may half-close after sending its request; it still gets the reply.
+                .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
+                .childHandler(new Initializer());
+    }
+
+    /**
+     * Makes ready everything listening needs but the bind: the event loops with the native transport, and one rehearsed
+     * request through the whole pipeline. Only while the sequencer is not active. A standby does this while it waits, so that taking over costs the bind alone (loading the
+     * transport took seconds on a busy machine, most of the failover budget).
+     */
+    public synchronized void prepare() {
+        if (group != null) return;
+        openEventLoops();
+        rehearse();
+    }
+
+    private void openEventLoops() {
+        if (group != null) return;
+        boolean epoll = Epoll.isAvailable();
+        IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+        group = new MultiThreadIoEventLoopGroup(
+                settings.ioThreads(), new DefaultThreadFactory("exchange-xml-io", true), io);
+        connections = new DefaultChannelGroup("exchange-xml", GlobalEventExecutor.INSTANCE);
+    }
+
+    /**
+     * One request through a listener of its own on an ephemeral loopback port, closed at once: loads and runs the
+     * classes of accepting, framing, parsing and replying. The request reaches a sequencer that is not active (this
+     * runs only while it is not: before it starts, or after it stood down), so it changes nothing and is answered with an
+     * error.
+     */
+    private void rehearse() {
+        Channel rehearsal = null;
+        try {
+            rehearsal = bootstrap()
+                    .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
+                    .syncUninterruptibly()
+                    .channel();
+            InetSocketAddress address = (InetSocketAddress) rehearsal.localAddress();
+            try (Socket socket = new Socket(address.getAddress(), address.getPort())) {
+                socket.setSoTimeout(5_000);
+                byte[] request =
+                        "<transactions id=\"1\"><query id=\"1\"/></transactions>".getBytes(StandardCharsets.UTF_8);
+                socket.getOutputStream().write((request.length + "\n").getBytes(StandardCharsets.US_ASCII));
+                socket.getOutputStream().write(request);
+                socket.shutdownOutput();
+                socket.getInputStream().readAllBytes();
+            }
+        } catch (IOException | RuntimeException e) {
+            log.debug("Rehearsing the XML server failed; the first real request will load its classes", e);
+        } finally {
+            if (rehearsal != null) rehearsal.close().syncUninterruptibly();
+        }
     }
 
     private final class Initializer extends ChannelInitializer<SocketChannel> {
@@ -280,13 +335,18 @@ public final class XmlProtocolServer implements AutoCloseable {
         return settings;
     }
 
+    /** Stops listening, closes every connection and the event loops ({@link #prepare} makes them again). */
     @Override
     public synchronized void close() {
         Channel channel = listener;
-        if (channel == null) return;
-        channel.close().syncUninterruptibly();
-        connections.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
-        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
-        listener = null;
+        if (channel != null) {
+            channel.close().syncUninterruptibly();
+            connections.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
+            listener = null;
+        }
+        if (group != null) {
+            group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+            group = null;
+        }
     }
 }

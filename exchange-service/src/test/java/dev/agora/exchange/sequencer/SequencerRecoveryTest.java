@@ -3,17 +3,17 @@ package dev.agora.exchange.sequencer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.agora.local.postgres.PostgresServer;
+import dev.agora.local.postgres.SharedPostgres;
 import dev.agora.exchange.matching.Rejection;
 import dev.agora.exchange.matching.Result;
 import dev.agora.exchange.store.ExchangeStore;
 import dev.agora.exchange.support.FreshSchema;
-import dev.agora.local.postgres.PostgresServer;
-import dev.agora.local.postgres.SharedPostgres;
+import dev.agora.exchange.support.InTestExchange;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
-import java.time.Duration;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -40,8 +40,8 @@ class SequencerRecoveryTest {
         Properties properties = new Properties();
         properties.setProperty("ApplicationName", "sequencer-under-test");
         dataSource.setConnectionProperties(properties);
-        sequencer = new Sequencer(
-                new ExchangeStore(dataSource, 991), () -> 1_700_000_000L, 1_000, 100, Duration.ofMillis(50));
+        sequencer =
+                new Sequencer(new ExchangeStore(dataSource, InTestExchange.LEASE), () -> 1_700_000_000L, 1_000, 100);
         sequencer.start();
         awaitActive();
     }
@@ -74,6 +74,50 @@ class SequencerRecoveryTest {
                 var rows = statement.executeQuery("SELECT count(*) FROM account")) {
             rows.next();
             assertThat(rows.getInt(1)).isEqualTo(2);
+        }
+    }
+
+    /**
+     * Another instance takes the lease over while this one still believes it leads (its local lease has seconds to
+     * run): the fence in its next batch's statement refuses the write, nothing of it reaches the tables, and the
+     * sequencer stands by until the lease is free again.
+     */
+    @Test
+    void aDeposedLeadersBatchIsFencedOffAndItStandsBy() throws Exception {
+        assertThat(createAccount("1")).isEqualTo(new Result.AccountCreated("1"));
+        try (Connection connection = admin();
+                Statement statement = connection.createStatement()) {
+            statement.execute("UPDATE leader_lease SET epoch = epoch + 1, holder = 'another instance',"
+                    + " expires_at = clock_timestamp() + interval '1 hour' WHERE name = 'exchange'");
+        }
+
+        assertThatThrownBy(() -> createAccount("2"))
+                .isInstanceOf(ExecutionException.class)
+                .hasCauseInstanceOf(ExchangeUnavailableException.class);
+        for (int i = 0; i < 100 && sequencer.role() != Sequencer.Role.STANDBY; i++) Thread.sleep(50);
+        assertThat(sequencer.role()).isEqualTo(Sequencer.Role.STANDBY);
+        assertThatThrownBy(() -> createAccount("3"))
+                .as("a standby takes no command")
+                .hasCauseInstanceOf(ExchangeUnavailableException.class);
+        assertThat(accounts()).isEqualTo(1);
+
+        try (Connection connection = admin();
+                Statement statement = connection.createStatement()) {
+            statement.execute("UPDATE leader_lease SET expires_at = '-infinity' WHERE name = 'exchange'");
+        }
+        awaitActive();
+        assertThat(createAccount("2"))
+                .as("the fenced-off account was never written")
+                .isEqualTo(new Result.AccountCreated("2"));
+        assertThat(accounts()).isEqualTo(2);
+    }
+
+    private int accounts() throws Exception {
+        try (Connection connection = admin();
+                Statement statement = connection.createStatement();
+                var rows = statement.executeQuery("SELECT count(*) FROM account")) {
+            rows.next();
+            return rows.getInt(1);
         }
     }
 

@@ -2,6 +2,8 @@ package dev.agora.exchange.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agora.local.postgres.PostgresServer;
+import dev.agora.local.postgres.SharedPostgres;
 import dev.agora.exchange.matching.Account;
 import dev.agora.exchange.matching.MatchingEngine;
 import dev.agora.exchange.matching.MemoryLimits;
@@ -10,10 +12,8 @@ import dev.agora.exchange.matching.OrderSnapshot;
 import dev.agora.exchange.matching.Result;
 import dev.agora.exchange.matching.StoredResults;
 import dev.agora.exchange.support.FreshSchema;
-import dev.agora.local.postgres.PostgresServer;
-import dev.agora.local.postgres.SharedPostgres;
+import dev.agora.exchange.support.InTestExchange;
 import java.math.BigDecimal;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -42,8 +42,8 @@ class ExchangeStoreTest {
     void start() throws Exception {
         FreshSchema.migrate(postgres, url);
         dataSource = new DriverManagerDataSource(url, postgres.username(), postgres.password());
-        store = new ExchangeStore(dataSource, 992);
-        assertThat(store.acquireLeadership(() -> true, Duration.ofMillis(50))).isTrue();
+        store = new ExchangeStore(dataSource, InTestExchange.LEASE);
+        assertThat(store.acquireLeadership(() -> true)).isTrue();
     }
 
     @AfterEach

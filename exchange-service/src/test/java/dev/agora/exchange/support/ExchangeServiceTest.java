@@ -30,7 +30,11 @@ import org.springframework.test.context.DynamicPropertySource;
             // Keep almost nothing closed in memory, so that every protocol test also proves that queries and cancels
             // answered from PostgreSQL are exactly what memory would have answered.
             "agora.exchange.closed-orders-kept=2",
-            "agora.exchange.fills-kept-per-order=1"
+            "agora.exchange.fills-kept-per-order=1",
+            // A test JVM on a busy machine may stall for longer than the production lease; the failover tests
+            // (process/*IT) run with the short one.
+            "agora.exchange.leadership.ttl=5s",
+            "agora.exchange.leadership.renew-every=200ms"
         })
 @ActiveProfiles("local")
 public abstract class ExchangeServiceTest {

@@ -1,13 +1,14 @@
 package dev.agora.exchange.support;
 
+import dev.agora.common.leader.LeaseSettings;
+import dev.agora.local.postgres.PostgresServer;
+import dev.agora.local.postgres.SharedPostgres;
 import dev.agora.exchange.history.OrderHistory;
 import dev.agora.exchange.matching.MemoryLimits;
 import dev.agora.exchange.sequencer.Sequencer;
 import dev.agora.exchange.store.ExchangeStore;
 import dev.agora.exchange.store.JdbcStoredOrders;
 import dev.agora.exchange.xml.XmlProtocolServer;
-import dev.agora.local.postgres.PostgresServer;
-import dev.agora.local.postgres.SharedPostgres;
 import io.netty.handler.ssl.SslContext;
 import java.time.Duration;
 import javax.sql.DataSource;
@@ -40,6 +41,10 @@ public final class InTestExchange implements AutoCloseable {
         }
     }
 
+    /** A lease long enough for a test JVM on a busy machine (the failover tests in process/ use the short one). */
+    public static final LeaseSettings LEASE =
+            new LeaseSettings("exchange", Duration.ofSeconds(5), Duration.ofMillis(200), Duration.ofMillis(50));
+
     /** Starts on a database of its own, emptied and migrated; {@code prepare} may write rows before the engine loads. */
     public InTestExchange(String database, Limits limits, SqlStep prepare) throws Exception {
         this.url = postgres.jdbcUrl(database);
@@ -52,12 +57,7 @@ public final class InTestExchange implements AutoCloseable {
             }
         }
         sequencer = new Sequencer(
-                new ExchangeStore(dataSource, database.hashCode()),
-                () -> 1_700_000_000L,
-                10_000,
-                2048,
-                Duration.ofMillis(50),
-                new MemoryLimits(2, 1));
+                new ExchangeStore(dataSource, LEASE), () -> 1_700_000_000L, 10_000, 2048, new MemoryLimits(2, 1));
         history = new OrderHistory(new JdbcStoredOrders(dataSource), 10_000, 2, 256);
         server = new XmlProtocolServer(
                 new XmlProtocolServer.Settings(

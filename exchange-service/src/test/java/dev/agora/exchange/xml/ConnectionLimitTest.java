@@ -2,6 +2,7 @@ package dev.agora.exchange.xml;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agora.common.leader.LeaseSettings;
 import dev.agora.exchange.history.OrderHistory;
 import dev.agora.exchange.matching.StoredOrders;
 import dev.agora.exchange.sequencer.Sequencer;
@@ -9,7 +10,6 @@ import dev.agora.exchange.store.ExchangeStore;
 import dev.agora.exchange.support.XmlClient;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -19,7 +19,7 @@ class ConnectionLimitTest {
 
     private static XmlProtocolServer server(int maxConnections) {
         // Never started: the sequencer refuses every command, which is all these tests need behind the socket.
-        Sequencer idle = new Sequencer(new ExchangeStore(null, 0), () -> 0, 16, 16, Duration.ofMillis(100));
+        Sequencer idle = new Sequencer(new ExchangeStore(null, LeaseSettings.of("exchange")), () -> 0, 16, 16);
         return new XmlProtocolServer(
                 new XmlProtocolServer.Settings(
                         "127.0.0.1",

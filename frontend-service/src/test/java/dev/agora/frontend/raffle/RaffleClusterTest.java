@@ -3,10 +3,10 @@ package dev.agora.frontend.raffle;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.agora.common.postgres.PostgresServer;
-import dev.agora.common.postgres.SharedPostgres;
-import dev.agora.common.process.ServiceJars;
-import dev.agora.common.process.ServiceProcess;
+import dev.agora.local.postgres.PostgresServer;
+import dev.agora.local.postgres.SharedPostgres;
+import dev.agora.local.process.ServiceJars;
+import dev.agora.local.process.ServiceProcess;
 import dev.agora.frontend.cluster.Books;
 import dev.agora.frontend.cluster.BookstoreCluster;
 import dev.agora.frontend.cluster.Http;

@@ -102,8 +102,16 @@ public final class Cluster implements InstanceControl, AutoCloseable {
                 .toList();
     }
 
+    /** The XML port of exchange-1 (the active instance at start). */
     public int exchangeTcpPort() {
         return spec.exchangeTcpPort();
+    }
+
+    /** The XML ports of every exchange instance, in index order: only the active one listens. */
+    public List<Integer> exchangeTcpPorts() {
+        return java.util.stream.IntStream.rangeClosed(1, spec.replicas(Tier.EXCHANGE))
+                .mapToObj(spec::exchangeTcpPort)
+                .toList();
     }
 
     /**

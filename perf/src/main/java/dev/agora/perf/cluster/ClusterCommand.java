@@ -50,6 +50,12 @@ public final class ClusterCommand implements Callable<Integer> {
     boolean noExchange;
 
     @Option(
+            names = "--no-exchange-standby",
+            description = "Start the exchange without its standby (exchange-2, which takes over within a second when"
+                    + " exchange-1 is killed or frozen).")
+    boolean noExchangeStandby;
+
+    @Option(
             names = "--port-offset",
             defaultValue = "0",
             description = "Added to every port, to run beside another cluster (default: ${DEFAULT-VALUE}).")
@@ -98,7 +104,7 @@ public final class ClusterCommand implements Callable<Integer> {
                 spec.frontends(),
                 spec.catalogs(),
                 spec.orders(),
-                spec.exchange() ? ", 1 exchange" : "",
+                spec.exchange() ? (spec.exchangeStandby() ? ", 1 exchange with a standby" : ", 1 exchange") : "",
                 spec.dataDirectory(),
                 spec.aotCache() ? " with AOT caches" : "");
         Cluster cluster = Cluster.start(spec);
@@ -186,6 +192,7 @@ public final class ClusterCommand implements Callable<Integer> {
                 .withCatalogs(catalogs)
                 .withOrders(orders)
                 .withExchange(!noExchange)
+                .withExchangeStandby(!noExchangeStandby)
                 .withPortOffset(portOffset)
                 .withPostgresPort(postgresPort)
                 .withAotCache(aot)

@@ -11,6 +11,7 @@ import java.util.Map;
  *
  * @param dataDirectory PostgreSQL data, logs, jar snapshots and AOT caches; kept across runs unless {@code fresh}
  * @param fresh wipe {@code dataDirectory} before starting
+ * @param exchangeStandby a second exchange instance that stands by (live, not ready) while the first is active
  * @param portOffset added to every well-known port (8080.., 8180.., 8280.., 8380, 12345, control 8390)
  * @param postgresPort port of the embedded PostgreSQL, 0 for any free one
  * @param environmentByService extra environment keyed by tier ("frontend", "catalog", "order", "exchange"), by
@@ -25,6 +26,7 @@ public record ClusterSpec(
         int catalogs,
         int orders,
         boolean exchange,
+        boolean exchangeStandby,
         int portOffset,
         int postgresPort,
         Map<String, Map<String, String>> environmentByService,
@@ -77,9 +79,13 @@ public record ClusterSpec(
         jvmOptions = List.copyOf(jvmOptions);
     }
 
-    /** ./data, not fresh, 2 frontends, 2 catalogs, 2 orders, an exchange, the well-known ports, fast-start JVMs. */
+    /**
+     * ./data, not fresh, 2 frontends, 2 catalogs, 2 orders, an exchange with a standby, the well-known ports,
+     * fast-start JVMs.
+     */
     public static ClusterSpec defaults() {
-        return new ClusterSpec(Path.of("data"), false, 2, 2, 2, true, 0, 5432, Map.of(), FAST_START_JVM_OPTIONS, false);
+        return new ClusterSpec(
+                Path.of("data"), false, 2, 2, 2, true, true, 0, 5432, Map.of(), FAST_START_JVM_OPTIONS, false);
     }
 
     public ClusterSpec withDataDirectory(Path directory) {
@@ -89,6 +95,7 @@ public record ClusterSpec(
                 frontends,
                 catalogs,
                 orders,
+                exchangeStandby,
                 exchange,
                 portOffset,
                 postgresPort,
@@ -104,6 +111,7 @@ public record ClusterSpec(
                 frontends,
                 catalogs,
                 orders,
+                exchangeStandby,
                 exchange,
                 portOffset,
                 postgresPort,
@@ -119,6 +127,7 @@ public record ClusterSpec(
                 count,
                 catalogs,
                 orders,
+                exchangeStandby,
                 exchange,
                 portOffset,
                 postgresPort,
@@ -134,6 +143,7 @@ public record ClusterSpec(
                 frontends,
                 count,
                 orders,
+                exchangeStandby,
                 exchange,
                 portOffset,
                 postgresPort,
@@ -149,6 +159,7 @@ public record ClusterSpec(
                 frontends,
                 catalogs,
                 count,
+                exchangeStandby,
                 exchange,
                 portOffset,
                 postgresPort,
@@ -165,6 +176,24 @@ public record ClusterSpec(
                 catalogs,
                 orders,
                 enabled,
+                exchangeStandby,
+                portOffset,
+                postgresPort,
+                environmentByService,
+                jvmOptions,
+                aotCache);
+    }
+
+    /** A second exchange instance that stands by and takes over when the active one dies or freezes. */
+    public ClusterSpec withExchangeStandby(boolean enabled) {
+        return new ClusterSpec(
+                dataDirectory,
+                fresh,
+                frontends,
+                catalogs,
+                orders,
+                exchange,
+                enabled,
                 portOffset,
                 postgresPort,
                 environmentByService,
@@ -179,6 +208,7 @@ public record ClusterSpec(
                 frontends,
                 catalogs,
                 orders,
+                exchangeStandby,
                 exchange,
                 offset,
                 postgresPort,
@@ -194,6 +224,7 @@ public record ClusterSpec(
                 frontends,
                 catalogs,
                 orders,
+                exchangeStandby,
                 exchange,
                 portOffset,
                 port,
@@ -214,6 +245,7 @@ public record ClusterSpec(
                 frontends,
                 catalogs,
                 orders,
+                exchangeStandby,
                 exchange,
                 portOffset,
                 postgresPort,
@@ -229,6 +261,7 @@ public record ClusterSpec(
                 frontends,
                 catalogs,
                 orders,
+                exchangeStandby,
                 exchange,
                 portOffset,
                 postgresPort,
@@ -244,6 +277,7 @@ public record ClusterSpec(
                 frontends,
                 catalogs,
                 orders,
+                exchangeStandby,
                 exchange,
                 portOffset,
                 postgresPort,
@@ -258,7 +292,7 @@ public record ClusterSpec(
             case FRONTEND -> frontends;
             case CATALOG -> catalogs;
             case ORDER -> orders;
-            case EXCHANGE -> exchange ? 1 : 0;
+            case EXCHANGE -> exchange ? (exchangeStandby ? 2 : 1) : 0;
         };
     }
 
@@ -267,7 +301,16 @@ public record ClusterSpec(
         return 8390 + portOffset;
     }
 
+    /** The first exchange instance's XML port: 12345 plus the offset. */
     public int exchangeTcpPort() {
-        return 12345 + portOffset;
+        return exchangeTcpPort(1);
+    }
+
+    /**
+     * The XML port of exchange instance {@code index} (1-based): 12345, 12346, ... plus the offset. Instances on one
+     * host cannot share a port: a frozen leader keeps its listening socket open.
+     */
+    public int exchangeTcpPort(int index) {
+        return 12345 + portOffset + index - 1;
     }
 }

@@ -90,10 +90,15 @@ final class ClusterStarter {
             }
             Map<String, Duration> readiness = new LinkedHashMap<>();
             Map<String, Duration> cpu = new LinkedHashMap<>();
+            // The exchange's standby starts once the rest is up, so that exchange-1 is the active instance.
+            List<List<Cluster.Member>> waves = new ArrayList<>();
             for (List<Tier> wave : WAVES) {
-                List<Cluster.Member> inWave = members.stream()
-                        .filter(member -> wave.contains(member.tier()))
-                        .toList();
+                waves.add(members.stream()
+                        .filter(member -> wave.contains(member.tier()) && !isExchangeStandby(member))
+                        .toList());
+            }
+            waves.add(members.stream().filter(ClusterStarter::isExchangeStandby).toList());
+            for (List<Cluster.Member> inWave : waves) {
                 List<Readiness> times = Cluster.inParallel(inWave, member -> {
                     Duration wall = startAndAwait(member, READY_TIMEOUT, 0);
                     return new Readiness(wall, cpuTime(member.process().pid()));
@@ -130,7 +135,8 @@ final class ClusterStarter {
     }
 
     /**
-     * Starts the member's process, waits for readiness and returns the time in between.
+     * Starts the member's process, waits for readiness (an exchange: until it is active or stands by, since a standby
+     * is never ready) and returns the time in between.
      *
      * @param niceness CPU priority while starting (0 = normal), restored to normal once ready
      */
@@ -142,11 +148,19 @@ final class ClusterStarter {
         member.process().start();
         if (niceness != 0) CpuPriority.set(member.process().pid(), niceness);
         try {
-            member.process().awaitReady(timeout);
+            if (member.tier() == Tier.EXCHANGE) {
+                ExchangeRoles.awaitActiveOrStandby(member.process(), timeout);
+            } else {
+                member.process().awaitReady(timeout);
+            }
         } finally {
             if (niceness != 0) CpuPriority.set(member.process().pid(), 0);
         }
         return Duration.ofNanos(System.nanoTime() - started);
+    }
+
+    private static boolean isExchangeStandby(Cluster.Member member) {
+        return member.tier() == Tier.EXCHANGE && !member.name().equals(Tier.EXCHANGE.instanceName(1));
     }
 
     /** Start-to-ready of one instance: elapsed, and CPU time its process used. */
@@ -231,7 +245,7 @@ final class ClusterStarter {
             env.put("DATABASE_PASSWORD", login.password());
         }
         if (tier == Tier.EXCHANGE) {
-            env.put("AGORA_EXCHANGE_TCP_PORT", Integer.toString(spec.exchangeTcpPort()));
+            env.put("AGORA_EXCHANGE_TCP_PORT", Integer.toString(spec.exchangeTcpPort(index)));
             // Like every HTTP port of a local cluster (ServiceProcess binds 127.0.0.1), not on every interface.
             env.put("AGORA_EXCHANGE_TCPHOST", "127.0.0.1");
         }
@@ -256,7 +270,7 @@ final class ClusterStarter {
                 .flatMap(tier -> IntStream.rangeClosed(1, spec.replicas(tier))
                         .mapToObj(index -> tier.port(index, spec.portOffset())))
                 .collect(Collectors.toCollection(ArrayList::new));
-        if (spec.exchange()) ports.add(spec.exchangeTcpPort());
+        for (int index = 1; index <= spec.replicas(Tier.EXCHANGE); index++) ports.add(spec.exchangeTcpPort(index));
         return ports;
     }
 

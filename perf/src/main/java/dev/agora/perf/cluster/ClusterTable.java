@@ -25,6 +25,12 @@ final class ClusterTable {
                 seconds(times.serving()));
         if (cluster.spec().exchange()) {
             out.printf("Exchange XML protocol: 127.0.0.1:%d%n", cluster.exchangeTcpPort());
+            if (cluster.spec().exchangeStandby()) {
+                out.printf(
+                        "Exchange standby: exchange-2, XML port 127.0.0.1:%d once it has taken over (only the active"
+                                + " instance listens; clients try the other port when one refuses)%n",
+                        cluster.spec().exchangeTcpPort(2));
+            }
         }
         out.printf(
                 "PostgreSQL: jdbc:postgresql://127.0.0.1:%d/{catalog,orders,exchange,identity} (superuser %s; each"

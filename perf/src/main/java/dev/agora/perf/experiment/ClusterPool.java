@@ -157,6 +157,7 @@ final class ClusterPool implements AutoCloseable {
                 .withCatalogs(shape.catalogs())
                 .withOrders(shape.orders())
                 .withExchange(shape.exchange())
+                .withExchangeStandby(shape.exchangeStandby())
                 .withPortOffset(FIRST_PORT_OFFSET + PORT_OFFSET_STEP * index)
                 .withPostgresPort(0)
                 .withJvmOptions(

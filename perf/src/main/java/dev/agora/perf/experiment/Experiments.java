@@ -15,6 +15,7 @@ public final class Experiments {
                 new ExchangeScalabilityExperiment(),
                 new ExchangeThroughputExperiment(),
                 new ExchangeHistoryExperiment(),
+                new ExchangeFailoverExperiment(),
                 new BookstoreSequentialExperiment(),
                 new CacheExperiment(),
                 new BookstoreConcurrentExperiment(),

@@ -54,6 +54,16 @@ final class LaunchedTarget implements Target, AutoCloseable {
     }
 
     @Override
+    public List<Integer> exchangeTcpPorts() {
+        return cluster.exchangeTcpPorts();
+    }
+
+    @Override
+    public java.util.Optional<DatabaseLogin> database(String name) {
+        return java.util.Optional.of(new DatabaseLogin(cluster.jdbcUrl(name), cluster.username(), cluster.password()));
+    }
+
+    @Override
     public AccessTokens tokens() {
         return tokens;
     }

@@ -31,6 +31,7 @@ final class ReusedTarget implements Target {
                 urls("catalog").size(),
                 urls("order").size(),
                 !urls("exchange").isEmpty(),
+                urls("exchange").size() > 1,
                 java.util.Map.of(),
                 false);
     }

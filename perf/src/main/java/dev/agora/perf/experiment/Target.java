@@ -23,6 +23,19 @@ public interface Target {
 
     int exchangeTcpPort();
 
+    /** The XML ports of every exchange instance in index order (only the active one listens). */
+    default List<Integer> exchangeTcpPorts() {
+        return List.of(exchangeTcpPort());
+    }
+
+    /** A superuser login to one of the cluster's databases, for checks against the source of truth; empty if none. */
+    default java.util.Optional<DatabaseLogin> database(String name) {
+        return java.util.Optional.empty();
+    }
+
+    /** Where and as whom to connect to a database. */
+    record DatabaseLogin(String jdbcUrl, String username, String password) {}
+
     /** The demo users' tokens (SECURITY.md) for calls that need one: buys, restocks, direct orders. */
     AccessTokens tokens();
 

@@ -75,12 +75,20 @@ class ClusterEndToEndTest {
         assertThat(cluster.instances())
                 .extracting(Instance::name)
                 .containsExactly(
-                        "catalog-1", "catalog-2", "exchange-1", "order-1", "order-2", "frontend-1", "frontend-2");
+                        "catalog-1",
+                        "catalog-2",
+                        "exchange-1",
+                        "exchange-2",
+                        "order-1",
+                        "order-2",
+                        "frontend-1",
+                        "frontend-2");
         int offset = spec.portOffset();
         assertThat(cluster.urls("frontend")).containsExactly(local(8080 + offset), local(8081 + offset));
         assertThat(cluster.urls("catalog")).containsExactly(local(8180 + offset), local(8181 + offset));
         assertThat(cluster.urls("order")).containsExactly(local(8280 + offset), local(8281 + offset));
-        assertThat(cluster.urls("exchange")).containsExactly(local(8380 + offset));
+        assertThat(cluster.urls("exchange")).containsExactly(local(8380 + offset), local(8381 + offset));
+        assertThat(cluster.exchangeTcpPorts()).containsExactly(12_345 + offset, 12_346 + offset);
         assertThat(cluster.exchangeTcpPort()).isEqualTo(12_345 + offset);
         for (Instance instance : cluster.instances()) {
             assertThat(instance.pid()).as(instance.name()).isPositive();
@@ -189,7 +197,7 @@ class ClusterEndToEndTest {
     void theControlEndpointListsAndControlsInstances() throws Exception {
         try (ControlServer control = ControlServer.start(cluster, 0)) {
             ControlClient client = new ControlClient(control.port());
-            assertThat(client.instances()).extracting(Instance::name).hasSize(7).contains("frontend-2", "exchange-1");
+            assertThat(client.instances()).extracting(Instance::name).hasSize(8).contains("frontend-2", "exchange-1");
             assertThat(client.instances())
                     .allSatisfy(instance -> assertThat(instance.pid()).isPositive());
             assertThatThrownBy(() -> client.kill("catalog-9"))
@@ -420,6 +428,42 @@ class ClusterEndToEndTest {
                 bookstore.frontend(1) + "/api/exchange/accounts/" + account, "Authorization", bookstore.admin());
         assertThat(reply.status())
                 .as("account %s after restart: %s", account, reply)
+                .isEqualTo(200);
+    }
+
+    /**
+     * The launcher's exchange standby: exchange-1 is killed, exchange-2 takes the lease, listens on its own XML port
+     * and serves the state exchange-1 acknowledged, and the frontends send the JSON API to it (they follow the ready
+     * instance). Last, since the cluster's exchange is exchange-2 afterwards.
+     */
+    @Test
+    @Order(30)
+    void theExchangeStandbyTakesOverWhenTheActiveOneIsKilled() throws Exception {
+        String account = Long.toString(ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE));
+        assertThat(XmlClient.send(
+                        cluster.exchangeTcpPort(), "<create><account id=\"" + account + "\" balance=\"5\"/></create>"))
+                .contains("<created id=\"" + account + "\"/>");
+
+        cluster.kill("exchange-1");
+        int standbyPort = cluster.exchangeTcpPorts().get(1);
+        String reply = "";
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (System.nanoTime() < deadline && !reply.contains("account already exists")) {
+            try {
+                reply = XmlClient.send(standbyPort, "<create><account id=\"" + account + "\" balance=\"5\"/></create>");
+            } catch (IOException notListeningYet) {
+                Thread.sleep(20);
+            }
+        }
+        assertThat(reply).as("exchange-2 knows what exchange-1 acknowledged").contains("account already exists");
+        Http.Reply viaFrontend = null;
+        while (System.nanoTime() < deadline && (viaFrontend == null || viaFrontend.status() != 200)) {
+            viaFrontend = http.get(
+                    bookstore.frontend(1) + "/api/exchange/accounts/" + account, "Authorization", bookstore.admin());
+            if (viaFrontend.status() != 200) Thread.sleep(100);
+        }
+        assertThat(viaFrontend.status())
+                .as("through the frontend: %s", viaFrontend)
                 .isEqualTo(200);
     }
 

@@ -19,6 +19,10 @@ class ClusterSpecTest {
         assertThat(spec.catalogs()).isEqualTo(2);
         assertThat(spec.orders()).isEqualTo(2);
         assertThat(spec.exchange()).isTrue();
+        assertThat(spec.exchangeStandby()).isTrue();
+        assertThat(spec.replicas(Tier.EXCHANGE)).isEqualTo(2);
+        assertThat(spec.exchangeTcpPort(2)).isEqualTo(12346);
+        assertThat(spec.withExchangeStandby(false).replicas(Tier.EXCHANGE)).isEqualTo(1);
         assertThat(spec.postgresPort()).isEqualTo(5432);
         assertThat(spec.controlPort()).isEqualTo(8390);
         assertThat(spec.exchangeTcpPort()).isEqualTo(12345);
@@ -76,6 +80,7 @@ class ClusterSpecTest {
                         "--catalogs",
                         "3",
                         "--no-exchange",
+                        "--no-exchange-standby",
                         "--port-offset",
                         "100",
                         "--aot",
@@ -90,6 +95,7 @@ class ClusterSpecTest {
         assertThat(spec.dataDirectory()).isEqualTo(Path.of("/tmp/x"));
         assertThat(spec.catalogs()).isEqualTo(3);
         assertThat(spec.exchange()).isFalse();
+        assertThat(spec.exchangeStandby()).isFalse();
         assertThat(spec.portOffset()).isEqualTo(100);
         assertThat(spec.aotCache()).isTrue();
         assertThat(spec.jvmOptions()).isEqualTo(ClusterSpec.THROUGHPUT_JVM_OPTIONS);

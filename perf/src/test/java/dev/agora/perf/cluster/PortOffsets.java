@@ -26,7 +26,7 @@ final class PortOffsets {
 
     private static boolean allFree(ClusterSpec spec) {
         IntStream ports = IntStream.concat(
-                IntStream.of(spec.exchangeTcpPort(), spec.controlPort()),
+                IntStream.of(spec.exchangeTcpPort(1), spec.exchangeTcpPort(2), spec.controlPort()),
                 IntStream.of(8080, 8180, 8280, 8380)
                         .flatMap(base -> IntStream.range(base, base + 4))
                         .map(port -> port + spec.portOffset()));

@@ -1,0 +1,229 @@
+package dev.agora.exchange.process;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.agora.local.postgres.PostgresServer;
+import dev.agora.local.postgres.SharedPostgres;
+import dev.agora.local.process.ServiceJars;
+import dev.agora.local.process.ServiceProcess;
+import dev.agora.exchange.support.XmlClient;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Two real exchange processes on one PostgreSQL, active and standby, with the production lease (500 ms, renewed every
+ * 100 ms): the standby answers within a second of the active one being killed (SIGKILL) or frozen (SIGSTOP), and a
+ * frozen leader that is thawed after its successor took over writes nothing, stops being ready and stands by.
+ */
+class ExchangeFailoverIT {
+
+    private static final Duration READY = Duration.ofSeconds(120);
+    private static final Duration TAKEOVER = Duration.ofSeconds(1);
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    private final PostgresServer postgres = SharedPostgres.get();
+    private final String jdbcUrl = postgres.jdbcUrl("exchange_failover");
+    private final List<ServiceProcess> processes = new ArrayList<>();
+    private final AtomicLong accountIds = new AtomicLong(100_000);
+
+    @BeforeEach
+    void emptyDatabase() throws SQLException {
+        try (Connection connection = connect();
+                Statement statement = connection.createStatement()) {
+            statement.execute("DROP SCHEMA public CASCADE");
+            statement.execute("CREATE SCHEMA public");
+        }
+    }
+
+    @AfterEach
+    void stopProcesses() {
+        for (ServiceProcess process : processes) process.kill();
+    }
+
+    @Test
+    void theStandbyAnswersWithinASecondOfTheActiveOneBeingKilled() throws Exception {
+        Pair pair = activeAndStandby("kill");
+        String before = create(pair.activeXml());
+
+        long killed = System.nanoTime();
+        pair.active().kill();
+        Duration takeover = awaitAnswer(pair.standbyXml(), killed);
+        System.out.println("Takeover after SIGKILL: " + takeover.toMillis() + " ms");
+
+        assertThat(takeover).as("time from SIGKILL until the standby answered").isLessThan(TAKEOVER);
+        assertThat(pair.standby().isReady()).isTrue();
+        assertThat(XmlClient.local(pair.standbyTcp())
+                        .send("<create><account id=\"" + before + "\" balance=\"1\"/></create>"))
+                .as("the new leader serves the state its predecessor acknowledged")
+                .contains("account already exists");
+    }
+
+    @Test
+    void theStandbyAnswersWithinASecondOfTheActiveOneFreezingAndTheThawedOneWritesNothing() throws Exception {
+        Pair pair = activeAndStandby("freeze");
+        create(pair.activeXml());
+
+        long frozen = System.nanoTime();
+        pair.active().freeze();
+        // Requests sent to the frozen leader: the kernel accepts their connections and keeps their bytes, and the
+        // process reads them the moment it is thawed, after its successor has taken over.
+        List<String> sentToFrozen = new ArrayList<>();
+        List<CompletableFuture<String>> answersOfFrozen = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            String id = Long.toString(accountIds.incrementAndGet());
+            sentToFrozen.add(id);
+            answersOfFrozen.add(CompletableFuture.supplyAsync(() ->
+                    sendOrFailure(pair.activeXml(), "<create><account id=\"" + id + "\" balance=\"5\"/></create>")));
+        }
+        Duration takeover = awaitAnswer(pair.standbyXml(), frozen);
+        System.out.println("Takeover after SIGSTOP: " + takeover.toMillis() + " ms");
+        assertThat(takeover).as("time from SIGSTOP until the standby answered").isLessThan(TAKEOVER);
+        String bySuccessor = create(pair.standbyXml());
+
+        pair.active().thaw();
+        for (CompletableFuture<String> answer : answersOfFrozen) {
+            assertThat(answer.get(30, TimeUnit.SECONDS))
+                    .as("what the thawed former leader answered")
+                    .doesNotContain("<created");
+        }
+        awaitHealth(pair.active(), "\"role\":\"STANDBY\"");
+        assertThat(pair.active().isAlive()).isTrue();
+        assertThat(pair.active().isReady())
+                .as("the thawed former leader is not ready")
+                .isFalse();
+        assertThat(sendOrFailure(pair.activeXml(), "<create><account id=\"1\" balance=\"1\"/></create>"))
+                .as("and no longer listens")
+                .startsWith("failed:");
+        for (String id : sentToFrozen)
+            assertThat(accountExists(id)).as("account " + id).isFalse();
+        assertThat(accountExists(bySuccessor)).isTrue();
+        assertThat(pair.standby().isReady()).isTrue();
+    }
+
+    private record Pair(ServiceProcess active, int activeTcp, ServiceProcess standby, int standbyTcp) {
+        XmlClient activeXml() {
+            return XmlClient.local(activeTcp);
+        }
+
+        XmlClient standbyXml() {
+            return XmlClient.local(standbyTcp);
+        }
+    }
+
+    private Pair activeAndStandby(String name) throws Exception {
+        int activeTcp = freePort();
+        int standbyTcp = freePort();
+        ServiceProcess active = exchange("exchange-" + name + "-first", activeTcp);
+        active.startAndAwaitReady(READY);
+        ServiceProcess standby = exchange("exchange-" + name + "-second", standbyTcp);
+        standby.start();
+        awaitHealth(standby, "\"role\":\"STANDBY\"");
+        assertThat(standby.isReady()).as("a standby is not ready").isFalse();
+        return new Pair(active, activeTcp, standby, standbyTcp);
+    }
+
+    /** Creates a new account through {@code xml}; its id. */
+    private String create(XmlClient xml) {
+        String id = Long.toString(accountIds.incrementAndGet());
+        assertThat(xml.send("<create><account id=\"" + id + "\" balance=\"10\"/></create>"))
+                .isEqualTo("<results><created id=\"" + id + "\"/></results>");
+        return id;
+    }
+
+    /** Tries a write on {@code xml} every few milliseconds until one is acknowledged; the time since {@code since}. */
+    private Duration awaitAnswer(XmlClient xml, long since) throws InterruptedException {
+        long deadline = since + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < deadline) {
+            String id = Long.toString(accountIds.incrementAndGet());
+            String reply = sendOrFailure(xml, "<create><account id=\"" + id + "\" balance=\"1\"/></create>");
+            if (reply.equals("<results><created id=\"" + id + "\"/></results>")) {
+                return Duration.ofNanos(System.nanoTime() - since);
+            }
+            Thread.sleep(5);
+        }
+        throw new AssertionError("the standby never answered");
+    }
+
+    private static String sendOrFailure(XmlClient xml, String request) {
+        try {
+            return xml.send(request);
+        } catch (UncheckedIOException e) {
+            return "failed: " + e.getCause();
+        }
+    }
+
+    private static void awaitHealth(ServiceProcess process, String expected) throws Exception {
+        long deadline = System.nanoTime() + READY.toNanos();
+        String last = "";
+        while (System.nanoTime() < deadline) {
+            try {
+                last = HTTP.send(
+                                HttpRequest.newBuilder(URI.create(process.baseUrl() + "/actuator/health"))
+                                        .timeout(Duration.ofSeconds(2))
+                                        .build(),
+                                HttpResponse.BodyHandlers.ofString())
+                        .body();
+                if (last.contains(expected)) return;
+            } catch (IOException notYetListening) {
+                // Still starting.
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError(process.name() + " never reported " + expected + "; last: " + last);
+    }
+
+    private boolean accountExists(String id) throws SQLException {
+        try (Connection db = connect();
+                var statement = db.prepareStatement("SELECT 1 FROM account WHERE id = ?")) {
+            statement.setString(1, id);
+            try (ResultSet row = statement.executeQuery()) {
+                return row.next();
+            }
+        }
+    }
+
+    private ServiceProcess exchange(String name, int tcpPort) throws IOException {
+        ServiceProcess process = ServiceProcess.builder(name, ServiceJars.locate("exchange-service"), freePort())
+                .env("SPRING_PROFILES_ACTIVE", "local")
+                .env("DATABASE_URL", jdbcUrl)
+                .env("DATABASE_USERNAME", postgres.username())
+                .env("DATABASE_PASSWORD", postgres.password())
+                .env("AGORA_EXCHANGE_TCP_PORT", Integer.toString(tcpPort))
+                .env("AGORA_EXCHANGE_TCP_HOST", "127.0.0.1")
+                .logFile(Path.of("target", "it-logs", name + ".log"))
+                .build();
+        processes.add(process);
+        return process;
+    }
+
+    private Connection connect() throws SQLException {
+        return DriverManager.getConnection(jdbcUrl, postgres.username(), postgres.password());
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}
