@@ -4,16 +4,15 @@
 # (docker/compose.yaml does the same). catalog-service.Dockerfile.dockerignore keeps build output, Git data and
 # secrets out of the context.
 
-# Build stage: the Maven wrapper builds this service and the modules it needs. -DnoEmbeddedPostgres
-# leaves the embedded PostgreSQL (about 115 MB of binaries for local runs) out of the jar: containers
-# always get a DATABASE_URL. The Maven repository is a BuildKit cache mount, so rebuilds reuse
+# Build stage: the Maven wrapper builds this service and the modules it needs (the jar carries no
+# embedded PostgreSQL: containers always get a DATABASE_URL). The Maven repository is a BuildKit cache mount, so rebuilds reuse
 # downloads without baking them into a layer; compose builds the images in parallel over that one
 # repository, so Maven takes file locks in it.
 FROM eclipse-temurin:25-jdk-noble AS build
 WORKDIR /workspace
 COPY . .
 RUN --mount=type=cache,target=/root/.m2 \
-    ./mvnw -B -ntp -DskipTests -DnoEmbeddedPostgres -Dspotless.skip=true \
+    ./mvnw -B -ntp -DskipTests -Dspotless.skip=true \
       -Daether.syncContext.named.factory=file-lock -Daether.syncContext.named.nameMapper=file-gav \
       -pl catalog-service -am package
 # Split the runnable jar into its layers (dependencies change rarely, the application often), so image

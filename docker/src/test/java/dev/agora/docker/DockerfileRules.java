@@ -36,9 +36,6 @@ final class DockerfileRules {
             violations.add(name + " does not build with the Maven wrapper (./mvnw) in a build stage");
         } else {
             List<String> arguments = Arrays.asList(mavenBuild.get().split("\\s+"));
-            if (!arguments.contains("-DnoEmbeddedPostgres"))
-                violations.add(
-                        name + " builds without -DnoEmbeddedPostgres (the image would carry embedded PostgreSQL)");
             if (!mavenBuild.get().matches(".*-pl\\s+" + Pattern.quote(serviceId) + "(\\s.*|$)"))
                 violations.add(name + " does not build -pl " + serviceId);
             if (!arguments.contains("-am")) violations.add(name + " does not build the modules it needs (-am)");

@@ -76,17 +76,10 @@ class DockerfileTest {
                 """
                 FROM eclipse-temurin:25-jdk-noble
                 COPY . .
-                RUN ./mvnw -B -DnoEmbeddedPostgres -pl catalog-service -am package
+                RUN ./mvnw -B -pl catalog-service -am package
                 ENTRYPOINT ["java", "-jar", "catalog-service/target/catalog-service-exec.jar"]
                 """;
         assertThat(violationsOf(singleStage)).containsExactly("broken.Dockerfile is not a multi-stage build");
-    }
-
-    @Test
-    void aBuildWithEmbeddedPostgresIsReported() {
-        assertThat(violationsOf(catalogDockerfile().replace(" -DnoEmbeddedPostgres", "")))
-                .containsExactly(
-                        "broken.Dockerfile builds without -DnoEmbeddedPostgres (the image would carry embedded PostgreSQL)");
     }
 
     @Test

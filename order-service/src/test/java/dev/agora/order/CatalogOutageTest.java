@@ -3,7 +3,7 @@ package dev.agora.order;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.agora.common.process.ServiceProcess;
+import dev.agora.local.process.ServiceProcess;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

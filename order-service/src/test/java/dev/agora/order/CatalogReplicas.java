@@ -1,9 +1,9 @@
 package dev.agora.order;
 
-import dev.agora.common.postgres.PostgresServer;
-import dev.agora.common.postgres.SharedPostgres;
-import dev.agora.common.process.ServiceJars;
-import dev.agora.common.process.ServiceProcess;
+import dev.agora.local.postgres.PostgresServer;
+import dev.agora.local.postgres.SharedPostgres;
+import dev.agora.local.process.ServiceJars;
+import dev.agora.local.process.ServiceProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;

@@ -1,6 +1,6 @@
 package dev.agora.order;
 
-import dev.agora.common.process.ServiceProcess;
+import dev.agora.local.process.ServiceProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;

@@ -3,8 +3,8 @@ package dev.agora.order;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.agora.common.process.ServiceJars;
-import dev.agora.common.process.ServiceProcess;
+import dev.agora.local.process.ServiceJars;
+import dev.agora.local.process.ServiceProcess;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;

@@ -15,12 +15,15 @@ import org.springframework.core.env.Profiles;
  * Refuses to start a service outside the {@code local} profile (the one the cluster launcher and the tests use)
  * while any secret it names in {@code agora.security.required-secrets} is missing, blank, shorter than 32 bytes,
  * a value known from development, or a placeholder from {@code docker/.env.example}, and says which. A service
- * that started with a guessable secret would look healthy and be open.
+ * that started with a guessable secret would look healthy and be open. Secrets that may legitimately be absent (an
+ * S3 secret key where the instance's role supplies credentials) are named in {@code
+ * agora.security.secrets-if-set}: absent or blank is fine, anything else is held to the same rules.
  */
 public class FailClosedSecrets implements EnvironmentPostProcessor, Ordered {
 
     public static final String LOCAL_PROFILE = "local";
     public static final String REQUIRED = "agora.security.required-secrets";
+    public static final String IF_SET = "agora.security.secrets-if-set";
     static final int MIN_BYTES = 32;
 
     private static final Set<String> KNOWN_DEV_VALUES =
@@ -40,6 +43,12 @@ public class FailClosedSecrets implements EnvironmentPostProcessor, Ordered {
         List<String> problems = new ArrayList<>();
         for (String name : names) {
             String problem = problem(environment.getProperty(name.strip()));
+            if (problem != null) problems.add(name.strip() + " " + problem);
+        }
+        for (String name : environment.getProperty(IF_SET, String[].class, new String[0])) {
+            String value = environment.getProperty(name.strip());
+            if (value == null || value.isBlank()) continue;
+            String problem = problem(value);
             if (problem != null) problems.add(name.strip() + " " + problem);
         }
         if (!problems.isEmpty()) {

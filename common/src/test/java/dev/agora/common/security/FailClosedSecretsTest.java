@@ -44,6 +44,22 @@ class FailClosedSecretsTest {
     }
 
     @Test
+    void aSecretThatMayBeAbsentIsHeldToTheRulesOnceItIsSet() {
+        StandardEnvironment absent = environment(Map.of(FailClosedSecrets.IF_SET, "agora.files.s3.secret-key"));
+        absent.setActiveProfiles("prod");
+        check.postProcessEnvironment(absent, new SpringApplication());
+
+        StandardEnvironment placeholder = environment(Map.of(
+                FailClosedSecrets.IF_SET,
+                "agora.files.s3.secret-key",
+                "agora.files.s3.secret-key",
+                "change-me-minio-root-password-at-least-32-bytes"));
+        placeholder.setActiveProfiles("prod");
+        assertThatThrownBy(() -> check.postProcessEnvironment(placeholder, new SpringApplication()))
+                .hasMessageContaining("agora.files.s3.secret-key is a placeholder");
+    }
+
+    @Test
     void theLocalProfileAcceptsDevelopmentSecrets() {
         StandardEnvironment environment = environment(Map.of(
                 FailClosedSecrets.REQUIRED, "spring.datasource.password", "spring.datasource.password", "postgres"));

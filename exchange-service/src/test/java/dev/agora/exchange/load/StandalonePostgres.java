@@ -1,6 +1,6 @@
 package dev.agora.exchange.load;
 
-import dev.agora.common.postgres.EmbeddedPostgresServer;
+import dev.agora.local.postgres.EmbeddedPostgresServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 

@@ -3,11 +3,11 @@ package dev.agora.exchange.process;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.agora.common.postgres.PostgresServer;
-import dev.agora.common.postgres.SharedPostgres;
-import dev.agora.common.process.ServiceJars;
-import dev.agora.common.process.ServiceProcess;
 import dev.agora.exchange.support.XmlClient;
+import dev.agora.local.postgres.PostgresServer;
+import dev.agora.local.postgres.SharedPostgres;
+import dev.agora.local.process.ServiceJars;
+import dev.agora.local.process.ServiceProcess;
 import io.netty.pkitesting.CertificateBuilder;
 import io.netty.pkitesting.X509Bundle;
 import java.io.IOException;

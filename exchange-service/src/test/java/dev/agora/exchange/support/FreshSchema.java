@@ -1,6 +1,6 @@
 package dev.agora.exchange.support;
 
-import dev.agora.common.postgres.PostgresServer;
+import dev.agora.local.postgres.PostgresServer;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;

@@ -2,7 +2,7 @@ package dev.agora.frontend.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agora.common.process.ServiceProcess;
+import dev.agora.local.process.ServiceProcess;
 
 /** Test books made through the frontend's admin passthrough, so each test owns its stock. */
 public final class Books {

@@ -1,11 +1,11 @@
 package dev.agora.frontend.cluster;
 
-import dev.agora.common.postgres.PostgresServer;
-import dev.agora.common.postgres.SharedPostgres;
-import dev.agora.common.process.ServiceJars;
-import dev.agora.common.process.ServiceProcess;
 import dev.agora.frontend.FrontendApplication;
 import dev.agora.frontend.book.CatalogLeases;
+import dev.agora.local.postgres.PostgresServer;
+import dev.agora.local.postgres.SharedPostgres;
+import dev.agora.local.process.ServiceJars;
+import dev.agora.local.process.ServiceProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;

@@ -1,6 +1,6 @@
 package dev.agora.frontend.cluster;
 
-import dev.agora.common.process.ServiceProcess;
+import dev.agora.local.process.ServiceProcess;
 
 /** Reads a service replica's own request counters from {@code /actuator/prometheus}. */
 public final class Metrics {

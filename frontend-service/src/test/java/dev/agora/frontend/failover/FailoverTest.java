@@ -3,10 +3,10 @@ package dev.agora.frontend.failover;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agora.common.client.ReplicaClients;
-import dev.agora.common.process.ServiceProcess;
 import dev.agora.frontend.cluster.BookstoreCluster;
 import dev.agora.frontend.cluster.Http;
 import dev.agora.frontend.cluster.Metrics;
+import dev.agora.local.process.ServiceProcess;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

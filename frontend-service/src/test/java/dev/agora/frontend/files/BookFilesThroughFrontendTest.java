@@ -3,10 +3,10 @@ package dev.agora.frontend.files;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.agora.common.process.ServiceProcess;
 import dev.agora.frontend.cluster.Books;
 import dev.agora.frontend.cluster.BookstoreCluster;
 import dev.agora.frontend.cluster.Http;
+import dev.agora.local.process.ServiceProcess;
 import java.io.InputStream;
 import java.net.http.HttpResponse;
 import java.security.MessageDigest;

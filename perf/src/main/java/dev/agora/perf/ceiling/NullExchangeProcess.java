@@ -1,6 +1,6 @@
 package dev.agora.perf.ceiling;
 
-import dev.agora.common.process.ServiceJars;
+import dev.agora.local.process.ServiceJars;
 import dev.agora.perf.jmh.BootJarClasspath;
 import java.io.BufferedReader;
 import java.io.IOException;

@@ -1,8 +1,8 @@
 package dev.agora.perf.cluster;
 
-import dev.agora.common.postgres.DatabaseOwners;
-import dev.agora.common.postgres.EmbeddedPostgresServer;
-import dev.agora.common.process.ServiceProcess;
+import dev.agora.local.postgres.DatabaseOwners;
+import dev.agora.local.postgres.EmbeddedPostgresServer;
+import dev.agora.local.process.ServiceProcess;
 import dev.agora.perf.load.Credentials;
 import java.io.IOException;
 import java.io.UncheckedIOException;

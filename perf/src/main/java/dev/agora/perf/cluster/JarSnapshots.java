@@ -1,6 +1,6 @@
 package dev.agora.perf.cluster;
 
-import dev.agora.common.process.ServiceJars;
+import dev.agora.local.process.ServiceJars;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -5,6 +5,7 @@ import dev.agora.perf.cluster.Instance;
 import dev.agora.perf.load.AccessTokens;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 /** A cluster this run started itself through the launcher, and closes again. */
 final class LaunchedTarget implements Target, AutoCloseable {
@@ -80,6 +81,11 @@ final class LaunchedTarget implements Target, AutoCloseable {
     @Override
     public Duration restart(String instanceName) {
         return cluster.restart(instanceName);
+    }
+
+    @Override
+    public Optional<Floors.Database> database() {
+        return Optional.of(new Floors.Database(cluster.jdbcUrl("postgres"), cluster.username(), cluster.password()));
     }
 
     @Override

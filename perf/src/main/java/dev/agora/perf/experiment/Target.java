@@ -3,6 +3,7 @@ package dev.agora.perf.experiment;
 import dev.agora.perf.load.AccessTokens;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 /** A running cluster as experiments see it: where its instances are, and how to hurt them. */
 public interface Target {
@@ -36,6 +37,14 @@ public interface Target {
 
     /** Kills (when alive) and starts again; returns the time from start to ready. */
     Duration restart(String instanceName);
+
+    /**
+     * The cluster's PostgreSQL (its maintenance database, never a service's), for floors measured beside a run;
+     * empty for a reused cluster.
+     */
+    default Optional<Floors.Database> database() {
+        return Optional.empty();
+    }
 
     /** How long bringing the cluster up took, for the report (zero when reused). */
     Duration startupTime();

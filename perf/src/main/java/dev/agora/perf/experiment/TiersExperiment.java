@@ -71,6 +71,15 @@ final class TiersExperiment implements Experiment {
         List<Double> oneTier = new ArrayList<>();
         List<Double> twoTiers = new ArrayList<>();
         Map<String, Object> raw = new LinkedHashMap<>();
+        Table.Builder floorTable = Table.with(
+                "clients",
+                "load generator alone ms",
+                "Spring endpoint ms",
+                "bare commit ms",
+                "1-tier floor ms",
+                "Agora 1 tier / floor",
+                "2-tier floor ms",
+                "Agora 2 tiers / floor");
         try (HttpDriver http = context.http(16)) {
             Bookstore bookstore = new Bookstore(http, target.tokens());
             for (int clients : CLIENTS) {
@@ -104,6 +113,24 @@ final class TiersExperiment implements Experiment {
                         throughFrontend.all().summarize(throughFrontend.wallTime()),
                         throughFrontend.totalFailures());
                 Runs.addLatencies(report, "2 tiers, " + clients + " clients", throughFrontend);
+                Floors.Figures floor = Floors.measure(http, catalog + "/livez", target.database(), clients, requests);
+                double commit = floor.commit().orElse(0.0);
+                // Half the requests read, half commit: one service and half a commit per 1-tier request; a 2-tier
+                // lookup crosses two services, a buy three (frontend, order, catalog) and commits at least twice.
+                double oneTierFloor = floor.springEndpoint() + commit / 2;
+                double twoTierFloor = 2.5 * floor.springEndpoint() + commit;
+                floorTable.row(
+                        clients,
+                        Numbers.format(floor.loadGenerator()),
+                        Numbers.format(floor.springEndpoint()),
+                        floor.commit().map(Numbers::format).orElse("-"),
+                        Numbers.format(oneTierFloor),
+                        Numbers.format(one / oneTierFloor),
+                        Numbers.format(twoTierFloor),
+                        Numbers.format(two / twoTierFloor));
+                context.log("  floors " + clients + " clients: load generator " + Numbers.format(floor.loadGenerator())
+                        + " ms, Spring endpoint " + Numbers.format(floor.springEndpoint()) + " ms, commit "
+                        + floor.commit().map(Numbers::format).orElse("-") + " ms");
                 x.add((double) clients);
                 oneTier.add(one);
                 twoTiers.add(two);
@@ -134,6 +161,18 @@ final class TiersExperiment implements Experiment {
                                 + "service (frontend -> order -> catalog), so the update half of the 2-tier run "
                                 + "crosses three tiers, not two. Lookups carry no token.",
                         table.build())
+                .section(
+                        "Floors in the same run",
+                        "What the machine charges before Agora's own work, with the same clients and request counts"
+                                + " (perf's Floors): the load generator against a trivial HTTP server in its own JVM;"
+                                + " a Spring Boot endpoint that touches nothing (the catalog's `/livez`: Tomcat, Spring"
+                                + " MVC, the service's filters and security); a bare durable commit (one-row insert,"
+                                + " autocommit, the cluster's PostgreSQL, fsync on). The 1-tier floor is one Spring"
+                                + " endpoint plus half a commit per request (half the requests restock); the 2-tier"
+                                + " floor is 2.5 Spring endpoints plus one commit (a lookup crosses frontend and"
+                                + " catalog, a buy frontend, order and catalog with at least two commits). A ratio"
+                                + " near 1 means the seed's gap is this machine's, not Agora's.",
+                        floorTable.build())
                 .chart(Chart.line("tiers.png", "Mean latency per request", "concurrent clients", "ms")
                         .series("1 tier (catalog direct)", x, oneTier)
                         .series("2 tiers (through frontend)", x, twoTiers)

@@ -7,7 +7,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
-/** {@code perf/reports/README.md}: one line per report of the last run, with its headline. */
+/**
+ * {@code last-run.md} beside the reports: one line per report of the last run, with its headline. The folder's
+ * {@code README.md} is the curated summary across runs (seed, ours, ratio, machine, date) and is never overwritten.
+ */
 public final class Summary {
 
     private Summary() {}
@@ -23,13 +26,13 @@ public final class Summary {
                     report.status().name().toLowerCase().replace('_', ' '),
                     report.headline());
         }
-        String text = "# Agora vs the seeds: experiment reports\n\n"
+        String text = "# The last run\n\n"
                 + "Written by `java -jar perf/target/agora-perf.jar run " + (quick ? "all --quick" : "all")
                 + "` on " + Instant.now() + " in " + total.toSeconds() + " s. "
                 + (quick ? "Quick run: reduced counts, not comparable with the seeds' figures. " : "")
                 + "Hardware: " + machine.oneLine() + ". The seeds ran on other machines (see each report).\n\n"
                 + table.build().toMarkdown();
-        Path file = directory.resolve("README.md");
+        Path file = directory.resolve("last-run.md");
         Files.writeString(file, text);
         return file;
     }

@@ -143,6 +143,7 @@ class ReportWriterTest {
 
         Path file = Summary.write(List.of(sample(), notApplicable), directory, false, Duration.ofSeconds(5));
 
+        assertThat(file.getFileName()).hasToString("last-run.md");
         String text = Files.readString(file);
         assertThat(text).contains("| [cache](cache.md) | 002 | measured | lookup mean with cache 0.494 ms");
         assertThat(text).contains("| [transfer-sizes](transfer-sizes.md) | 003 | not applicable | Not run: needs");

@@ -1,8 +1,9 @@
-package dev.agora.common.process;
+package dev.agora.local.process;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agora.common.postgres.EmbeddedPostgresServer;
+import dev.agora.common.process.ParentWatch;
+import dev.agora.local.postgres.EmbeddedPostgresServer;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.net.ConnectException;

@@ -1,4 +1,4 @@
-package dev.agora.common.postgres;
+package dev.agora.local.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package dev.agora.common.process;
+package dev.agora.local.process;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

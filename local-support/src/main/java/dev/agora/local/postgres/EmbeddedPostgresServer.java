@@ -1,4 +1,4 @@
-package dev.agora.common.postgres;
+package dev.agora.local.postgres;
 
 import dev.agora.common.process.ParentWatch;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;

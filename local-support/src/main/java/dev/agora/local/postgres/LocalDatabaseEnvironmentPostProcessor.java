@@ -1,4 +1,4 @@
-package dev.agora.common.postgres;
+package dev.agora.local.postgres;
 
 import java.util.Map;
 import org.springframework.boot.EnvironmentPostProcessor;

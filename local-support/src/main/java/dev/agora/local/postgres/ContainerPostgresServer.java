@@ -1,4 +1,4 @@
-package dev.agora.common.postgres;
+package dev.agora.local.postgres;
 
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.postgresql.PostgreSQLContainer;

@@ -1,5 +1,6 @@
-package dev.agora.common.process;
+package dev.agora.local.process;
 
+import dev.agora.common.process.ParentWatch;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;

@@ -1,4 +1,4 @@
-package dev.agora.common.postgres;
+package dev.agora.local.postgres;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,0 +1,115 @@
+package dev.agora.perf.experiment;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.agora.perf.load.ClosedLoad;
+import dev.agora.perf.load.HttpDriver;
+import dev.agora.perf.load.LoadResult;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * What a request costs on this machine before any of Agora's own work, measured in the same run and with the same
+ * clients as the figures it bounds: the load generator against a trivial HTTP server in its own JVM (loopback, the
+ * kernel and the client), a Spring Boot endpoint that touches nothing (a service's liveness probe: Tomcat, Spring
+ * MVC and the service's filters), and a bare durable commit (one-row insert, autocommit, on the cluster's own
+ * PostgreSQL with fsync on). Seed machines had their own floors; a ratio to ours says how much of a gap is Agora's.
+ */
+final class Floors {
+
+    /** Mean milliseconds per request of each floor; {@code commit} is empty when the database is out of reach. */
+    record Figures(double loadGenerator, double springEndpoint, Optional<Double> commit) {}
+
+    /** Where the bare commit may write: the cluster's PostgreSQL, never a service's own schema. */
+    record Database(String jdbcUrl, String username, String password) {}
+
+    private static final byte[] ANSWER = "{}".getBytes(StandardCharsets.US_ASCII);
+
+    private Floors() {}
+
+    static Figures measure(
+            HttpDriver http, String springEndpoint, Optional<Database> database, int clients, int requests) {
+        double loadGenerator = againstTrivialServer(http, clients, requests);
+        LoadResult spring = ClosedLoad.run(
+                clients, requests, (client, i, recorder) -> recorder.time("floor", () -> http.get(springEndpoint)));
+        if (spring.totalFailures() > 0) {
+            throw new IllegalStateException(spring.totalFailures() + " failures against " + springEndpoint);
+        }
+        Optional<Double> commit = database.map(db -> bareCommits(db, clients, requests));
+        return new Figures(loadGenerator, spring.all().meanMillis(), commit);
+    }
+
+    private static double againstTrivialServer(HttpDriver http, int clients, int requests) {
+        HttpServer server;
+        try {
+            server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        ExecutorService threads = Executors.newFixedThreadPool(Math.max(2, clients));
+        server.setExecutor(threads);
+        server.createContext("/", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            exchange.getResponseHeaders().set("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, ANSWER.length);
+            exchange.getResponseBody().write(ANSWER);
+            exchange.close();
+        });
+        server.start();
+        try {
+            String url = "http://127.0.0.1:" + server.getAddress().getPort() + "/floor";
+            LoadResult result = ClosedLoad.run(
+                    clients, requests, (client, i, recorder) -> recorder.time("floor", () -> http.get(url)));
+            return result.all().meanMillis();
+        } finally {
+            server.stop(0);
+            threads.shutdownNow();
+        }
+    }
+
+    private static double bareCommits(Database database, int clients, int requests) {
+        List<Connection> connections = new ArrayList<>();
+        try {
+            for (int client = 0; client < clients; client++) {
+                connections.add(
+                        DriverManager.getConnection(database.jdbcUrl(), database.username(), database.password()));
+            }
+            try (Statement setup = connections.getFirst().createStatement()) {
+                setup.execute("CREATE TABLE IF NOT EXISTS perf_floor_commits (id bigserial PRIMARY KEY, at timestamptz"
+                        + " NOT NULL DEFAULT clock_timestamp())");
+            }
+            LoadResult result = ClosedLoad.run(clients, requests, (client, i, recorder) -> {
+                long start = System.nanoTime();
+                try (Statement insert = connections.get(client).createStatement()) {
+                    insert.executeUpdate("INSERT INTO perf_floor_commits DEFAULT VALUES");
+                }
+                recorder.record("commit", start, System.nanoTime() - start, 200, true);
+            });
+            try (Statement cleanup = connections.getFirst().createStatement()) {
+                cleanup.execute("DROP TABLE perf_floor_commits");
+            }
+            return result.all().meanMillis();
+        } catch (SQLException e) {
+            throw new IllegalStateException("bare commit floor: " + e.getMessage(), e);
+        } finally {
+            for (Connection connection : connections) {
+                try {
+                    connection.close();
+                } catch (SQLException ignored) {
+                    // closing after the measurement; nothing depends on it
+                }
+            }
+        }
+    }
+}
