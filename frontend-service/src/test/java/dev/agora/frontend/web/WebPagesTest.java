@@ -3,9 +3,9 @@ package dev.agora.frontend.web;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.agora.common.postgres.SharedPostgres;
-import dev.agora.common.process.ServiceJars;
-import dev.agora.common.process.ServiceProcess;
+import dev.agora.local.postgres.SharedPostgres;
+import dev.agora.local.process.ServiceJars;
+import dev.agora.local.process.ServiceProcess;
 import dev.agora.frontend.cluster.BookstoreCluster;
 import dev.agora.frontend.cluster.Http;
 import dev.agora.frontend.cluster.Tokens;
