@@ -9,10 +9,12 @@ import dev.agora.exchange.sequencer.Sequencer;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Positive;
+import java.net.URI;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -25,6 +27,8 @@ import org.springframework.web.bind.annotation.RestController;
  */
 @RestController
 class DeskController {
+
+    static final URI UNKNOWN_SYMBOL = URI.create("https://agora.dev/problems/exchange/unknown-symbol");
 
     private final Sequencer sequencer;
     private final long replyTimeoutMillis;
@@ -41,12 +45,20 @@ class DeskController {
         return await(engine -> DeskReads.mine(engine, user));
     }
 
-    /** A symbol's open orders as price levels, both sides, best first; an unknown symbol has an empty book. */
+    /**
+     * A symbol's open orders as price levels, both sides, best first (empty sides when nothing is open); a symbol
+     * the exchange does not know (nobody holds it, no order for it is open) is 404 {@code unknown-symbol}.
+     */
     @GetMapping("/api/exchange/symbols/{symbol}/book")
     DeskViews.Book book(
             @PathVariable @Pattern(regexp = "[A-Za-z0-9]{1,32}") String symbol,
             @RequestParam(defaultValue = "20") @Positive @Max(200) int depth) {
-        return await(engine -> DeskReads.book(engine, symbol, depth));
+        return await(engine -> DeskReads.book(engine, symbol, depth))
+                .orElseThrow(() -> new ProblemException(
+                        HttpStatus.NOT_FOUND,
+                        UNKNOWN_SYMBOL,
+                        "No symbol " + symbol + " at this exchange: nobody holds shares of it and no order for it is"
+                                + " open"));
     }
 
     private <R> R await(Command<R> command) {

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -41,18 +42,32 @@ final class DeskReads {
         return new DeskViews.Mine(user, accounts, open);
     }
 
-    static DeskViews.Book book(MatchingEngine engine, String symbol, int depth) {
+    /**
+     * A symbol's book; empty when the exchange knows no such symbol: no order for it is open and no account holds
+     * shares of it (a symbol comes to be with its first shares or order, XML {@code <symbol>} or a buy).
+     */
+    static Optional<DeskViews.Book> book(MatchingEngine engine, String symbol, int depth) {
         TreeMap<BigDecimal, BigDecimal[]> bids = new TreeMap<>(Comparator.reverseOrder());
         TreeMap<BigDecimal, BigDecimal[]> asks = new TreeMap<>();
+        boolean known = false;
         for (Order order : engine.openOrders()) {
             if (!order.symbol().equals(symbol) || !order.isOpen()) continue;
+            known = true;
             BigDecimal[] level = (order.isBuy() ? bids : asks)
                     .computeIfAbsent(order.limit().stripTrailingZeros(), price ->
                             new BigDecimal[] {BigDecimal.ZERO, BigDecimal.ZERO});
             level[0] = level[0].add(order.open());
             level[1] = level[1].add(BigDecimal.ONE);
         }
-        return new DeskViews.Book(symbol, levels(bids, depth), levels(asks, depth));
+        if (!known && !held(engine, symbol)) return Optional.empty();
+        return Optional.of(new DeskViews.Book(symbol, levels(bids, depth), levels(asks, depth)));
+    }
+
+    private static boolean held(MatchingEngine engine, String symbol) {
+        for (Account account : engine.accounts()) {
+            if (account.shares(symbol) != null) return true;
+        }
+        return false;
     }
 
     private static List<DeskViews.Level> levels(TreeMap<BigDecimal, BigDecimal[]> side, int depth) {

@@ -2,6 +2,7 @@ package dev.agora.frontend.web;
 
 import dev.agora.frontend.identity.PeopleTokens;
 import jakarta.servlet.http.HttpSession;
+import java.io.Serializable;
 import java.time.Duration;
 import java.time.Instant;
 import org.springframework.security.core.Authentication;
@@ -10,7 +11,8 @@ import org.springframework.security.oauth2.jwt.Jwt;
 
 /**
  * The token the pages send for the signed-in person, kept in their session and renewed a minute before it runs out,
- * so a page costs no signing but once every few minutes per person.
+ * so a page costs no signing but once every few minutes per person. The session is in the database every frontend
+ * shares, so the token is reused by whichever frontend serves the person next.
  */
 public final class SessionTokens {
 
@@ -33,13 +35,19 @@ public final class SessionTokens {
     /** For work outside the request (a live stream's polls): the person captured when it began. */
     public String bearer(HttpSession session, Authentication person) {
         Object kept = session.getAttribute(ATTRIBUTE);
-        if (kept instanceof Jwt token
-                && token.getSubject().equals(person.getName())
-                && Instant.now().plus(RENEW_BEFORE_EXPIRY).isBefore(token.getExpiresAt())) {
-            return token.getTokenValue();
+        if (kept instanceof Kept token
+                && token.subject().equals(person.getName())
+                && Instant.now().plus(RENEW_BEFORE_EXPIRY).isBefore(token.expiresAt())) {
+            return token.value();
         }
         Jwt token = tokens.issueFor(person.getName(), person.getAuthorities());
-        session.setAttribute(ATTRIBUTE, token);
+        session.setAttribute(ATTRIBUTE, new Kept(token.getSubject(), token.getTokenValue(), token.getExpiresAt()));
         return token.getTokenValue();
     }
+
+    /**
+     * What the session keeps of a token: sessions are serialized into the shared database (Spring Session JDBC), so
+     * only plain values, not the token object with its headers and claims.
+     */
+    record Kept(String subject, String value, Instant expiresAt) implements Serializable {}
 }

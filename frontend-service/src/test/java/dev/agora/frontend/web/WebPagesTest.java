@@ -3,13 +3,13 @@ package dev.agora.frontend.web;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.agora.local.postgres.SharedPostgres;
-import dev.agora.local.process.ServiceJars;
-import dev.agora.local.process.ServiceProcess;
 import dev.agora.frontend.cluster.BookstoreCluster;
 import dev.agora.frontend.cluster.Http;
 import dev.agora.frontend.cluster.Tokens;
 import dev.agora.frontend.identity.Identities;
+import dev.agora.local.postgres.SharedPostgres;
+import dev.agora.local.process.ServiceJars;
+import dev.agora.local.process.ServiceProcess;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;

@@ -19,14 +19,20 @@ final class Desk {
         return api.get("/api/exchange/me", bearer, DeskViews.Mine.class);
     }
 
+    /** A symbol's book; one the exchange does not know yet (404) is shown empty: the desk may place its first order. */
     DeskViews.Book book(String symbol, String bearer) {
-        return api.get(PublicApi.path("/api/exchange/symbols/{symbol}/book", symbol), bearer, DeskViews.Book.class);
+        try {
+            return api.get(PublicApi.path("/api/exchange/symbols/{symbol}/book", symbol), bearer, DeskViews.Book.class);
+        } catch (ApiProblem problem) {
+            if (problem.status() == 404) return new DeskViews.Book(symbol, List.of(), List.of());
+            throw problem;
+        }
     }
 
     /** The remembered orders as they stand now; one that cannot be read (gone, not ours any more) is left out. */
-    List<DeskViews.Order> recent(RecentOrders remembered, String bearer) {
+    List<DeskViews.Order> recent(List<RecentOrders.Ref> remembered, String bearer) {
         List<DeskViews.Order> orders = new ArrayList<>();
-        for (RecentOrders.Ref ref : remembered.list()) {
+        for (RecentOrders.Ref ref : remembered) {
             try {
                 orders.add(api.get(
                         PublicApi.path("/api/exchange/accounts/{a}/orders/{o}", ref.accountId(), ref.orderId()),
@@ -39,7 +45,7 @@ final class Desk {
         return orders;
     }
 
-    DeskViews.Desk desk(RecentOrders remembered, String bearer) {
+    DeskViews.Desk desk(List<RecentOrders.Ref> remembered, String bearer) {
         return new DeskViews.Desk(mine(bearer), recent(remembered, bearer));
     }
 

@@ -75,7 +75,7 @@ class DeskController {
                     accountId,
                     new DeskViews.PlaceOrder(shown, "sell".equals(side) ? amount.negate() : amount, price),
                     tokens.bearer(session));
-            RecentOrders.of(session).add(accountId, placed.id());
+            RecentOrders.add(session, accountId, placed.id());
             redirect.addFlashAttribute(
                     "done",
                     "Order " + placed.id() + " placed: " + placed.side().toLowerCase() + " " + amount.toPlainString()
@@ -101,7 +101,7 @@ class DeskController {
         if (shown != null) redirect.addAttribute("symbol", shown);
         try {
             DeskViews.Order canceled = desk.cancel(accountId, orderId, tokens.bearer(session));
-            RecentOrders.of(session).add(accountId, orderId);
+            RecentOrders.add(session, accountId, orderId);
             redirect.addFlashAttribute("done", "Order " + canceled.id() + " canceled.");
         } catch (ApiProblem problem) {
             if (problem.isUnavailable()) throw problem;
