@@ -12,6 +12,7 @@ import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
+import org.springframework.session.jdbc.PostgreSqlJdbcIndexedSessionRepositoryCustomizer;
 import org.springframework.web.client.RestClient;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -38,6 +39,15 @@ class WebConfiguration {
     @Bean
     SessionTokens sessionTokens(PeopleTokens tokens) {
         return new SessionTokens(tokens);
+    }
+
+    /**
+     * Two requests of one person at once (a double click, a page and its live stream) may both add the same session
+     * attribute: PostgreSQL's upsert instead of an insert that would fail the second on a duplicate key.
+     */
+    @Bean
+    PostgreSqlJdbcIndexedSessionRepositoryCustomizer sessionAttributesUpserted() {
+        return new PostgreSqlJdbcIndexedSessionRepositoryCustomizer();
     }
 
     /**
