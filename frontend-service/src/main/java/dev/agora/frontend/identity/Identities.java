@@ -50,20 +50,31 @@ public final class Identities {
     }
 
     /**
-     * Creates the user or gives it these roles; a new user gets a random password (people set theirs when the web
-     * pages' sign-in exists; programs never need one).
+     * Creates the user or gives it these roles; a new user gets a random password (programs never need one; a person
+     * is given theirs with {@link #ensureUser(String, List, String)}).
      */
     public void ensureUser(String username, List<String> roles) {
+        ensureUser(username, roles, null);
+    }
+
+    /**
+     * Creates the user or gives it these roles, and this password for the web pages' sign-in when one is given
+     * (stored as a hash; {@code null} keeps the current one, or a random one for a new user).
+     */
+    public void ensureUser(String username, List<String> roles, String password) {
         List<GrantedAuthority> authorities = roles.stream()
                 .map(role -> (GrantedAuthority) new SimpleGrantedAuthority("ROLE_" + role.toUpperCase(Locale.ROOT)))
                 .toList();
         if (users.userExists(username)) {
             UserDetails existing = users.loadUserByUsername(username);
-            users.updateUser(
-                    User.withUserDetails(existing).authorities(authorities).build());
+            User.UserBuilder updated = User.withUserDetails(existing).authorities(authorities);
+            if (password != null && !passwords.matches(password, existing.getPassword())) {
+                updated.password(passwords.encode(password));
+            }
+            users.updateUser(updated.build());
         } else {
             users.createUser(User.withUsername(username)
-                    .password(passwords.encode(randomSecret()))
+                    .password(passwords.encode(password != null ? password : randomSecret()))
                     .authorities(authorities)
                     .build());
         }

@@ -130,6 +130,12 @@ class IdentityConfiguration {
         return new SelfIssuedTokens(encoder, security.issuer(), name, properties.tokenLifetime());
     }
 
+    /** Tokens for people signed in on the web pages, as short-lived as a program's (the session asks again). */
+    @Bean
+    PeopleTokens peopleTokens(JwtEncoder encoder, AgoraSecurityProperties security, IdentityProperties properties) {
+        return new PeopleTokens(encoder, security.issuer(), properties.tokenLifetime());
+    }
+
     @Bean
     @DependsOnDatabaseInitialization
     Identities identities(

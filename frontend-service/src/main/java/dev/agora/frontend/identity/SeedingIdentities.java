@@ -13,8 +13,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Creates, at start, the service clients of the configuration and the users and clients of the seed file. The
  * seed file is what the cluster launcher writes as {@code demo-credentials.properties}: for each of the roles
- * {@code admin}, {@code trader} and {@code customer}, {@code <role>.client-id} and {@code <role>.client-secret};
- * each becomes a user named after the role, holding it, and a client acting for that user.
+ * {@code admin}, {@code trader}, {@code customer} and {@code publisher}: {@code <role>.client-id} and {@code
+ * <role>.client-secret}, and {@code <role>.password}. Each becomes a user named after the role, holding it; the client
+ * (when given) acts for that user, and the password (when given) is that person's for the web pages' sign-in.
  */
 final class SeedingIdentities {
 
@@ -22,7 +23,8 @@ final class SeedingIdentities {
     private static final Map<String, List<String>> SEEDED_USERS = Map.of(
             "admin", List.of("admin"),
             "trader", List.of("trader"),
-            "customer", List.of("customer"));
+            "customer", List.of("customer"),
+            "publisher", List.of("publisher"));
 
     private SeedingIdentities() {}
 
@@ -41,10 +43,21 @@ final class SeedingIdentities {
         SEEDED_USERS.forEach((user, roles) -> {
             String clientId = seed.getProperty(user + ".client-id");
             String secret = seed.getProperty(user + ".client-secret");
-            if (clientId == null || secret == null) return;
-            identities.ensureUser(user, roles);
-            identities.ensureProgramClient(clientId, secret, user);
-            log.info("Seeded user {} with roles {} and its client {}", user, roles, clientId);
+            String password = blankToNull(seed.getProperty(user + ".password"));
+            boolean client = clientId != null && secret != null;
+            if (!client && password == null) return;
+            identities.ensureUser(user, roles, password);
+            if (client) identities.ensureProgramClient(clientId, secret, user);
+            log.info(
+                    "Seeded user {} with roles {}{}{}",
+                    user,
+                    roles,
+                    client ? " and its client " + clientId : "",
+                    password != null ? " and a password" : "");
         });
+    }
+
+    private static String blankToNull(String value) {
+        return value == null || value.isBlank() ? null : value.strip();
     }
 }

@@ -173,6 +173,17 @@ class ResourceBoundsTest {
         assertThat(statuses.subList(10, 15))
                 .as("then they are not even checked")
                 .containsOnly(429);
+        try (HttpClient client = HttpClient.newHttpClient()) {
+            HttpResponse<String> password = client.send(
+                    HttpRequest.newBuilder(URI.create(frontend + "/login"))
+                            .header("Content-Type", "application/x-www-form-urlencoded")
+                            .POST(HttpRequest.BodyPublishers.ofString("username=admin&password=guess"))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(password.statusCode())
+                    .as("a password guess on the web pages' sign-in counts with them")
+                    .isEqualTo(429);
+        }
         assertThat(http.get(frontend + "/api/books/1").status())
                 .as("other requests from the address still pass")
                 .isEqualTo(200);

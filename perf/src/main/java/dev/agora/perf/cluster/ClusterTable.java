@@ -49,7 +49,10 @@ final class ClusterTable {
     static void printCredentials(Cluster cluster, PrintStream out) {
         Path file = cluster.credentialsFile();
         Credentials credentials = cluster.credentials();
-        out.printf("Demo credentials (users admin, trader, customer): %s%n", file);
+        out.printf("Demo credentials (users admin, trader, customer; passwords also for publisher): %s%n", file);
+        out.printf(
+                "Web pages: %s/ (sign in as <user> with <user>.password from that file)%n",
+                cluster.urls("frontend").getFirst());
         out.println("Customer token: " + tokenCommand(file, credentials));
     }
 

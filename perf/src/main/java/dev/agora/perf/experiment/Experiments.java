@@ -23,7 +23,8 @@ public final class Experiments {
                 new FailoverExperiment(),
                 new RegisterSearchDownloadExperiment(),
                 new TransferSizesExperiment(),
-                new CentralizedVsDistributedExperiment());
+                new CentralizedVsDistributedExperiment(),
+                new BookPageExperiment());
     }
 
     public static Optional<Experiment> named(String name) {

@@ -13,6 +13,7 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.Base64;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,13 +23,15 @@ import java.util.Set;
 /**
  * The demo credentials of a local cluster, as the launcher writes them to {@code
  * <data-dir>/demo-credentials.properties} (SECURITY.md): for each demo user ({@code admin}, {@code trader}, {@code
- * customer}) the id and secret of an OAuth2 client acting for that user, and the token endpoint of the first
- * frontend. The frontends read the same file ({@code AGORA_IDENTITY_SEED_FILE}) and create those users and clients.
+ * customer}) the id and secret of an OAuth2 client acting for that user, the token endpoint of the first frontend,
+ * and for those three and {@code publisher} the password a person signs in with on the web pages. The frontends read
+ * the same file ({@code AGORA_IDENTITY_SEED_FILE}) and create those users, clients and passwords.
  *
  * @param tokenUrl {@code POST} here with HTTP Basic {@code client-id:client-secret} and {@code
  *     grant_type=client_credentials}
+ * @param passwords each of {@link #PEOPLE}'s web sign-in password, in that order
  */
-public record Credentials(Client admin, Client trader, Client customer, URI tokenUrl) {
+public record Credentials(Client admin, Client trader, Client customer, URI tokenUrl, Map<String, String> passwords) {
 
     public static final String FILE_NAME = "demo-credentials.properties";
 
@@ -40,7 +43,14 @@ public record Credentials(Client admin, Client trader, Client customer, URI toke
             "trader.client-secret",
             "customer.client-id",
             "customer.client-secret",
-            "token-url");
+            "token-url",
+            "admin.password",
+            "trader.password",
+            "customer.password",
+            "publisher.password");
+
+    /** The demo users who sign in on the web pages (http://localhost:8080/) with {@code <user>.password}. */
+    public static final List<String> PEOPLE = List.of("admin", "trader", "customer", "publisher");
 
     private static final int SECRET_BYTES = 32;
     private static final SecureRandom RANDOM = new SecureRandom();
@@ -60,9 +70,16 @@ public record Credentials(Client admin, Client trader, Client customer, URI toke
     }
 
     public Credentials {
-        if (admin == null || trader == null || customer == null || tokenUrl == null) {
+        if (admin == null || trader == null || customer == null || tokenUrl == null || passwords == null) {
             throw new IllegalArgumentException("incomplete credentials");
         }
+        if (!passwords.keySet().equals(Set.copyOf(PEOPLE))
+                || passwords.values().stream().anyMatch(Credentials::isBlank)) {
+            throw new IllegalArgumentException("a password for each of " + PEOPLE + " is needed");
+        }
+        Map<String, String> ordered = new LinkedHashMap<>();
+        for (String person : PEOPLE) ordered.put(person, passwords.get(person));
+        passwords = Collections.unmodifiableMap(ordered);
     }
 
     /** New clients {@code demo-admin}, {@code demo-trader}, {@code demo-customer}, each with a random secret. */
@@ -71,7 +88,14 @@ public record Credentials(Client admin, Client trader, Client customer, URI toke
                 new Client("demo-admin", randomSecret()),
                 new Client("demo-trader", randomSecret()),
                 new Client("demo-customer", randomSecret()),
-                tokenUrl);
+                tokenUrl,
+                randomPasswords());
+    }
+
+    private static Map<String, String> randomPasswords() {
+        Map<String, String> passwords = new LinkedHashMap<>();
+        for (String person : PEOPLE) passwords.put(person, randomSecret());
+        return passwords;
     }
 
     /** 32 random bytes, base64url without padding: no character a properties file, a shell or a URL escapes. */
@@ -100,17 +124,56 @@ public record Credentials(Client admin, Client trader, Client customer, URI toke
                 .filter(key -> isBlank(properties.getProperty(key)))
                 .toList();
         if (!missing.isEmpty()) throw new IllegalArgumentException(file + " lacks " + missing);
+        return clientsOf(properties).withPasswords(passwordsOf(properties));
+    }
+
+    /**
+     * The clients and token endpoint of a file, with its passwords or new ones for those it lacks: a file from before
+     * the web pages had passwords keeps its clients.
+     */
+    private static Credentials readKeepingClients(Path file) {
+        Properties properties = new Properties();
+        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            properties.load(reader);
+        } catch (IOException e) {
+            return null;
+        }
+        if (KEYS.stream()
+                .filter(key -> !key.endsWith(".password"))
+                .anyMatch(key -> isBlank(properties.getProperty(key)))) {
+            return null;
+        }
+        Map<String, String> passwords = passwordsOf(properties);
+        Map<String, String> complete = randomPasswords();
+        passwords.forEach((person, password) -> {
+            if (!isBlank(password)) complete.put(person, password);
+        });
+        return clientsOf(properties).withPasswords(complete);
+    }
+
+    private static Credentials clientsOf(Properties properties) {
         return new Credentials(
                 client(properties, "admin"),
                 client(properties, "trader"),
                 client(properties, "customer"),
-                URI.create(properties.getProperty("token-url").trim()));
+                URI.create(properties.getProperty("token-url").trim()),
+                randomPasswords());
+    }
+
+    private static Map<String, String> passwordsOf(Properties properties) {
+        Map<String, String> passwords = new LinkedHashMap<>();
+        for (String person : PEOPLE) {
+            String password = properties.getProperty(person + ".password");
+            passwords.put(person, password == null ? null : password.trim());
+        }
+        return passwords;
     }
 
     /**
-     * The credentials a cluster starting at {@code file} uses: the file's clients when it has them (a restarted
-     * cluster keeps the secrets scripts already hold), new ones otherwise, and always the given token endpoint
-     * (a restart on other ports moves it). Writes the file when anything changed.
+     * The credentials a cluster starting at {@code file} uses: the file's clients and passwords when it has them (a
+     * restarted cluster keeps the secrets scripts and people already hold), new ones otherwise (for a file written
+     * before the web pages, passwords are added to its clients), and always the given token endpoint (a restart on
+     * other ports moves it). Writes the file when anything changed.
      */
     public static Credentials ensure(Path file, URI tokenUrl) {
         Credentials wanted;
@@ -119,9 +182,14 @@ public record Credentials(Client admin, Client trader, Client customer, URI toke
             try {
                 kept = read(file);
             } catch (IllegalArgumentException incomplete) {
-                kept = null; // a damaged file is replaced: the frontends seed whatever it says next
+                // Lacking passwords only: keep the clients; otherwise damaged, and replaced (the frontends seed
+                // whatever it says next).
+                kept = null;
+            } catch (UncheckedIOException unreadable) {
+                kept = null;
             }
             if (kept != null && kept.tokenUrl().equals(tokenUrl)) return kept;
+            if (kept == null) kept = readKeepingClients(file);
             wanted = kept == null ? generate(tokenUrl) : kept.withTokenUrl(tokenUrl);
         } else {
             wanted = generate(tokenUrl);
@@ -131,7 +199,11 @@ public record Credentials(Client admin, Client trader, Client customer, URI toke
     }
 
     public Credentials withTokenUrl(URI url) {
-        return new Credentials(admin, trader, customer, url);
+        return new Credentials(admin, trader, customer, url, passwords);
+    }
+
+    private Credentials withPasswords(Map<String, String> people) {
+        return new Credentials(admin, trader, customer, tokenUrl, people);
     }
 
     /** Writes (or replaces) the file, readable by its owner only where the file system has POSIX permissions. */
@@ -158,7 +230,7 @@ public record Credentials(Client admin, Client trader, Client customer, URI toke
         }
     }
 
-    /** The seven keys in order (no date comment, unlike {@link Properties#store}: a rewrite changes nothing else). */
+    /** The keys in order (no date comment, unlike {@link Properties#store}: a rewrite changes nothing else). */
     String text() {
         Map<String, String> values = new LinkedHashMap<>();
         values.put("admin.client-id", admin.id());
@@ -168,9 +240,12 @@ public record Credentials(Client admin, Client trader, Client customer, URI toke
         values.put("customer.client-id", customer.id());
         values.put("customer.client-secret", customer.secret());
         values.put("token-url", tokenUrl.toString());
+        passwords.forEach((person, password) -> values.put(person + ".password", password));
         StringBuilder text = new StringBuilder(
                 "# Demo users of a local Agora cluster (SECURITY.md). Get a token: POST token-url with HTTP Basic\n"
-                        + "# <role>.client-id:<role>.client-secret and the form body grant_type=client_credentials.\n");
+                        + "# <role>.client-id:<role>.client-secret and the form body grant_type=client_credentials.\n"
+                        + "# Sign in on the web pages (a frontend's /, e.g. http://localhost:8080/) as <user> with"
+                        + " <user>.password.\n");
         values.forEach((key, value) ->
                 text.append(key).append('=').append(escape(value)).append('\n'));
         return text.toString();
@@ -207,6 +282,6 @@ public record Credentials(Client admin, Client trader, Client customer, URI toke
 
     @Override
     public String toString() {
-        return "Credentials[" + admin + ", " + trader + ", " + customer + ", " + tokenUrl + "]";
+        return "Credentials[" + admin + ", " + trader + ", " + customer + ", " + tokenUrl + "]"; // no passwords
     }
 }

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.Reader;
 import java.math.BigDecimal;
 import java.net.URLEncoder;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
@@ -218,7 +219,7 @@ class ClusterEndToEndTest {
 
     @Test
     @Order(6)
-    void theLauncherWritesTheDemoCredentialsWithExactlyTheirSevenKeysForItsOwnerOnly() throws IOException {
+    void theLauncherWritesTheDemoCredentialsWithExactlyTheirKeysForItsOwnerOnly() throws IOException {
         Path file = dataDirectory.resolve("demo-credentials.properties");
         assertThat(cluster.credentialsFile()).isEqualTo(file);
         assertThat(file).isRegularFile();
@@ -234,13 +235,51 @@ class ClusterEndToEndTest {
                         "trader.client-secret",
                         "customer.client-id",
                         "customer.client-secret",
-                        "token-url");
+                        "token-url",
+                        "admin.password",
+                        "trader.password",
+                        "customer.password",
+                        "publisher.password");
         assertThat(properties.getProperty("customer.client-id")).isEqualTo("demo-customer");
         assertThat(properties.getProperty("token-url")).isEqualTo(bookstore.frontend(1) + "/oauth2/token");
         if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
             assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
                     .isEqualTo("rw-------");
         }
+    }
+
+    @Test
+    @Order(7)
+    void theDemoPeopleSignInOnTheWebPagesWithTheirPasswordsAndTheirSessionHoldsOnEveryFrontend() throws Exception {
+        Credentials credentials = cluster.credentials();
+        FormSignIn web = new FormSignIn();
+        for (String person : Credentials.PEOPLE) {
+            assertThat(web.signIn(
+                            bookstore.frontend(1),
+                            person,
+                            credentials.passwords().get(person)))
+                    .as(person + " signs in with " + person + ".password")
+                    .isPresent();
+        }
+        String customer = web.signIn(
+                        bookstore.frontend(1),
+                        "customer",
+                        credentials.passwords().get("customer"))
+                .orElseThrow();
+        // Signed in on frontend 1, seen on frontend 2: the session is in the identity database both share.
+        HttpResponse<String> orders = web.get(bookstore.frontend(2) + "/orders", customer);
+        assertThat(orders.statusCode()).as(orders.body()).isEqualTo(200);
+        assertThat(orders.body()).contains("customer");
+        assertThat(web.get(bookstore.frontend(2) + "/orders", null).statusCode())
+                .as("without the cookie: to the sign-in page")
+                .isEqualTo(302);
+
+        assertThat(web.signIn(
+                        bookstore.frontend(2),
+                        "customer",
+                        credentials.passwords().get("admin")))
+                .as("another's password")
+                .isEmpty();
     }
 
     @Test

@@ -10,6 +10,7 @@ import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
 import java.util.Properties;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -25,13 +26,25 @@ class CredentialsTest {
     Path directory;
 
     @Test
-    void aNewFileHasExactlyTheSevenKeysRandomSecretsAndOnlyItsOwnerMayReadIt() throws IOException {
+    void aNewFileHasExactlyItsKeysRandomSecretsAndPasswordsAndOnlyItsOwnerMayReadIt() throws IOException {
         Path file = directory.resolve("data").resolve(Credentials.FILE_NAME);
 
         Credentials written = Credentials.ensure(file, TOKEN_URL);
 
         Properties properties = load(file);
-        assertThat(properties.stringPropertyNames()).containsExactlyInAnyOrderElementsOf(Credentials.KEYS);
+        assertThat(properties.stringPropertyNames())
+                .containsExactlyInAnyOrder(
+                        "admin.client-id",
+                        "admin.client-secret",
+                        "trader.client-id",
+                        "trader.client-secret",
+                        "customer.client-id",
+                        "customer.client-secret",
+                        "token-url",
+                        "admin.password",
+                        "trader.password",
+                        "customer.password",
+                        "publisher.password");
         assertThat(properties.getProperty("admin.client-id")).isEqualTo("demo-admin");
         assertThat(properties.getProperty("trader.client-id")).isEqualTo("demo-trader");
         assertThat(properties.getProperty("customer.client-id")).isEqualTo("demo-customer");
@@ -40,6 +53,13 @@ class CredentialsTest {
                 .map(user -> properties.getProperty(user + ".client-secret"))
                 .collect(Collectors.toSet());
         assertThat(secrets).hasSize(3).allSatisfy(secret -> assertThat(secret).matches("[A-Za-z0-9_-]{43}"));
+        Set<String> passwords = Stream.of("admin", "trader", "customer", "publisher")
+                .map(user -> properties.getProperty(user + ".password"))
+                .collect(Collectors.toSet());
+        assertThat(passwords).hasSize(4).doesNotContainAnyElementsOf(secrets).allSatisfy(password -> assertThat(
+                        password)
+                .matches("[A-Za-z0-9_-]{43}"));
+        assertThat(written.passwords()).containsEntry("publisher", properties.getProperty("publisher.password"));
         assertThat(Credentials.read(file)).isEqualTo(written);
         // What the README's grep | cut reads is the value itself: nothing in a line is escaped.
         assertThat(Files.readAllLines(file)).contains("token-url=" + TOKEN_URL);
@@ -63,7 +83,26 @@ class CredentialsTest {
         assertThat(again.tokenUrl()).isEqualTo(moved);
         assertThat(again.customer()).isEqualTo(first.customer());
         assertThat(again.admin()).isEqualTo(first.admin());
+        assertThat(again.passwords()).isEqualTo(first.passwords());
         assertThat(Credentials.read(file)).isEqualTo(again);
+    }
+
+    @Test
+    void aFileFromBeforeThePasswordsKeepsItsClientsAndGetsPasswords() throws IOException {
+        Path file = directory.resolve(Credentials.FILE_NAME);
+        Credentials first = Credentials.ensure(file, TOKEN_URL);
+        List<String> withoutPasswords = Files.readAllLines(file).stream()
+                .filter(line -> !line.contains(".password="))
+                .toList();
+        Files.write(file, withoutPasswords);
+
+        Credentials upgraded = Credentials.ensure(file, TOKEN_URL);
+
+        assertThat(upgraded.customer()).isEqualTo(first.customer());
+        assertThat(upgraded.admin()).isEqualTo(first.admin());
+        assertThat(upgraded.passwords().keySet()).containsExactly("admin", "trader", "customer", "publisher");
+        assertThat(load(file).stringPropertyNames()).containsExactlyInAnyOrderElementsOf(Credentials.KEYS);
+        assertThat(Credentials.read(file)).isEqualTo(upgraded);
     }
 
     @Test
@@ -89,7 +128,8 @@ class CredentialsTest {
         assertThat(credentials.toString())
                 .contains("demo-customer")
                 .doesNotContain(credentials.customer().secret())
-                .doesNotContain(credentials.admin().secret());
+                .doesNotContain(credentials.admin().secret())
+                .doesNotContain(credentials.passwords().get("customer"));
     }
 
     private static Properties load(Path file) throws IOException {

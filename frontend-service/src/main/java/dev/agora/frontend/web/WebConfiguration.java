@@ -1,0 +1,77 @@
+package dev.agora.frontend.web;
+
+import dev.agora.frontend.identity.PeopleTokens;
+import java.net.URI;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.hc.client5.http.impl.classic.HttpClients;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.web.server.context.WebServerInitializedEvent;
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
+import org.springframework.session.jdbc.PostgreSqlJdbcIndexedSessionRepositoryCustomizer;
+import org.springframework.web.client.RestClient;
+import tools.jackson.databind.json.JsonMapper;
+
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(WebSettings.class)
+class WebConfiguration {
+
+    /** This frontend's address for its own pages, set when the server listens (port 0 in tests). */
+    private final AtomicReference<URI> ownAddress = new AtomicReference<>();
+
+    @Bean
+    ApplicationListener<WebServerInitializedEvent> pagesLearnTheirAddress(
+            @Value("${server.address:}") String address, WebSettings settings) {
+        return event -> {
+            // Not the management server's (a port of its own in deployments).
+            if ("management".equals(event.getApplicationContext().getServerNamespace())) return;
+            ownAddress.set(
+                    settings.apiUrl() != null
+                            ? settings.apiUrl()
+                            : PublicApi.loopback(address, event.getWebServer().getPort()));
+        };
+    }
+
+    @Bean
+    SessionTokens sessionTokens(PeopleTokens tokens) {
+        return new SessionTokens(tokens);
+    }
+
+    /**
+     * Two requests of one person at once (a double click, a page and its live stream) may both add the same session
+     * attribute: PostgreSQL's upsert instead of an insert that would fail the second on a duplicate key.
+     */
+    @Bean
+    PostgreSqlJdbcIndexedSessionRepositoryCustomizer sessionAttributesUpserted() {
+        return new PostgreSqlJdbcIndexedSessionRepositoryCustomizer();
+    }
+
+    /**
+     * A pooled Apache client (the fastest RestClient backend measured here, TOOLCHAIN.md), its own pool so that pages
+     * never wait behind the tiers' calls.
+     */
+    @Bean
+    PublicApi publicApi(RestClient.Builder builder, JsonMapper json) {
+        var connections = PoolingHttpClientConnectionManagerBuilder.create()
+                .setMaxConnTotal(200)
+                .setMaxConnPerRoute(200)
+                .build();
+        var http = HttpClients.custom()
+                .setConnectionManager(connections)
+                .disableAutomaticRetries()
+                .disableRedirectHandling()
+                .build();
+        RestClient client = builder.clone()
+                .requestFactory(new HttpComponentsClientHttpRequestFactory(http))
+                .build();
+        return new PublicApi(client, json, () -> {
+            URI address = ownAddress.get();
+            if (address == null) throw ApiProblem.unavailable("The frontend is still starting");
+            return address;
+        });
+    }
+}

@@ -1,0 +1,150 @@
+package dev.agora.frontend.web.trade;
+
+import dev.agora.frontend.web.ApiProblem;
+import dev.agora.frontend.web.SessionTokens;
+import dev.agora.frontend.web.WebSettings;
+import jakarta.servlet.http.HttpSession;
+import java.io.IOException;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.security.core.Authentication;
+import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
+import org.thymeleaf.ITemplateEngine;
+import org.thymeleaf.context.Context;
+
+/**
+ * Live desks. Each open stream asks the exchange (through the public API, as the person) for the book and the
+ * person's orders every {@code agora.web.desk-poll-interval}, draws them with the page's own fragments, and sends a
+ * fragment only when it changed, as Server-Sent Events the page's script swaps in.
+ *
+ * <p>Why polling here rather than a feed from the exchange: the exchange has no change feed a reader may subscribe to
+ * (its sequencer reports batches by count to one observer, its metrics), and its engine is another team's to change.
+ * Polling costs one small read per desk per interval, bounded by {@code agora.web.desk-stream-limit} streams; a feed
+ * pushed from the exchange's commit would replace {@link #tick} without changing the page.
+ */
+final class DeskStreams implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(DeskStreams.class);
+
+    private final Desk desk;
+    private final SessionTokens tokens;
+    private final ITemplateEngine templates;
+    private final WebSettings settings;
+    private final ScheduledExecutorService ticks;
+    private final Semaphore open;
+
+    DeskStreams(
+            Desk desk,
+            SessionTokens tokens,
+            ITemplateEngine templates,
+            WebSettings settings,
+            ScheduledExecutorService ticks) {
+        this.desk = desk;
+        this.tokens = tokens;
+        this.templates = templates;
+        this.settings = settings;
+        this.ticks = ticks;
+        this.open = new Semaphore(settings.deskStreamLimit());
+    }
+
+    SseEmitter open(String symbol, HttpSession session, Authentication person, String csrfName, String csrfToken) {
+        if (!open.tryAcquire())
+            throw ApiProblem.unavailableForNow("Too many live desks are open; the page still works with reloads");
+        SseEmitter emitter = new SseEmitter(settings.deskStreamTimeout().toMillis());
+        Stream stream = new Stream(emitter, symbol, session, person, csrfName, csrfToken);
+        AtomicReference<ScheduledFuture<?>> task = new AtomicReference<>();
+        Runnable end = () -> {
+            ScheduledFuture<?> scheduled = task.getAndSet(null);
+            if (scheduled != null) {
+                scheduled.cancel(false);
+                open.release();
+            }
+        };
+        emitter.onCompletion(end);
+        emitter.onTimeout(end);
+        emitter.onError(failure -> end.run());
+        long every = settings.deskPollInterval().toMillis();
+        task.set(ticks.scheduleWithFixedDelay(() -> tick(stream, emitter), 0, every, TimeUnit.MILLISECONDS));
+        return emitter;
+    }
+
+    private final class Stream {
+        final SseEmitter emitter;
+        final String symbol;
+        final HttpSession session;
+        final Authentication person;
+        final String csrfName;
+        final String csrfToken;
+        String lastBook;
+        String lastMine;
+
+        Stream(
+                SseEmitter emitter,
+                String symbol,
+                HttpSession session,
+                Authentication person,
+                String csrfName,
+                String csrfToken) {
+            this.emitter = emitter;
+            this.symbol = symbol;
+            this.session = session;
+            this.person = person;
+            this.csrfName = csrfName;
+            this.csrfToken = csrfToken;
+        }
+    }
+
+    private void tick(Stream stream, SseEmitter emitter) {
+        try {
+            String bearer = tokens.bearer(stream.session, stream.person);
+            Context context = new Context();
+            context.setVariables(Map.of(
+                    "csrfName",
+                    stream.csrfName,
+                    "csrfToken",
+                    stream.csrfToken,
+                    "symbol",
+                    stream.symbol == null ? "" : stream.symbol));
+            if (stream.symbol != null) {
+                context.setVariable("book", desk.book(stream.symbol, bearer));
+                String book = templates.process("trade/parts", Set.of("book"), context);
+                if (!book.equals(stream.lastBook)) {
+                    emitter.send(SseEmitter.event().name("book").data(oneLine(book)));
+                    stream.lastBook = book;
+                }
+            }
+            context.setVariable("desk", desk.desk(RecentOrders.of(stream.session), bearer));
+            String mine = templates.process("trade/parts", Set.of("mine"), context);
+            if (!mine.equals(stream.lastMine)) {
+                emitter.send(SseEmitter.event().name("mine").data(oneLine(mine)));
+                stream.lastMine = mine;
+            }
+        } catch (ApiProblem problem) {
+            // The exchange is away or refused this once: the page keeps what it shows, the next tick asks again.
+            log.debug("A live desk's read failed: {}", problem.detail());
+        } catch (IOException | IllegalStateException gone) {
+            // The browser left (or the session ended): end the stream, which cancels this task.
+            emitter.completeWithError(gone);
+        } catch (RuntimeException unexpected) {
+            log.warn("A live desk stream failed", unexpected);
+            emitter.completeWithError(unexpected);
+        }
+    }
+
+    /** SSE data lines cannot hold a newline unescaped; the fragments' line breaks are only layout. */
+    private static String oneLine(String html) {
+        return html.replaceAll("\\s*\\R\\s*", " ");
+    }
+
+    @Override
+    public void close() {
+        ticks.shutdownNow();
+    }
+}

@@ -1,0 +1,30 @@
+package dev.agora.frontend.web.trade;
+
+import dev.agora.frontend.web.PublicApi;
+import dev.agora.frontend.web.SessionTokens;
+import dev.agora.frontend.web.WebSettings;
+import java.util.concurrent.Executors;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.thymeleaf.ITemplateEngine;
+
+@Configuration(proxyBeanMethods = false)
+class TradeConfiguration {
+
+    @Bean
+    Desk desk(PublicApi api) {
+        return new Desk(api);
+    }
+
+    /** Two threads run every live desk's reads; a read is a loopback call of a millisecond or two. */
+    @Bean(destroyMethod = "close")
+    DeskStreams deskStreams(Desk desk, SessionTokens tokens, ITemplateEngine templates, WebSettings settings) {
+        return new DeskStreams(
+                desk,
+                tokens,
+                templates,
+                settings,
+                Executors.newScheduledThreadPool(
+                        2, Thread.ofPlatform().name("desk-stream-", 0).daemon().factory()));
+    }
+}

@@ -1,0 +1,87 @@
+package dev.agora.frontend.web;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+
+/**
+ * Headless Chromium from the system's packages ({@code .ci/install-chromium.sh}: Debian's {@code chromium} and
+ * {@code chromium-driver}); Selenium is pointed at them, so nothing is downloaded at test time.
+ */
+final class Browsers implements AutoCloseable {
+
+    private static final Path CHROMIUM = firstExisting("/usr/bin/chromium", "/usr/bin/chromium-browser");
+    private static final Path DRIVER = firstExisting("/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver");
+
+    private final List<WebDriver> open = new ArrayList<>();
+
+    static boolean installed() {
+        return CHROMIUM != null && DRIVER != null;
+    }
+
+    WebDriver open() {
+        ChromeOptions options = new ChromeOptions()
+                .setBinary(CHROMIUM.toFile())
+                .addArguments(
+                        "--headless=new",
+                        "--no-sandbox",
+                        "--disable-dev-shm-usage",
+                        "--disable-gpu",
+                        "--no-first-run",
+                        "--lang=en-US",
+                        "--window-size=1280,900");
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(DRIVER.toFile())
+                .usingAnyFreePort()
+                .build();
+        ChromeDriver driver = new ChromeDriver(service, options);
+        driver.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(60));
+        driver.manage().window().setSize(new Dimension(1280, 900));
+        open.add(driver);
+        return driver;
+    }
+
+    /** Saves the page as {@code docs/screenshots/<name>.png} of the repository, for its README. */
+    static void screenshot(WebDriver driver, String name) {
+        Path root = Path.of("").toAbsolutePath();
+        while (root != null && !Files.isRegularFile(root.resolve("mvnw"))) root = root.getParent();
+        if (root == null) return;
+        try {
+            Path folder = Files.createDirectories(root.resolve("docs").resolve("screenshots"));
+            Files.write(folder.resolve(name + ".png"), ((TakesScreenshot) driver).getScreenshotAs(OutputType.BYTES));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static Path firstExisting(String... candidates) {
+        for (String candidate : candidates) {
+            Path path = Path.of(candidate);
+            if (Files.isExecutable(path)) return path;
+        }
+        return null;
+    }
+
+    @Override
+    public void close() {
+        for (WebDriver driver : open) {
+            try {
+                driver.quit();
+            } catch (RuntimeException ignored) {
+                // Keep closing the others.
+            }
+        }
+        open.clear();
+    }
+}
