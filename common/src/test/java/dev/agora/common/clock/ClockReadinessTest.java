@@ -4,8 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.agora.common.CommonTestApplication;
-import dev.agora.local.postgres.PostgresServer;
-import dev.agora.local.postgres.SharedPostgres;
+import dev.agora.common.testing.TestDatabase;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -76,11 +75,10 @@ class ClockReadinessTest {
 
         @Bean
         DataSource clockDatabase() {
-            PostgresServer server = SharedPostgres.get();
             PGSimpleDataSource database = new PGSimpleDataSource();
-            database.setUrl(server.jdbcUrl("common_clock"));
-            database.setUser(server.username());
-            database.setPassword(server.password());
+            database.setUrl(TestDatabase.jdbcUrl("common_clock"));
+            database.setUser(TestDatabase.username());
+            database.setPassword(TestDatabase.password());
             return database;
         }
     }

@@ -3,8 +3,7 @@ package dev.agora.common.leader;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.agora.local.postgres.PostgresServer;
-import dev.agora.local.postgres.SharedPostgres;
+import dev.agora.common.testing.TestDatabase;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -25,8 +24,7 @@ import org.postgresql.ds.PGSimpleDataSource;
 /** The lease and its fence on a real PostgreSQL: who may take it, and which writes a deposed leader can no longer make. */
 class LeaderLeaseTest {
 
-    private static final PostgresServer postgres = SharedPostgres.get();
-    private static final String URL = postgres.jdbcUrl("leader_lease_test");
+    private static final String URL = TestDatabase.jdbcUrl("leader_lease_test");
 
     @BeforeAll
     static void schema() throws Exception {
@@ -152,8 +150,8 @@ class LeaderLeaseTest {
         String name = "election-" + System.nanoTime();
         PGSimpleDataSource sessions = new PGSimpleDataSource();
         sessions.setUrl(URL);
-        sessions.setUser(postgres.username());
-        sessions.setPassword(postgres.password());
+        sessions.setUser(TestDatabase.username());
+        sessions.setPassword(TestDatabase.password());
         LeaseSettings settings =
                 new LeaseSettings(name, Duration.ofMillis(400), Duration.ofMillis(80), Duration.ofMillis(50));
         try (Leadership first = new Leadership(sessions, settings, "first");
@@ -222,7 +220,7 @@ class LeaderLeaseTest {
     }
 
     private static Connection connect() throws SQLException {
-        return DriverManager.getConnection(URL, postgres.username(), postgres.password());
+        return DriverManager.getConnection(URL, TestDatabase.username(), TestDatabase.password());
     }
 
     private static String schemaSql() throws IOException {

@@ -2,11 +2,11 @@ package dev.agora.exchange.process;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agora.exchange.support.XmlClient;
 import dev.agora.local.postgres.PostgresServer;
 import dev.agora.local.postgres.SharedPostgres;
 import dev.agora.local.process.ServiceJars;
 import dev.agora.local.process.ServiceProcess;
-import dev.agora.exchange.support.XmlClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;

@@ -3,13 +3,13 @@ package dev.agora.exchange.sequencer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.agora.local.postgres.PostgresServer;
-import dev.agora.local.postgres.SharedPostgres;
 import dev.agora.exchange.matching.Rejection;
 import dev.agora.exchange.matching.Result;
 import dev.agora.exchange.store.ExchangeStore;
 import dev.agora.exchange.support.FreshSchema;
 import dev.agora.exchange.support.InTestExchange;
+import dev.agora.local.postgres.PostgresServer;
+import dev.agora.local.postgres.SharedPostgres;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.DriverManager;

@@ -2,8 +2,6 @@ package dev.agora.exchange.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agora.local.postgres.PostgresServer;
-import dev.agora.local.postgres.SharedPostgres;
 import dev.agora.exchange.matching.Account;
 import dev.agora.exchange.matching.MatchingEngine;
 import dev.agora.exchange.matching.MemoryLimits;
@@ -13,6 +11,8 @@ import dev.agora.exchange.matching.Result;
 import dev.agora.exchange.matching.StoredResults;
 import dev.agora.exchange.support.FreshSchema;
 import dev.agora.exchange.support.InTestExchange;
+import dev.agora.local.postgres.PostgresServer;
+import dev.agora.local.postgres.SharedPostgres;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;

@@ -3,13 +3,13 @@ package dev.agora.frontend.raffle;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.agora.frontend.cluster.Books;
+import dev.agora.frontend.cluster.BookstoreCluster;
+import dev.agora.frontend.cluster.Http;
 import dev.agora.local.postgres.PostgresServer;
 import dev.agora.local.postgres.SharedPostgres;
 import dev.agora.local.process.ServiceJars;
 import dev.agora.local.process.ServiceProcess;
-import dev.agora.frontend.cluster.Books;
-import dev.agora.frontend.cluster.BookstoreCluster;
-import dev.agora.frontend.cluster.Http;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;

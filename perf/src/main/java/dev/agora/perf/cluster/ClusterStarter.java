@@ -247,7 +247,7 @@ final class ClusterStarter {
         if (tier == Tier.EXCHANGE) {
             env.put("AGORA_EXCHANGE_TCP_PORT", Integer.toString(spec.exchangeTcpPort(index)));
             // Like every HTTP port of a local cluster (ServiceProcess binds 127.0.0.1), not on every interface.
-            env.put("AGORA_EXCHANGE_TCPHOST", "127.0.0.1");
+            env.put("AGORA_EXCHANGE_TCP_HOST", "127.0.0.1");
         }
         env.putAll(spec.environmentByService().getOrDefault(ClusterSpec.ALL_SERVICES, Map.of()));
         env.putAll(spec.environmentByService().getOrDefault(tier.service(), Map.of()));
