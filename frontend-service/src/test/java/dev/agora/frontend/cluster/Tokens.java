@@ -10,13 +10,21 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Bearer tokens from the frontend's real token endpoint ({@code client_credentials}), one per client, kept for
- * the test run (they live 15 minutes; a suite run is shorter).
+ * Bearer tokens from the frontend's real token endpoint ({@code client_credentials}), one per client, kept until
+ * they are 10 minutes old (they live 15; a suite on a slow machine runs longer than that).
  */
 public final class Tokens {
 
     private final URI tokenUrl;
-    private final Map<String, String> issued = new ConcurrentHashMap<>();
+    private static final long KEPT_NANOS = java.util.concurrent.TimeUnit.MINUTES.toNanos(10);
+
+    private record Issued(String token, long atNanos) {
+        boolean fresh() {
+            return System.nanoTime() - atNanos < KEPT_NANOS;
+        }
+    }
+
+    private final Map<String, Issued> issued = new ConcurrentHashMap<>();
 
     Tokens(String tokenUrl) {
         this.tokenUrl = URI.create(tokenUrl);
@@ -36,8 +44,7 @@ public final class Tokens {
 
     /** The catalog's own service token (scope internal), as it gets it to push invalidations. */
     public String catalogService() {
-        return issued.computeIfAbsent(
-                "catalog-service", id -> fetch(id, BookstoreCluster.CATALOG_CLIENT_SECRET, "internal"));
+        return kept("catalog-service", id -> fetch(id, BookstoreCluster.CATALOG_CLIENT_SECRET, "internal"));
     }
 
     public Map<String, String> adminAuthorization() {
@@ -53,7 +60,15 @@ public final class Tokens {
     }
 
     private String demo(String clientId) {
-        return issued.computeIfAbsent(clientId, id -> fetch(id, DemoCredentials.SECRETS.get(id)));
+        return kept(clientId, id -> fetch(id, DemoCredentials.SECRETS.get(id)));
+    }
+
+    private String kept(String clientId, java.util.function.Function<String, String> fetching) {
+        return issued.compute(
+                        clientId,
+                        (id, old) ->
+                                old != null && old.fresh() ? old : new Issued(fetching.apply(id), System.nanoTime()))
+                .token();
     }
 
     /** A fresh token for any client; throws when the endpoint refuses. */
