@@ -27,6 +27,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.WindowType;
@@ -243,7 +244,7 @@ class WebPagesTest {
         signIn(a, "web-trader-a");
         signIn(b, "web-trader-b");
         place(a, "7001", "sell", "10", "5");
-        String sellId = a.findElement(By.cssSelector("#recent-orders tbody tr")).getAttribute("data-order-id");
+        String sellId = newestRecentOrder(a);
         openLiveDesk(a);
         openLiveDesk(b);
         await(b).until(d -> d.findElement(By.id("book-levels")).getText().contains("5"));
@@ -252,7 +253,7 @@ class WebPagesTest {
         String desk = b.getWindowHandle();
         b.switchTo().newWindow(WindowType.TAB);
         place(b, "7002", "buy", "10", "5");
-        String buyId = b.findElement(By.cssSelector("#recent-orders tbody tr")).getAttribute("data-order-id");
+        String buyId = newestRecentOrder(b);
         b.close();
         b.switchTo().window(desk);
 
@@ -316,6 +317,17 @@ class WebPagesTest {
 
     private static WebDriverWait await(WebDriver browser) {
         return new WebDriverWait(browser, Duration.ofSeconds(30));
+    }
+
+    /**
+     * The id of the newest order in the desk's recent orders. The page's live stream redraws that table right after
+     * the page loads (its first event always carries the fragment), so a row found may be replaced before it is read.
+     */
+    private static String newestRecentOrder(WebDriver desk) {
+        return await(desk)
+                .ignoring(StaleElementReferenceException.class)
+                .until(d -> d.findElement(By.cssSelector("#recent-orders tbody tr"))
+                        .getAttribute("data-order-id"));
     }
 
     private static int freePort() throws IOException {
