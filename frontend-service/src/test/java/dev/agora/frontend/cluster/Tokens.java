@@ -43,7 +43,8 @@ public final class Tokens {
 
     /** The catalog's own service token (scope internal), as it gets it to push invalidations. */
     public String catalogService() {
-        return kept("catalog-service", () -> fetch("catalog-service", BookstoreCluster.CATALOG_CLIENT_SECRET, "internal"));
+        return kept(
+                "catalog-service", () -> fetch("catalog-service", BookstoreCluster.CATALOG_CLIENT_SECRET, "internal"));
     }
 
     public Map<String, String> adminAuthorization() {
@@ -63,9 +64,13 @@ public final class Tokens {
     }
 
     private String kept(String clientId, Supplier<String> fresh) {
-        return issued.compute(clientId, (id, held) -> held != null && Instant.now().isBefore(held.renewAt())
-                        ? held
-                        : new Issued(fresh.get(), Instant.now().plus(LIFETIME).minus(RENEW_BEFORE_EXPIRY)))
+        return issued.compute(
+                        clientId,
+                        (id, held) -> held != null && Instant.now().isBefore(held.renewAt())
+                                ? held
+                                : new Issued(
+                                        fresh.get(),
+                                        Instant.now().plus(LIFETIME).minus(RENEW_BEFORE_EXPIRY)))
                 .token();
     }
 

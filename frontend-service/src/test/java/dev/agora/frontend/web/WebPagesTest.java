@@ -324,10 +324,9 @@ class WebPagesTest {
      * the page loads (its first event always carries the fragment), so a row found may be replaced before it is read.
      */
     private static String newestRecentOrder(WebDriver desk) {
-        return await(desk)
-                .ignoring(StaleElementReferenceException.class)
-                .until(d -> d.findElement(By.cssSelector("#recent-orders tbody tr"))
-                        .getAttribute("data-order-id"));
+        return await(desk).ignoring(StaleElementReferenceException.class).until(d -> d.findElement(
+                        By.cssSelector("#recent-orders tbody tr"))
+                .getAttribute("data-order-id"));
     }
 
     private static int freePort() throws IOException {
