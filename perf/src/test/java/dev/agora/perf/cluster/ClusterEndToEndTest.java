@@ -96,7 +96,7 @@ class ClusterEndToEndTest {
             assertThat(instance.log()).isEqualTo(dataDirectory.resolve("logs").resolve(instance.name() + ".log"));
             assertThat(instance.log()).isNotEmptyFile();
         }
-        assertThat(cluster.startupTimes().instances()).hasSize(7);
+        assertThat(cluster.startupTimes().instances()).hasSize(8);
     }
 
     @Test
