@@ -2,6 +2,7 @@ package dev.agora.frontend.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agora.common.security.testing.FormSignIn;
 import dev.agora.frontend.cluster.BookstoreCluster;
 import dev.agora.frontend.identity.Identities;
 import java.net.http.HttpResponse;

@@ -3,6 +3,7 @@ package dev.agora.perf.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.agora.common.security.testing.FormSignIn;
 import dev.agora.perf.load.Credentials;
 import java.io.IOException;
 import java.io.Reader;

@@ -1,4 +1,4 @@
-package dev.agora.frontend.web;
+package dev.agora.common.security.testing;
 
 import java.io.IOException;
 import java.net.URI;
@@ -13,13 +13,13 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A person signing in on a frontend's web pages as a browser does, over plain HTTP: the sign-in page (a session and
+ * A person signing in on a frontend's web pages as a browser does (for the frontend's and the launcher's tests), over plain HTTP: the sign-in page (a session and
  * its CSRF token), the form posted with name and password, and the session cookie it answers with. No redirect is
  * followed and no cookie kept by the client, so a test sees and chooses every cookie it sends.
  */
-final class FormSignIn {
+public final class FormSignIn {
 
-    static final String COOKIE = "AGORA_SESSION";
+    public static final String COOKIE = "AGORA_SESSION";
     private static final Pattern CSRF =
             Pattern.compile("name=\"_csrf\"\\s+value=\"([^\"]+)\"|value=\"([^\"]+)\"\\s+name=\"_csrf\"");
     private static final Pattern SESSION = Pattern.compile(COOKIE + "=([^;]+)");
@@ -31,7 +31,7 @@ final class FormSignIn {
             .build();
 
     /** The session cookie's value after signing in as {@code user} at {@code base}; empty when the sign-in failed. */
-    Optional<String> signIn(String base, String user, String password) throws IOException, InterruptedException {
+    public Optional<String> signIn(String base, String user, String password) throws IOException, InterruptedException {
         HttpResponse<String> page = get(base + "/login", null);
         if (page.statusCode() != 200) throw new IllegalStateException("GET /login: " + page.statusCode());
         String anonymous = session(page).orElseThrow(() -> new IllegalStateException("no session for the form"));
@@ -53,7 +53,7 @@ final class FormSignIn {
     }
 
     /** A GET with the session cookie {@code session} (null: none), redirects not followed. */
-    HttpResponse<String> get(String url, String session) throws IOException, InterruptedException {
+    public HttpResponse<String> get(String url, String session) throws IOException, InterruptedException {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url))
                 .timeout(Duration.ofSeconds(30))
                 .GET();
@@ -62,7 +62,7 @@ final class FormSignIn {
     }
 
     /** A form POST with the session cookie and the CSRF token of the page at {@code pageUrl}. */
-    HttpResponse<String> postWithCsrf(String pageUrl, String url, String session)
+    public HttpResponse<String> postWithCsrf(String pageUrl, String url, String session)
             throws IOException, InterruptedException {
         HttpResponse<String> page = get(pageUrl, session);
         Matcher csrf = CSRF.matcher(page.body());
@@ -78,7 +78,7 @@ final class FormSignIn {
                 HttpResponse.BodyHandlers.ofString());
     }
 
-    static Optional<String> session(HttpResponse<?> response) {
+    public static Optional<String> session(HttpResponse<?> response) {
         for (String cookie : response.headers().allValues("Set-Cookie")) {
             Matcher value = SESSION.matcher(cookie);
             if (value.find() && !value.group(1).isEmpty()) return Optional.of(value.group(1));
