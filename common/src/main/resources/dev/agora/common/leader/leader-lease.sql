@@ -1,5 +1,6 @@
 -- Leadership leases (dev.agora.common.leader): one row per role that one instance at a time must play. A service
--- that uses LeaderLease copies this file into its own Flyway migrations (each service owns its database).
+-- that uses LeaderLease copies this file into its own Flyway migrations (each service owns its database); its
+-- LeaseMigrationTest (with LeaseSchema from the test-jar) keeps the copy's statements equal to these.
 CREATE TABLE leader_lease (
     name           TEXT PRIMARY KEY,
     -- the instance holding (or last holding) the lease; '' before anyone took it
