@@ -16,8 +16,6 @@ import io.netty.channel.ServerChannel;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
-import io.netty.channel.group.ChannelGroup;
-import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.channel.socket.DuplexChannel;
@@ -25,12 +23,9 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
-import io.netty.handler.timeout.IdleStateHandler;
-import io.netty.handler.timeout.WriteTimeoutHandler;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.EventExecutor;
-import io.netty.util.concurrent.GlobalEventExecutor;
 import io.netty.util.concurrent.SingleThreadEventExecutor;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -95,7 +90,6 @@ public final class XmlProtocolServer implements AutoCloseable {
     private final ConnectionLimits limits;
     private volatile Channel listener;
     private EventLoopGroup group;
-    private ChannelGroup connections;
 
     public XmlProtocolServer(Settings settings, Sequencer sequencer, OrderHistory history) {
         this.settings = settings;
@@ -172,7 +166,6 @@ public final class XmlProtocolServer implements AutoCloseable {
         IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         group = new MultiThreadIoEventLoopGroup(
                 settings.ioThreads(), new DefaultThreadFactory("exchange-xml-io", true), io);
-        connections = new DefaultChannelGroup("exchange-xml", GlobalEventExecutor.INSTANCE);
     }
 
     /**
@@ -214,25 +207,16 @@ public final class XmlProtocolServer implements AutoCloseable {
                 channel.pipeline().addLast(new Refuse(refusal));
                 return;
             }
-            channel.closeFuture().addListener(closed -> limits.closed(address));
-            connections.add(channel);
-            if (settings.tls() != null) {
-                SslHandler tls = settings.tls().newHandler(channel.alloc());
-                tls.setHandshakeTimeoutMillis(settings.readTimeoutMillis());
-                channel.pipeline().addLast("tls", tls);
+            boolean tls = settings.tls() != null;
+            if (tls) {
+                SslHandler handler = settings.tls().newHandler(channel.alloc());
+                handler.setHandshakeTimeoutMillis(settings.readTimeoutMillis());
+                channel.pipeline().addLast("tls", handler);
             }
-            channel.pipeline()
-                    .addLast(
-                            "timeouts",
-                            new IdleStateHandler(
-                                    settings.readTimeoutMillis(),
-                                    0,
-                                    settings.idleTimeoutMillis(),
-                                    TimeUnit.MILLISECONDS))
-                    .addLast(
-                            "write-timeout",
-                            new WriteTimeoutHandler(settings.writeTimeoutMillis(), TimeUnit.MILLISECONDS))
-                    .addLast("xml", new XmlConnection(context));
+            // Its timeouts are kept by the event loop's ConnectionClock, not by timeout handlers of its own; it gives
+            // its
+            // slot back when it closes.
+            channel.pipeline().addLast("xml", new XmlConnection(context, limits, address, tls));
         }
     }
 
@@ -335,13 +319,15 @@ public final class XmlProtocolServer implements AutoCloseable {
         return settings;
     }
 
-    /** Stops listening, closes every connection and the event loops ({@link #prepare} makes them again). */
+    /**
+     * Stops listening, closes every connection and the event loops ({@link #prepare} makes them again): a loop shutting
+     * down closes the connections registered with it, so connections need no list of their own.
+     */
     @Override
     public synchronized void close() {
         Channel channel = listener;
         if (channel != null) {
             channel.close().syncUninterruptibly();
-            connections.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
             listener = null;
         }
         if (group != null) {
