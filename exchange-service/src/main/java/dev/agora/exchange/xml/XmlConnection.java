@@ -179,11 +179,12 @@ final class XmlConnection extends ByteToMessageDecoder {
     /** The engine did not answer within the reply timeout (clock, event loop). */
     private void replyTimedOut() {
         replyDeadlineNanos = Long.MAX_VALUE;
+        if (replied.isDone()) return;
+        // Counted before cancelling: the cancellation itself completes the reply (through the chain in answer()).
+        server.timedOut(XmlServerContext.Timeout.REPLY);
         // Cancelling makes the sequencer skip the command if it has not run yet; the reply says so.
         applied.cancel(false);
-        if (replied.complete(server.writer().error(why(new CancellationException())))) {
-            server.timedOut(XmlServerContext.Timeout.REPLY);
-        }
+        replied.complete(server.writer().error(why(new CancellationException())));
     }
 
     private AccountPermission permission(ChannelHandlerContext ctx) throws SSLPeerUnverifiedException {
