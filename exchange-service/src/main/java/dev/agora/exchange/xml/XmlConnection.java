@@ -9,15 +9,12 @@ import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.channel.socket.DuplexChannel;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.handler.ssl.SslHandler;
-import io.netty.handler.timeout.IdleState;
-import io.netty.handler.timeout.IdleStateEvent;
-import io.netty.handler.timeout.WriteTimeoutException;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLPeerUnverifiedException;
 import org.slf4j.Logger;
@@ -30,43 +27,88 @@ import org.slf4j.LoggerFactory;
  * closes. Netty runs it on the connection's event loop; the reply is handed back to that loop by whichever thread
  * finished it (normally the committer, right after the batch's durable commit).
  *
- * <p>Timeouts: the whole frame must arrive within the request deadline, with no gap longer than the read timeout
- * ({@code IdleStateHandler} before this handler); the engine must answer within the reply timeout; the reply must be
- * taken by the client within the write timeout ({@code WriteTimeoutHandler}); and a connection doing nothing at all
- * for the idle timeout is closed.
+ * <p>Timeouts, checked by the loop's {@link ConnectionClock} rather than a timer each: the whole frame must arrive
+ * within the request deadline, with no gap longer than the read timeout; the engine must answer within the reply
+ * timeout; the reply must be taken by the client within the write timeout; and a connection doing nothing at all for
+ * the idle timeout is closed.
+ *
+ * <p>After a reply to a request read to its end, the connection closes at once, as the selector loop this replaced
+ * did: everything the client sent has been read, so the close ends the stream cleanly. Only after an error to a
+ * request that was not read to its end (bad framing, a timeout) does it half-close and drain what the client still
+ * sends, so that the client is not reset before it reads the error. (Half-closing every connection cost an exception
+ * with its stack trace per connection in Netty, the client's FIN as one more event, and a drain timer.)
  */
 final class XmlConnection extends ByteToMessageDecoder {
 
     private static final Logger log = LoggerFactory.getLogger(XmlConnection.class);
-    /** After the reply, what a client still sends is read and dropped for this long (at most this much). */
-    private static final long DRAIN_MILLIS = 200;
+    /** After an error to a request not read to its end, what a client still sends is dropped this long (at most). */
+    private static final long DRAIN_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
 
     private static final int DRAIN_LIMIT = 64 * 1024;
 
     private enum State {
         READING,
         ANSWERING,
-        REPLIED
+        WRITING,
+        REPLIED,
+        CLOSED
     }
 
     private final XmlServerContext server;
     private final LengthLine lengthLine;
+    private final ConnectionLimits limits;
+    private final InetAddress address;
+    private final boolean tls;
+    private final long readTimeoutNanos;
+    private final long writeTimeoutNanos;
+    private final long idleTimeoutNanos;
     private State state = State.READING;
-    private ScheduledFuture<?> deadline;
+    private ChannelHandlerContext ctx;
+    private ConnectionClock clock;
+    /** Neighbours in the clock's list of connections. */
+    XmlConnection previous;
+
+    XmlConnection next;
+    private long lastReadNanos;
+    private long lastWriteNanos;
+    private long requestDeadlineNanos;
+    private long replyDeadlineNanos;
+    private long writeStartedNanos;
+    private long drainUntilNanos;
+    /** The request was not read to its end: after the reply, drain before closing. */
+    private boolean drainAfterReply;
+
+    private CompletableFuture<List<Result>> applied;
+    private CompletableFuture<byte[]> replied;
     private int drained;
 
-    XmlConnection(XmlServerContext server) {
+    XmlConnection(XmlServerContext server, ConnectionLimits limits, InetAddress address, boolean tls) {
         this.server = server;
+        this.limits = limits;
+        this.address = address;
+        this.tls = tls;
         this.lengthLine = new LengthLine(server.settings().maxMessageBytes());
+        this.readTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(server.settings().readTimeoutMillis());
+        this.writeTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(server.settings().writeTimeoutMillis());
+        this.idleTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(server.settings().idleTimeoutMillis());
     }
 
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
-        deadline = ctx.executor()
-                .schedule(
-                        () -> requestTookTooLong(ctx),
-                        server.settings().requestDeadlineMillis(),
-                        TimeUnit.MILLISECONDS);
+        this.ctx = ctx;
+        long now = System.nanoTime();
+        lastReadNanos = now;
+        lastWriteNanos = now;
+        requestDeadlineNanos =
+                now + TimeUnit.MILLISECONDS.toNanos(server.settings().requestDeadlineMillis());
+        clock = server.clock(ctx.executor());
+        clock.add(this);
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object message) throws Exception {
+        lastReadNanos = System.nanoTime();
+        super.channelRead(ctx, message);
     }
 
     @Override
@@ -100,7 +142,6 @@ final class XmlConnection extends ByteToMessageDecoder {
 
     private void answer(ChannelHandlerContext ctx, byte[] xml) {
         state = State.ANSWERING;
-        deadline.cancel(false);
         XmlRequest request;
         try {
             request = server.parser().parse(xml);
@@ -121,33 +162,35 @@ final class XmlConnection extends ByteToMessageDecoder {
             reply(ctx, server.writer().error("no client certificate"));
             return;
         }
-        CompletableFuture<List<Result>> applied = server.sequencer().submit(new RequestCommand(request, permission));
-        CompletableFuture<byte[]> replied = new CompletableFuture<>();
-        ScheduledFuture<?> timeout = ctx.executor()
-                .schedule(
-                        () -> {
-                            // Cancelling makes the sequencer skip the command if it has not run yet; the reply says so.
-                            applied.cancel(false);
-                            if (replied.complete(server.writer().error(why(new CancellationException())))) {
-                                server.timedOut(XmlServerContext.Timeout.REPLY);
-                            }
-                        },
-                        server.settings().replyTimeoutMillis(),
-                        TimeUnit.MILLISECONDS);
+        replyDeadlineNanos = System.nanoTime()
+                + TimeUnit.MILLISECONDS.toNanos(server.settings().replyTimeoutMillis());
+        applied = server.sequencer().submit(new RequestCommand(request, permission));
+        replied = new CompletableFuture<>();
+        CompletableFuture<byte[]> reply = replied;
         applied.thenCompose(server.history()::completeAll)
-                .whenComplete((results, failure) -> replied.complete(replyTo(request, results, failure)));
-        // One hand-over to the event loop per reply: the timer is cancelled and the reply written there.
-        replied.thenAccept(bytes -> ctx.executor().execute(() -> {
-            timeout.cancel(false);
+                .whenComplete((results, failure) -> reply.complete(replyTo(request, results, failure)));
+        // One hand-over to the event loop per reply: the reply is written there.
+        reply.thenAccept(bytes -> ctx.executor().execute(() -> {
             server.replyBytesPending(-reserved);
-            reply(ctx, bytes);
+            if (state == State.ANSWERING) reply(ctx, bytes);
         }));
     }
 
+    /** The engine did not answer within the reply timeout (clock, event loop). */
+    private void replyTimedOut() {
+        replyDeadlineNanos = Long.MAX_VALUE;
+        if (replied.isDone()) return;
+        // Counted before cancelling: the cancellation itself completes the reply (through the chain in answer()).
+        server.timedOut(XmlServerContext.Timeout.REPLY);
+        // Cancelling makes the sequencer skip the command if it has not run yet; the reply says so.
+        applied.cancel(false);
+        replied.complete(server.writer().error(why(new CancellationException())));
+    }
+
     private AccountPermission permission(ChannelHandlerContext ctx) throws SSLPeerUnverifiedException {
-        SslHandler tls = ctx.pipeline().get(SslHandler.class);
-        if (tls == null) return AccountPermission.ANY;
-        return CertificateAccounts.of(tls.engine().getSession().getPeerCertificates());
+        if (!tls) return AccountPermission.ANY;
+        SslHandler handler = ctx.pipeline().get(SslHandler.class);
+        return CertificateAccounts.of(handler.engine().getSession().getPeerCertificates());
     }
 
     private byte[] replyTo(XmlRequest request, List<Result> results, Throwable failure) {
@@ -172,13 +215,14 @@ final class XmlConnection extends ByteToMessageDecoder {
 
     /** An error reply to a request that could not be read (to its end, or at all). */
     private void fail(ChannelHandlerContext ctx, String why) {
-        state = State.ANSWERING;
-        deadline.cancel(false);
+        drainAfterReply = true;
         reply(ctx, server.writer().error(why));
     }
 
-    /** Writes the one reply (from any thread); its bytes count against the server's reply budget until written. */
+    /** Writes the one reply (event loop); its bytes count against the server's reply budget until written. */
     private void reply(ChannelHandlerContext ctx, byte[] reply) {
+        state = State.WRITING;
+        writeStartedNanos = System.nanoTime();
         byte[] bytes = reply;
         if (bytes.length > server.settings().maxReplyBytes()) {
             bytes = server.writer()
@@ -195,28 +239,61 @@ final class XmlConnection extends ByteToMessageDecoder {
     }
 
     /**
-     * After the whole reply was written: a TLS connection closes (its handler sends close_notify first). A plain one
-     * half-closes, so the client reads to end of stream, and closes once the client has (or after a short drain):
-     * closing a socket with unread input would reset the connection, and the client could lose the reply.
+     * After the whole reply was written: closes, unless the request was not read to its end on a plain connection.
+     * Then it half-closes, so the client reads to end of stream, and closes once the client has (or after a short
+     * drain): closing a socket with unread input would reset the connection, and the client could lose the reply.
      */
     private void replied(ChannelHandlerContext ctx) {
+        lastWriteNanos = System.nanoTime();
+        if (!drainAfterReply || tls || !(ctx.channel() instanceof DuplexChannel duplex) || duplex.isInputShutdown()) {
+            ctx.close();
+            return;
+        }
         state = State.REPLIED;
-        if (ctx.pipeline().get(SslHandler.class) != null || !(ctx.channel() instanceof DuplexChannel duplex)) {
-            ctx.close();
-            return;
-        }
-        if (duplex.isInputShutdown()) {
-            ctx.close();
-            return;
-        }
+        drainUntilNanos = lastWriteNanos + DRAIN_NANOS;
         duplex.shutdownOutput();
-        ctx.executor().schedule(() -> ctx.close(), DRAIN_MILLIS, TimeUnit.MILLISECONDS);
     }
 
-    private void requestTookTooLong(ChannelHandlerContext ctx) {
-        if (state != State.READING || !ctx.channel().isActive()) return;
-        server.timedOut(XmlServerContext.Timeout.DEADLINE);
-        fail(ctx, "request took too long to arrive");
+    /** Ends the phase that ran out of time, if one did (the loop's clock calls this on the event loop). */
+    void checkTimeouts(long now) {
+        switch (state) {
+            case READING -> {
+                if (now - lastReadNanos >= readTimeoutNanos) {
+                    server.timedOut(XmlServerContext.Timeout.READ);
+                    fail(ctx, lengthLine.timedOut(received()));
+                    return;
+                }
+                if (now - requestDeadlineNanos >= 0) {
+                    server.timedOut(XmlServerContext.Timeout.DEADLINE);
+                    fail(ctx, "request took too long to arrive");
+                    return;
+                }
+            }
+            case ANSWERING -> {
+                if (now - replyDeadlineNanos >= 0) replyTimedOut();
+            }
+            case WRITING -> {
+                if (now - writeStartedNanos >= writeTimeoutNanos) {
+                    server.timedOut(XmlServerContext.Timeout.WRITE);
+                    ctx.close();
+                    return;
+                }
+            }
+            case REPLIED -> {
+                if (now - drainUntilNanos >= 0) {
+                    ctx.close();
+                    return;
+                }
+            }
+            case CLOSED -> {
+                clock.remove(this);
+                return;
+            }
+        }
+        if (now - Math.max(lastReadNanos, lastWriteNanos) >= idleTimeoutNanos) {
+            server.timedOut(XmlServerContext.Timeout.IDLE);
+            ctx.close();
+        }
     }
 
     @Override
@@ -225,30 +302,31 @@ final class XmlConnection extends ByteToMessageDecoder {
         if (event instanceof ChannelInputShutdownEvent) {
             if (state == State.READING) fail(ctx, lengthLine.endOfStream(received()));
             else if (state == State.REPLIED) ctx.close();
-        } else if (event instanceof IdleStateEvent idle) {
-            if (idle.state() == IdleState.READER_IDLE && state == State.READING) {
-                server.timedOut(XmlServerContext.Timeout.READ);
-                fail(ctx, lengthLine.timedOut(received()));
-            } else if (idle.state() == IdleState.ALL_IDLE) {
-                server.timedOut(XmlServerContext.Timeout.IDLE);
-                ctx.close();
-            }
         }
     }
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        if (cause instanceof WriteTimeoutException) {
-            server.timedOut(XmlServerContext.Timeout.WRITE);
-        } else if (!(cause instanceof IOException)) {
-            log.debug("XML connection failed", cause);
-        }
+        if (!(cause instanceof IOException)) log.debug("XML connection failed", cause);
         ctx.close();
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-        if (deadline != null) deadline.cancel(false);
+        closed();
         super.channelInactive(ctx);
+    }
+
+    @Override
+    protected void handlerRemoved0(ChannelHandlerContext ctx) {
+        closed();
+    }
+
+    /** Leaves the clock and gives the connection's slot back, once. */
+    private void closed() {
+        if (state == State.CLOSED) return;
+        state = State.CLOSED;
+        if (clock != null) clock.remove(this);
+        limits.closed(address);
     }
 }

@@ -16,8 +16,6 @@ import io.netty.channel.ServerChannel;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
-import io.netty.channel.group.ChannelGroup;
-import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.channel.socket.DuplexChannel;
@@ -25,12 +23,10 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
-import io.netty.handler.timeout.IdleStateHandler;
-import io.netty.handler.timeout.WriteTimeoutHandler;
 import io.netty.util.ReferenceCountUtil;
+import io.netty.util.ResourceLeakDetector;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.EventExecutor;
-import io.netty.util.concurrent.GlobalEventExecutor;
 import io.netty.util.concurrent.SingleThreadEventExecutor;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -49,12 +45,15 @@ import org.slf4j.LoggerFactory;
  * request and of one reply, the reply bytes waiting for slow readers, and the time of every phase.
  *
  * <p>Netty rather than the hand-written selector loop it replaced: the loop had to re-implement what Netty's handlers
- * already do and test (cumulation, idle and write timeouts, half-closure, TLS), and it had no write deadline.
+ * already do and test (cumulation, half-closure, TLS), and it had no write deadline. The timeouts are kept by one
+ * {@link ConnectionClock} per event loop rather than by timeout handlers per connection: at one connection per request,
+ * timers were a large part of what a request cost.
  */
 public final class XmlProtocolServer implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(XmlProtocolServer.class);
     private static final int SEND_BUFFER_BYTES = 64 * 1024;
+    private static final String LEAK_DETECTION_PROPERTY = "io.netty.leakDetection.level";
 
     /**
      * @param maxMessageBytes largest XML body accepted (the length line is checked before any body byte is read)
@@ -95,7 +94,6 @@ public final class XmlProtocolServer implements AutoCloseable {
     private final ConnectionLimits limits;
     private volatile Channel listener;
     private EventLoopGroup group;
-    private ChannelGroup connections;
 
     public XmlProtocolServer(Settings settings, Sequencer sequencer, OrderHistory history) {
         this.settings = settings;
@@ -168,11 +166,18 @@ public final class XmlProtocolServer implements AutoCloseable {
 
     private void openEventLoops() {
         if (group != null) return;
+        if (System.getProperty(LEAK_DETECTION_PROPERTY) == null) {
+            // Netty's default leak detection records the stack trace of one buffer in 128: at one connection per
+            // request that is a stack walk every few dozen requests, for a check this server's buffers (one read
+            // buffer, one wrapped reply, both released by Netty) need only when debugging.
+            // -Dio.netty.leakDetection.level
+            // turns it back on.
+            ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
+        }
         boolean epoll = Epoll.isAvailable();
         IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         group = new MultiThreadIoEventLoopGroup(
                 settings.ioThreads(), new DefaultThreadFactory("exchange-xml-io", true), io);
-        connections = new DefaultChannelGroup("exchange-xml", GlobalEventExecutor.INSTANCE);
     }
 
     /**
@@ -214,25 +219,16 @@ public final class XmlProtocolServer implements AutoCloseable {
                 channel.pipeline().addLast(new Refuse(refusal));
                 return;
             }
-            channel.closeFuture().addListener(closed -> limits.closed(address));
-            connections.add(channel);
-            if (settings.tls() != null) {
-                SslHandler tls = settings.tls().newHandler(channel.alloc());
-                tls.setHandshakeTimeoutMillis(settings.readTimeoutMillis());
-                channel.pipeline().addLast("tls", tls);
+            boolean tls = settings.tls() != null;
+            if (tls) {
+                SslHandler handler = settings.tls().newHandler(channel.alloc());
+                handler.setHandshakeTimeoutMillis(settings.readTimeoutMillis());
+                channel.pipeline().addLast("tls", handler);
             }
-            channel.pipeline()
-                    .addLast(
-                            "timeouts",
-                            new IdleStateHandler(
-                                    settings.readTimeoutMillis(),
-                                    0,
-                                    settings.idleTimeoutMillis(),
-                                    TimeUnit.MILLISECONDS))
-                    .addLast(
-                            "write-timeout",
-                            new WriteTimeoutHandler(settings.writeTimeoutMillis(), TimeUnit.MILLISECONDS))
-                    .addLast("xml", new XmlConnection(context));
+            // Its timeouts are kept by the event loop's ConnectionClock, not by timeout handlers of its own; it gives
+            // its
+            // slot back when it closes.
+            channel.pipeline().addLast("xml", new XmlConnection(context, limits, address, tls));
         }
     }
 
@@ -335,13 +331,15 @@ public final class XmlProtocolServer implements AutoCloseable {
         return settings;
     }
 
-    /** Stops listening, closes every connection and the event loops ({@link #prepare} makes them again). */
+    /**
+     * Stops listening, closes every connection and the event loops ({@link #prepare} makes them again): a loop shutting
+     * down closes the connections registered with it, so connections need no list of their own.
+     */
     @Override
     public synchronized void close() {
         Channel channel = listener;
         if (channel != null) {
             channel.close().syncUninterruptibly();
-            connections.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
             listener = null;
         }
         if (group != null) {

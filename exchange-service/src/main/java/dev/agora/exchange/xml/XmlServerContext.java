@@ -2,6 +2,8 @@ package dev.agora.exchange.xml;
 
 import dev.agora.exchange.history.OrderHistory;
 import dev.agora.exchange.sequencer.Sequencer;
+import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.concurrent.FastThreadLocal;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -21,6 +23,7 @@ final class XmlServerContext {
     private final Sequencer sequencer;
     private final OrderHistory history;
     private final ThreadLocal<XmlRequestParser> parsers;
+    private final FastThreadLocal<ConnectionClock> clocks = new FastThreadLocal<>();
     private final XmlReplyWriter writer = new XmlReplyWriter();
     private final AtomicLong pendingReplyBytes = new AtomicLong();
     private final AtomicLong refusedForReplyBudget = new AtomicLong();
@@ -49,6 +52,16 @@ final class XmlServerContext {
     /** The parser of the calling event-loop thread (parsers are not thread-safe). */
     XmlRequestParser parser() {
         return parsers.get();
+    }
+
+    /** The clock of the calling event loop's connections (called on that loop's thread). */
+    ConnectionClock clock(EventExecutor loop) {
+        ConnectionClock clock = clocks.get();
+        if (clock == null || clock.loop() != loop) {
+            clock = new ConnectionClock(loop);
+            clocks.set(clock);
+        }
+        return clock;
     }
 
     XmlReplyWriter writer() {

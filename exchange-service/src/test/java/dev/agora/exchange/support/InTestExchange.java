@@ -34,7 +34,28 @@ public final class InTestExchange implements AutoCloseable {
             long maxPendingReplyBytes,
             Duration readTimeout,
             Duration writeTimeout,
+            Duration replyTimeout,
+            Duration idleTimeout,
             SslContext tls) {
+
+        /** The production reply (10 s) and idle (60 s) timeouts. */
+        public Limits(
+                int maxConnections,
+                int maxConnectionsPerAddress,
+                long maxPendingReplyBytes,
+                Duration readTimeout,
+                Duration writeTimeout,
+                SslContext tls) {
+            this(
+                    maxConnections,
+                    maxConnectionsPerAddress,
+                    maxPendingReplyBytes,
+                    readTimeout,
+                    writeTimeout,
+                    Duration.ofSeconds(10),
+                    Duration.ofSeconds(60),
+                    tls);
+        }
 
         public static Limits defaults() {
             return new Limits(4096, 256, 64L << 20, Duration.ofSeconds(3), Duration.ofSeconds(3), null);
@@ -71,9 +92,9 @@ public final class InTestExchange implements AutoCloseable {
                         limits.maxPendingReplyBytes(),
                         limits.readTimeout().toMillis(),
                         limits.readTimeout().multipliedBy(3).toMillis(),
-                        10_000,
+                        limits.replyTimeout().toMillis(),
                         limits.writeTimeout().toMillis(),
-                        60_000,
+                        limits.idleTimeout().toMillis(),
                         1,
                         1024,
                         limits.tls()),
