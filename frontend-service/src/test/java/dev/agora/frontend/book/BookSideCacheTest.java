@@ -71,8 +71,8 @@ class BookSideCacheTest {
 
     @Test
     void aDisabledBookCacheKeepsNothingBesideIt() {
-        BookSideCache<List<String>> off = new BookCache(new CacheSettings(false, 10, 10, Duration.ofSeconds(60)))
-                .side("books.files");
+        BookSideCache<List<String>> off =
+                new BookCache(new CacheSettings(false, 10, 10, Duration.ofSeconds(60))).side("books.files");
 
         assertThat(off.offer(1, List.of("a.pdf"), off.ticket())).isFalse();
         assertThat(off.cached(1)).isNull();
@@ -121,6 +121,8 @@ class BookSideCacheTest {
             go.countDown();
             for (Future<?> each : running) each.get();
         }
-        assertThat(stale).as("a list older than an invalidation that had returned was served").isFalse();
+        assertThat(stale)
+                .as("a list older than an invalidation that had returned was served")
+                .isFalse();
     }
 }

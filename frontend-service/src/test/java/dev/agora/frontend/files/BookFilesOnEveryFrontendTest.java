@@ -61,7 +61,9 @@ class BookFilesOnEveryFrontendTest {
         for (int f = 0; f < CACHING_FRONTENDS; f++) {
             double hits = filesCacheHits(f);
             assertThat(page(f, book)).contains("No files for this book.");
-            assertThat(filesCacheHits(f)).as("frontend %d served the list from its cache", f).isGreaterThan(hits);
+            assertThat(filesCacheHits(f))
+                    .as("frontend %d served the list from its cache", f)
+                    .isGreaterThan(hits);
         }
 
         HttpResponse<String> uploaded = FileTransfer.upload(fileUrl(0, book, "first.pdf"), 2048, 5, admin);
