@@ -65,6 +65,32 @@ class BookFilesTest extends CatalogTestSupport {
         assertThat(downloaded.headers().firstValue("Accept-Ranges")).hasValue("bytes");
     }
 
+    /**
+     * Frontends cache a book's files beside the book: a registration reaches every frontend, as a change of the book
+     * at its current version (the book's row is unchanged), before the upload is answered.
+     */
+    @Test
+    void aRegistrationIsPushedToTheFrontendsAsAChangeOfTheBookBeforeItIsAnswered() {
+        long book = newBook("files-pushed", 1).path("id").asLong();
+        int before = FRONTEND.receivedFor(book).size();
+
+        HttpResponse<String> uploaded = upload(book, "pushed.pdf", randomBytes(100, 1), "application/pdf", admin());
+        assertThat(uploaded.statusCode()).isEqualTo(201);
+
+        for (FakeFrontend frontend : List.of(FRONTEND, OTHER_FRONTEND)) {
+            List<FakeFrontend.Received> pushed = frontend.receivedFor(book);
+            assertThat(pushed).isNotEmpty();
+            JsonNode last = pushed.getLast().body();
+            assertThat(last.path("version").asLong())
+                    .isEqualTo(book(book).path("version").asLong());
+            assertThat(last.path("searchAffected").asBoolean()).isFalse();
+        }
+        assertThat(FRONTEND.receivedFor(book)).hasSize(before + 1);
+        assertThat(book(book).path("version").asLong())
+                .as("a file leaves the book's row as it was")
+                .isEqualTo(1);
+    }
+
     @Test
     void largeFilesGoOutWithSendfileAndSmallOnesThroughABuffer() {
         long book = newBook("files-sendfile", 1).path("id").asLong();

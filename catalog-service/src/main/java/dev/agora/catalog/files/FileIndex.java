@@ -1,5 +1,6 @@
 package dev.agora.catalog.files;
 
+import dev.agora.catalog.book.BookChanged;
 import dev.agora.common.timing.ServerTiming;
 import java.sql.Array;
 import java.sql.ResultSet;
@@ -36,6 +37,17 @@ class FileIndex {
         return jdbc.sql("SELECT title FROM books WHERE id = ?")
                 .param(bookId)
                 .query(String.class)
+                .optional();
+    }
+
+    /**
+     * The book as it stands now, as a change to announce (its current version: a file is not part of the book's row,
+     * so registering one leaves the version as it is); empty for an unknown book.
+     */
+    Optional<BookChanged> currentState(long bookId) {
+        return jdbc.sql("SELECT version, topic FROM books WHERE id = ?")
+                .param(bookId)
+                .query((row, n) -> new BookChanged(bookId, row.getLong(1), row.getString(2), false))
                 .optional();
     }
 

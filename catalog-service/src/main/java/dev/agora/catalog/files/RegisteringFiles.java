@@ -1,5 +1,6 @@
 package dev.agora.catalog.files;
 
+import dev.agora.catalog.book.BookChangeListener;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -11,6 +12,11 @@ import org.springframework.stereotype.Service;
  * hash is placed on (or in the shared object store), and only then write its row. Content stored before under the
  * same hash is not sent again. Until the row commits nobody sees the file; an upload that fails before leaves no
  * row, and its staged bytes are deleted.
+ *
+ * <p>Frontends cache a book's list of files beside the book, so a registration is announced to them as a change of
+ * the book (its current version, which a file does not raise) after its row commits and before it is answered,
+ * through the same {@link BookChangeListener} as every change of a book: once the upload is answered, no frontend
+ * lists the files as they were before it.
  */
 @Service
 class RegisteringFiles {
@@ -29,6 +35,7 @@ class RegisteringFiles {
     private final Staging staging;
     private final Nodes nodes;
     private final BlobCopies copies;
+    private final BookChangeListener changes;
     private final long maxSize;
 
     RegisteringFiles(
@@ -37,12 +44,14 @@ class RegisteringFiles {
             Staging staging,
             Nodes nodes,
             BlobCopies copies,
+            BookChangeListener changes,
             FilesProperties properties) {
         this.index = index;
         this.store = store;
         this.staging = staging;
         this.nodes = nodes;
         this.copies = copies;
+        this.changes = changes;
         this.maxSize = properties.maxSize().toBytes();
     }
 
@@ -63,6 +72,7 @@ class RegisteringFiles {
                 if (holders.size() < needed) return new Registration.TooFewNodes(needed, holders.size());
             }
             FileIndex.Saved saved = index.save(bookId, name, mediaType, staged.hash(), staged.size(), holders);
+            index.currentState(bookId).ifPresent(changes::bookChanged);
             FileView view = new FileView(
                     bookId,
                     title.get(),

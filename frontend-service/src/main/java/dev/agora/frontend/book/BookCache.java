@@ -9,6 +9,7 @@ import io.micrometer.core.instrument.binder.cache.CaffeineCacheMetrics;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -34,7 +35,10 @@ import java.util.concurrent.atomic.LongAdder;
 public final class BookCache implements MeterBinder {
 
     private final boolean enabled;
+    private final CacheSettings settings;
     private final CatalogLeases leases;
+    /** What is cached per book beside the book, invalidated and emptied with it. */
+    private final List<BookSideCache<?>> sides = new CopyOnWriteArrayList<>();
     /** The leases' change count this cache was last emptied for. */
     private volatile long leaseChangesSeen;
 
@@ -59,6 +63,7 @@ public final class BookCache implements MeterBinder {
 
     public BookCache(CacheSettings settings, CatalogLeases leases) {
         this.enabled = settings.enabled();
+        this.settings = settings;
         this.leases = leases;
         this.leaseChangesSeen = leases.changes();
         this.lookups = Caffeine.newBuilder()
@@ -77,6 +82,18 @@ public final class BookCache implements MeterBinder {
         return enabled;
     }
 
+    /**
+     * A cache of something else read per book (a book's files), kept beside this one: every invalidation of a book
+     * drops the book's entry there too, and it is emptied and leased with this cache.
+     *
+     * @param name its name in the cache metrics ({@code cache=...})
+     */
+    public <V> BookSideCache<V> side(String name) {
+        BookSideCache<V> side = new BookSideCache<>(name, this, settings);
+        sides.add(side);
+        return side;
+    }
+
     /** The cached book, or {@code null}. */
     public CatalogBook cachedLookup(long bookId) {
         return enabled && leased() ? lookups.getIfPresent(bookId) : null;
@@ -86,7 +103,7 @@ public final class BookCache implements MeterBinder {
      * Whether the catalogs' leases hold, after emptying the cache if they changed since it was last used: what it
      * held then may be stale.
      */
-    private boolean leased() {
+    boolean leased() {
         boolean holds = leases.trusted();
         long changes = leases.changes();
         if (changes != leaseChangesSeen) {
@@ -159,6 +176,7 @@ public final class BookCache implements MeterBinder {
         // the key is absent, so it can miss a concurrent offerLookup that is inserting a copy it checked against
         // the announced version before the merge above. compute waits for that insert and then drops the copy.
         lookups.asMap().compute(bookId, (id, cached) -> cached == null || cached.version() >= version ? cached : null);
+        for (BookSideCache<?> side : sides) side.invalidate(bookId);
         if (searchAffected) {
             searchGeneration.incrementAndGet();
             searches.invalidateAll();
@@ -182,6 +200,7 @@ public final class BookCache implements MeterBinder {
         searchGeneration.incrementAndGet();
         lookups.invalidateAll();
         searches.invalidateAll();
+        for (BookSideCache<?> side : sides) side.clear();
     }
 
     private long announcedVersion(long bookId) {

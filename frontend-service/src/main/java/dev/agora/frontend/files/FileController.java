@@ -35,12 +35,15 @@ class FileController {
     private static final String FILES_PATH = "/api/books/{id}/files/{name}";
 
     private final CatalogNodes nodes;
+    private final ListingFiles listing;
     private final Uploading uploading;
     private final Downloading downloading;
     private final JsonMapper json;
 
-    FileController(CatalogNodes nodes, Uploading uploading, Downloading downloading, JsonMapper json) {
+    FileController(
+            CatalogNodes nodes, ListingFiles listing, Uploading uploading, Downloading downloading, JsonMapper json) {
         this.nodes = nodes;
+        this.listing = listing;
         this.uploading = uploading;
         this.downloading = downloading;
         this.json = json;
@@ -53,7 +56,7 @@ class FileController {
 
     @GetMapping("/api/books/{id}/files")
     List<FileView> ofBook(@PathVariable @Positive long id) {
-        return views(nodes.read("/books/" + id + "/files", FILES));
+        return listing.ofBook(id);
     }
 
     @RequestMapping(

@@ -3,7 +3,7 @@ package dev.agora.frontend.files;
 import java.time.Instant;
 
 /** A book's file on the public API: what it is, and where to download it. */
-record FileView(
+public record FileView(
         long bookId,
         String title,
         String name,

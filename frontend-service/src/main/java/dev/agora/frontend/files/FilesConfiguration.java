@@ -2,6 +2,9 @@ package dev.agora.frontend.files;
 
 import dev.agora.common.security.AccessRules;
 import dev.agora.common.security.Roles;
+import dev.agora.frontend.book.BookCache;
+import dev.agora.frontend.book.BookSideCache;
+import java.util.List;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
@@ -57,6 +60,17 @@ class FilesConfiguration {
                 .disableCookieManagement()
                 .evictIdleConnections(TimeValue.ofSeconds(10))
                 .build();
+    }
+
+    /** A book's files, cached beside the book (and invalidated with it). */
+    @Bean
+    BookSideCache<List<FileView>> bookFilesCache(BookCache books) {
+        return books.side("books.files");
+    }
+
+    @Bean
+    ListingFiles listingFiles(CatalogNodes nodes, BookSideCache<List<FileView>> bookFilesCache) {
+        return new ListingFiles(nodes, bookFilesCache);
     }
 
     @Bean

@@ -2,6 +2,8 @@ package dev.agora.frontend.web.store;
 
 import dev.agora.frontend.book.CatalogBook;
 import dev.agora.frontend.book.FindingBooks;
+import dev.agora.frontend.files.FileView;
+import dev.agora.frontend.files.ListingFiles;
 import dev.agora.frontend.web.ApiProblem;
 import dev.agora.frontend.web.PublicApi;
 import dev.agora.frontend.web.SessionTokens;
@@ -14,7 +16,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
-import org.springframework.core.ParameterizedTypeReference;
 import org.springframework.http.HttpMethod;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
@@ -25,25 +26,27 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.servlet.mvc.support.RedirectAttributes;
 
 /**
- * The store: search, a book's page, buying it, and one's orders. Books are read through the frontend's own cached
- * lookup and search (the same use case the JSON API answers from), everything else through the public API with the
- * person's token. A buy carries an idempotency key made when the book page was drawn, so a double click, or the
+ * The store: search, a book's page, buying it, and one's orders. What anyone may see (books, their files) is read
+ * in process through the frontend's own cached use cases, the ones the JSON API answers from; what is a person's own
+ * (buying, their orders) goes through the public API with the person's token, so it passes the same checks as any
+ * client's call. A buy carries an idempotency key made when the book page was drawn, so a double click, or the
  * form sent again from the back button, buys once.
  */
 @Controller
 class StoreController {
 
-    private static final ParameterizedTypeReference<List<StoreViews.FileItem>> FILES =
-            new ParameterizedTypeReference<>() {};
     private static final int MAX_QUANTITY = 1000;
 
     private final FindingBooks finding;
+    private final ListingFiles files;
     private final PublicApi api;
     private final SessionTokens tokens;
     private final WebSettings settings;
 
-    StoreController(FindingBooks finding, PublicApi api, SessionTokens tokens, WebSettings settings) {
+    StoreController(
+            FindingBooks finding, ListingFiles files, PublicApi api, SessionTokens tokens, WebSettings settings) {
         this.finding = finding;
+        this.files = files;
         this.api = api;
         this.tokens = tokens;
         this.settings = settings;
@@ -83,10 +86,30 @@ class StoreController {
         CatalogBook book = lookup(id);
         if (book == null) return unknownBook(id, model, response);
         model.addAttribute("book", book);
-        model.addAttribute("files", api.get(PublicApi.path("/api/books/{id}/files", id), null, FILES));
+        model.addAttribute("files", filesOf(id, model));
         // A new key each time the page is drawn: one intent to buy, however often its form is sent.
         model.addAttribute("idempotencyKey", UUID.randomUUID().toString());
         return "store/book";
+    }
+
+    /**
+     * The book's files, read in process (public data, the same use case and cache the JSON API answers from); when
+     * no catalog can list them the page still shows the book, and says the files cannot be listed now.
+     */
+    private List<StoreViews.FileItem> filesOf(long id, Model model) {
+        try {
+            return files.ofBook(id).stream().map(StoreController::item).toList();
+        } catch (RuntimeException failed) {
+            if (ApiProblem.from(failed) instanceof ApiProblem problem && problem.isUnavailable()) {
+                model.addAttribute("filesUnavailable", true);
+                return List.of();
+            }
+            throw ApiProblem.from(failed);
+        }
+    }
+
+    private static StoreViews.FileItem item(FileView file) {
+        return new StoreViews.FileItem(file.name(), file.size(), file.mediaType(), file.url());
     }
 
     @PostMapping("/books/{id}/buy")
