@@ -2,6 +2,7 @@ package dev.agora.perf.experiment;
 
 import static dev.agora.perf.stats.Numbers.format;
 
+import dev.agora.local.cluster.Health;
 import dev.agora.perf.cluster.ExchangeRoles;
 import dev.agora.perf.load.AccessTokens;
 import dev.agora.perf.load.HttpDriver;
@@ -270,7 +271,7 @@ final class ExchangeFailoverExperiment implements Experiment {
     private static void awaitStandby(String baseUrl, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
-            if (ExchangeRoles.role(baseUrl).filter("STANDBY"::equals).isPresent()) return;
+            if (Health.role(baseUrl).filter("STANDBY"::equals).isPresent()) return;
             Thread.sleep(50);
         }
         throw new IllegalStateException(baseUrl + " (thawed) never stood by");
