@@ -1,9 +1,14 @@
-package dev.agora.perf.experiment;
+package dev.agora.perf.experiment.exchange;
 
 import static dev.agora.perf.stats.Numbers.format;
 
 import dev.agora.local.cluster.Health;
 import dev.agora.perf.cluster.ExchangeRoles;
+import dev.agora.perf.experiment.ClusterShape;
+import dev.agora.perf.experiment.Experiment;
+import dev.agora.perf.experiment.ExperimentContext;
+import dev.agora.perf.experiment.Seeds;
+import dev.agora.perf.experiment.Target;
 import dev.agora.perf.load.AccessTokens;
 import dev.agora.perf.load.HttpDriver;
 import dev.agora.perf.report.Report;
@@ -30,7 +35,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * order sent after the fault, and the requests that failed. At the end every acknowledged order must be in the
  * database and in the last leader's books, and every trader's cash and shares must be what it started with.
  */
-final class ExchangeFailoverExperiment implements Experiment {
+public final class ExchangeFailoverExperiment implements Experiment {
 
     /** Issue 32: a killed or frozen active exchange is replaced within a second. */
     static final double TAKEOVER_TARGET_MS = 1_000;

@@ -1,4 +1,4 @@
-package dev.agora.perf.experiment;
+package dev.agora.perf.experiment.bookstore;
 
 import dev.agora.perf.stats.LatencyHistogram;
 import java.util.List;

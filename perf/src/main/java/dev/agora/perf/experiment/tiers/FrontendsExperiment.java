@@ -1,5 +1,12 @@
-package dev.agora.perf.experiment;
+package dev.agora.perf.experiment.tiers;
 
+import dev.agora.perf.experiment.ClusterShape;
+import dev.agora.perf.experiment.Experiment;
+import dev.agora.perf.experiment.ExperimentContext;
+import dev.agora.perf.experiment.Runs;
+import dev.agora.perf.experiment.Seeds;
+import dev.agora.perf.experiment.Stock;
+import dev.agora.perf.experiment.Target;
 import dev.agora.perf.load.Bookstore;
 import dev.agora.perf.load.ClosedLoad;
 import dev.agora.perf.load.HttpDriver;
@@ -20,7 +27,7 @@ import java.util.Map;
  * Seed 000, table 2: 10 (and 20) clients spread over 1, 2, 4, 8, 16 frontends, one database tier behind
  * them. One cluster with the most frontends runs; each step spreads the clients over the first n.
  */
-final class FrontendsExperiment implements Experiment {
+public final class FrontendsExperiment implements Experiment {
 
     private static final Map<Integer, Double> SEED_10_CLIENTS_MS = Map.of(1, 0.55, 2, 0.53, 4, 0.52, 8, 0.52, 16, 0.53);
 

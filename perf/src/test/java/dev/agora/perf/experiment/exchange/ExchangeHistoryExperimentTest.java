@@ -1,4 +1,4 @@
-package dev.agora.perf.experiment;
+package dev.agora.perf.experiment.exchange;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

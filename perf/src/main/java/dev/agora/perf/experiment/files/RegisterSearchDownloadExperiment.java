@@ -1,5 +1,11 @@
-package dev.agora.perf.experiment;
+package dev.agora.perf.experiment.files;
 
+import dev.agora.perf.experiment.ClusterShape;
+import dev.agora.perf.experiment.Experiment;
+import dev.agora.perf.experiment.ExperimentContext;
+import dev.agora.perf.experiment.Runs;
+import dev.agora.perf.experiment.Seeds;
+import dev.agora.perf.experiment.Target;
 import dev.agora.perf.load.ClosedLoad;
 import dev.agora.perf.load.FileClient;
 import dev.agora.perf.load.LoadResult;
@@ -21,7 +27,7 @@ import java.util.Map;
  * of each), with 1, 2, 4, 6 and 8 clients at once. Registrations go through the frontend with an admin token and
  * are durable (fsync'd blob, PostgreSQL commit); searches ask the index by file name; downloads stream the bytes.
  */
-final class RegisterSearchDownloadExperiment implements Experiment {
+public final class RegisterSearchDownloadExperiment implements Experiment {
 
     /** The seed's time per client for 10,000 operations, ms: register, search, download. */
     private static final Map<Integer, double[]> SEED_MS = Map.of(

@@ -1,5 +1,14 @@
-package dev.agora.perf.experiment;
+package dev.agora.perf.experiment.tiers;
 
+import dev.agora.perf.experiment.ClusterShape;
+import dev.agora.perf.experiment.Experiment;
+import dev.agora.perf.experiment.ExperimentContext;
+import dev.agora.perf.experiment.Floors;
+import dev.agora.perf.experiment.KneeProbe;
+import dev.agora.perf.experiment.Runs;
+import dev.agora.perf.experiment.Seeds;
+import dev.agora.perf.experiment.Stock;
+import dev.agora.perf.experiment.Target;
 import dev.agora.perf.load.Bookstore;
 import dev.agora.perf.load.ClosedLoad;
 import dev.agora.perf.load.HttpDriver;
@@ -21,7 +30,7 @@ import java.util.Random;
  * Seed 000, table 1: 5, 8 and 10 clients of 100 requests each, half stock updates and half lookups, against
  * one tier (the catalog directly) and two tiers (through a frontend), one server each.
  */
-final class TiersExperiment implements Experiment {
+public final class TiersExperiment implements Experiment {
 
     private static final List<Integer> CLIENTS = List.of(5, 8, 10);
     private static final Map<Integer, double[]> SEED_MS = Map.of(

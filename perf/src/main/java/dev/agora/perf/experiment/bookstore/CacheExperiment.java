@@ -1,7 +1,18 @@
-package dev.agora.perf.experiment;
+package dev.agora.perf.experiment.bookstore;
 
 import static dev.agora.perf.stats.Numbers.format;
 
+import dev.agora.perf.experiment.ClusterPair;
+import dev.agora.perf.experiment.ClusterShape;
+import dev.agora.perf.experiment.Experiment;
+import dev.agora.perf.experiment.ExperimentContext;
+import dev.agora.perf.experiment.KneeProbe;
+import dev.agora.perf.experiment.Runs;
+import dev.agora.perf.experiment.Seeds;
+import dev.agora.perf.experiment.ServerMetrics;
+import dev.agora.perf.experiment.Stock;
+import dev.agora.perf.experiment.Target;
+import dev.agora.perf.experiment.Warmup;
 import dev.agora.perf.load.Bookstore;
 import dev.agora.perf.load.ClosedLoad;
 import dev.agora.perf.load.HttpDriver;
@@ -30,7 +41,7 @@ import java.util.Optional;
  * the buys alternate between them in rounds: on a machine whose speed drifts from one minute to the next, two
  * clusters measured one after the other differed by more than the push costs.
  */
-final class CacheExperiment implements Experiment {
+public final class CacheExperiment implements Experiment {
 
     /**
      * Both clusters of the experiment: two frontends, so a buy's invalidation is pushed to the other one, and one

@@ -1,5 +1,11 @@
-package dev.agora.perf.experiment;
+package dev.agora.perf.experiment.files;
 
+import dev.agora.perf.experiment.ClusterShape;
+import dev.agora.perf.experiment.Experiment;
+import dev.agora.perf.experiment.ExperimentContext;
+import dev.agora.perf.experiment.Runs;
+import dev.agora.perf.experiment.Seeds;
+import dev.agora.perf.experiment.Target;
 import dev.agora.perf.load.ClosedLoad;
 import dev.agora.perf.load.FileClient;
 import dev.agora.perf.load.LoadResult;
@@ -20,7 +26,7 @@ import java.util.Map;
  * and serves every file) and from the distributed one (files spread over all catalog nodes by consistent hashing,
  * two copies each). Both clusters have the same processes; only {@code AGORA_FILES_LAYOUT} differs.
  */
-final class CentralizedVsDistributedExperiment implements Experiment {
+public final class CentralizedVsDistributedExperiment implements Experiment {
 
     private static final int CATALOGS = 3;
     /** The seed's time per client for 10,000 files, ms: distributed, centralized. */

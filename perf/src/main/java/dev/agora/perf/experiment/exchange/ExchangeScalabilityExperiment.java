@@ -1,7 +1,12 @@
-package dev.agora.perf.experiment;
+package dev.agora.perf.experiment.exchange;
 
 import static dev.agora.perf.stats.Numbers.format;
 
+import dev.agora.perf.experiment.ClusterShape;
+import dev.agora.perf.experiment.Experiment;
+import dev.agora.perf.experiment.ExperimentContext;
+import dev.agora.perf.experiment.Seeds;
+import dev.agora.perf.experiment.Target;
 import dev.agora.perf.report.Chart;
 import dev.agora.perf.report.Report;
 import dev.agora.perf.report.Table;
@@ -27,7 +32,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * (order + query + cancel) over the XML protocol; latency in 10 ms buckets and throughput; sequential and
  * concurrent clients; the exchange on one core vs two.
  */
-final class ExchangeScalabilityExperiment implements Experiment {
+public final class ExchangeScalabilityExperiment implements Experiment {
 
     private static final double SEED_THROUGHPUT_2_CORES = 39.29;
     private static final double SEED_THROUGHPUT_4_CORES = 49.41;

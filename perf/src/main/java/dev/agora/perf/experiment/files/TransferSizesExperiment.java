@@ -1,5 +1,11 @@
-package dev.agora.perf.experiment;
+package dev.agora.perf.experiment.files;
 
+import dev.agora.perf.experiment.ClusterShape;
+import dev.agora.perf.experiment.Experiment;
+import dev.agora.perf.experiment.ExperimentContext;
+import dev.agora.perf.experiment.Runs;
+import dev.agora.perf.experiment.Seeds;
+import dev.agora.perf.experiment.Target;
 import dev.agora.perf.load.ClosedLoad;
 import dev.agora.perf.load.FileClient;
 import dev.agora.perf.load.HttpDriver;
@@ -21,7 +27,7 @@ import java.util.Map;
  * client; throughput per client in MB/s, beside the seed's. During the largest size the heap in use of every
  * process is sampled: streaming keeps it where it was.
  */
-final class TransferSizesExperiment implements Experiment {
+public final class TransferSizesExperiment implements Experiment {
 
     private static final int CLIENTS = 8;
     private static final long KB = 1000;

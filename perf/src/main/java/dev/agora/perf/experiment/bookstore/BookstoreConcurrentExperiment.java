@@ -1,7 +1,14 @@
-package dev.agora.perf.experiment;
+package dev.agora.perf.experiment.bookstore;
 
 import static dev.agora.perf.stats.Numbers.format;
 
+import dev.agora.perf.experiment.ClusterShape;
+import dev.agora.perf.experiment.Experiment;
+import dev.agora.perf.experiment.ExperimentContext;
+import dev.agora.perf.experiment.Runs;
+import dev.agora.perf.experiment.Seeds;
+import dev.agora.perf.experiment.Stock;
+import dev.agora.perf.experiment.Target;
 import dev.agora.perf.load.Bookstore;
 import dev.agora.perf.load.ClosedLoad;
 import dev.agora.perf.load.HttpDriver;
@@ -23,7 +30,7 @@ import java.util.Random;
  * Seed 002, section 2.3: 1 to 100 concurrent clients each doing search + lookup + buy, with and without the
  * cache. Seed 004: 2 to 40 clients each buying the same book 100 times.
  */
-final class BookstoreConcurrentExperiment implements Experiment {
+public final class BookstoreConcurrentExperiment implements Experiment {
 
     /** Seed 002 E2E seconds for 10, 20, ... 100 clients: S1 with caching, S2 without. */
     private static final Map<Integer, double[]> SEED_002 = Map.of(

@@ -1,7 +1,12 @@
-package dev.agora.perf.experiment;
+package dev.agora.perf.experiment.exchange;
 
 import static dev.agora.perf.stats.Numbers.format;
 
+import dev.agora.perf.experiment.ClusterShape;
+import dev.agora.perf.experiment.Experiment;
+import dev.agora.perf.experiment.ExperimentContext;
+import dev.agora.perf.experiment.Seeds;
+import dev.agora.perf.experiment.Target;
 import dev.agora.perf.report.Report;
 import dev.agora.perf.report.Table;
 import dev.agora.perf.stats.Comparison;
@@ -26,7 +31,7 @@ import java.util.regex.Pattern;
  * 1,000,000 filled orders; then 1,000 orders are left open and the process is killed and restarted, against the
  * restart of the same exchange while it was empty. Targets: heap within 10%, restart within 1.5x.
  */
-final class ExchangeHistoryExperiment implements Experiment {
+public final class ExchangeHistoryExperiment implements Experiment {
 
     static final double HEAP_TARGET = 1.10;
     static final double RESTART_TARGET = 1.5;

@@ -1,7 +1,15 @@
-package dev.agora.perf.experiment;
+package dev.agora.perf.experiment.bookstore;
 
 import static dev.agora.perf.stats.Numbers.format;
 
+import dev.agora.perf.experiment.ClusterShape;
+import dev.agora.perf.experiment.Experiment;
+import dev.agora.perf.experiment.ExperimentContext;
+import dev.agora.perf.experiment.Runs;
+import dev.agora.perf.experiment.Seeds;
+import dev.agora.perf.experiment.ServerMetrics;
+import dev.agora.perf.experiment.Stock;
+import dev.agora.perf.experiment.Target;
 import dev.agora.perf.load.Bookstore;
 import dev.agora.perf.load.ClosedLoad;
 import dev.agora.perf.load.HttpDriver;
@@ -27,7 +35,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code Server-Timing} header names the time spent waiting for each tier; the rest of the client's time
  * is the client-frontend hop plus the frontend's own work. Runs without the cache, like lab 2.
  */
-final class TierBreakdownExperiment implements Experiment {
+public final class TierBreakdownExperiment implements Experiment {
 
     private static final double SEED_FRONTEND_ORDER_BUY = 10.29;
     private static final double SEED_FRONTEND_CATALOG_LOOKUP = 8.14;

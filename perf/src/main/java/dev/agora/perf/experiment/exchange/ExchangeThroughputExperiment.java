@@ -1,8 +1,13 @@
-package dev.agora.perf.experiment;
+package dev.agora.perf.experiment.exchange;
 
 import static dev.agora.perf.stats.Numbers.format;
 
 import dev.agora.perf.ceiling.NullExchangeProcess;
+import dev.agora.perf.experiment.ClusterShape;
+import dev.agora.perf.experiment.Experiment;
+import dev.agora.perf.experiment.ExperimentContext;
+import dev.agora.perf.experiment.Seeds;
+import dev.agora.perf.experiment.Target;
 import dev.agora.perf.report.Report;
 import dev.agora.perf.report.Table;
 import dev.agora.perf.stats.Comparison;
@@ -35,7 +40,7 @@ import java.util.concurrent.TimeUnit;
  * reply read into a reused buffer and scanned for {@code <error} and the opened order id without any XML
  * parsing.
  */
-final class ExchangeThroughputExperiment implements Experiment {
+public final class ExchangeThroughputExperiment implements Experiment {
 
     static final double TARGET_CREATES = 10_000;
     static final double TARGET_TRANSACTIONS = 5_000;

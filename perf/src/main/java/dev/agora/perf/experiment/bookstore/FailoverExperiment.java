@@ -1,7 +1,14 @@
-package dev.agora.perf.experiment;
+package dev.agora.perf.experiment.bookstore;
 
 import static dev.agora.perf.stats.Numbers.format;
 
+import dev.agora.perf.experiment.ClusterShape;
+import dev.agora.perf.experiment.Experiment;
+import dev.agora.perf.experiment.ExperimentContext;
+import dev.agora.perf.experiment.Seeds;
+import dev.agora.perf.experiment.ServerMetrics;
+import dev.agora.perf.experiment.Stock;
+import dev.agora.perf.experiment.Target;
 import dev.agora.perf.load.Bookstore;
 import dev.agora.perf.load.HttpDriver;
 import dev.agora.perf.load.HttpReply;
@@ -26,7 +33,7 @@ import java.util.function.ToDoubleFunction;
  * catalog and order replica, which a crash test misses. The frontend names the requests failover touched
  * (header {@code Agora-Failover}), so the affected requests are known, not guessed from their latency.
  */
-final class FailoverExperiment implements Experiment {
+public final class FailoverExperiment implements Experiment {
 
     private static final double SEED_SWITCH_CATALOG_MS = 4.98;
     private static final double SEED_SWITCH_ORDER_MS = 9.33;

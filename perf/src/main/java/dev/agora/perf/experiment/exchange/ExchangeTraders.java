@@ -1,4 +1,4 @@
-package dev.agora.perf.experiment;
+package dev.agora.perf.experiment.exchange;
 
 import dev.agora.perf.load.HttpDriver;
 import dev.agora.perf.load.HttpReply;

@@ -1,7 +1,12 @@
-package dev.agora.perf.experiment;
+package dev.agora.perf.experiment.bookstore;
 
 import static dev.agora.perf.stats.Numbers.format;
 
+import dev.agora.perf.experiment.ClusterShape;
+import dev.agora.perf.experiment.Experiment;
+import dev.agora.perf.experiment.ExperimentContext;
+import dev.agora.perf.experiment.Runs;
+import dev.agora.perf.experiment.Target;
 import dev.agora.perf.load.ClosedLoad;
 import dev.agora.perf.load.HttpDriver;
 import dev.agora.perf.load.LoadResult;
@@ -17,7 +22,7 @@ import java.util.List;
  * one client, interleaved in the same run on the same frontend, anonymous as a reader arrives. The goal: the page's
  * p50 within 2x of the lookup's.
  */
-final class BookPageExperiment implements Experiment {
+public final class BookPageExperiment implements Experiment {
 
     private static final double GOAL_RATIO = 2.0;
 

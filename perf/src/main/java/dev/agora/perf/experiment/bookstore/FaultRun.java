@@ -1,5 +1,6 @@
-package dev.agora.perf.experiment;
+package dev.agora.perf.experiment.bookstore;
 
+import dev.agora.perf.experiment.Target;
 import dev.agora.perf.load.HttpReply;
 import dev.agora.perf.stats.LatencyHistogram;
 import java.time.Duration;

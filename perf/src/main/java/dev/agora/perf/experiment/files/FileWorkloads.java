@@ -1,5 +1,6 @@
-package dev.agora.perf.experiment;
+package dev.agora.perf.experiment.files;
 
+import dev.agora.perf.experiment.Target;
 import dev.agora.perf.load.AccessTokens;
 import dev.agora.perf.load.ClosedLoad;
 import dev.agora.perf.load.FileClient;

@@ -1,4 +1,4 @@
-package dev.agora.perf.experiment;
+package dev.agora.perf.experiment.bookstore;
 
 import java.io.IOException;
 import java.net.ConnectException;

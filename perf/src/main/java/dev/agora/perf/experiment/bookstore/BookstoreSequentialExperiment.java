@@ -1,7 +1,16 @@
-package dev.agora.perf.experiment;
+package dev.agora.perf.experiment.bookstore;
 
 import static dev.agora.perf.stats.Numbers.format;
 
+import dev.agora.perf.experiment.ClusterShape;
+import dev.agora.perf.experiment.Experiment;
+import dev.agora.perf.experiment.ExperimentContext;
+import dev.agora.perf.experiment.KneeProbe;
+import dev.agora.perf.experiment.Runs;
+import dev.agora.perf.experiment.Seeds;
+import dev.agora.perf.experiment.Stock;
+import dev.agora.perf.experiment.Target;
+import dev.agora.perf.experiment.Warmup;
 import dev.agora.perf.load.Bookstore;
 import dev.agora.perf.load.ClosedLoad;
 import dev.agora.perf.load.HttpDriver;
@@ -25,7 +34,7 @@ import java.util.Map;
  * frontend cache (002: 1000 rounds of search + lookup + buy of the same book; 004: 100 of each per item and
  * per topic).
  */
-final class BookstoreSequentialExperiment implements Experiment {
+public final class BookstoreSequentialExperiment implements Experiment {
 
     /** Seed 002, seconds converted to ms: search, lookup, buy, E2E with and without caching. */
     private static final double[] SEED_002_CACHED = {19, 18, 103, 141};
