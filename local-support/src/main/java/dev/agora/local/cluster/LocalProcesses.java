@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -27,11 +28,18 @@ import java.util.stream.Collectors;
 public final class LocalProcesses implements AutoCloseable {
 
     private final Path logFolder;
+    private final Function<String, Path> jars;
     private final List<ServiceProcess> processes = new ArrayList<>();
 
     /** @param logFolder where {@code <name>.log} of each process goes */
     public LocalProcesses(Path logFolder) {
+        this(logFolder, ServiceJars::locate);
+    }
+
+    /** With the runnable jar of a module found by {@code jars} instead of in the reactor (a test's own jar). */
+    public LocalProcesses(Path logFolder, Function<String, Path> jars) {
         this.logFolder = logFolder;
+        this.jars = jars;
     }
 
     /**
@@ -45,7 +53,7 @@ public final class LocalProcesses implements AutoCloseable {
     /** Like {@link #service(String, String, Consumer)}, on a port chosen by the caller. */
     public synchronized ServiceProcess service(
             String module, String name, int port, Consumer<ServiceProcess.Builder> settings) {
-        ServiceProcess.Builder builder = ServiceProcess.builder(name, ServiceJars.locate(module), port)
+        ServiceProcess.Builder builder = ServiceProcess.builder(name, jars.apply(module), port)
                 .env(LocalProfile.environment())
                 .logFile(logFolder.resolve(name + ".log"));
         settings.accept(builder);
