@@ -1,12 +1,9 @@
 package dev.agora.order;
 
-import dev.agora.local.postgres.PostgresServer;
+import dev.agora.local.cluster.LocalProcesses;
+import dev.agora.local.cluster.LocalProfile;
 import dev.agora.local.postgres.SharedPostgres;
-import dev.agora.local.process.ServiceJars;
 import dev.agora.local.process.ServiceProcess;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -21,6 +18,7 @@ import java.util.stream.IntStream;
  */
 final class CatalogReplicas {
 
+    static final LocalProcesses PROCESSES = new LocalProcesses(Path.of("target")).closeOnExit("catalog-replicas-stop");
     private static List<ServiceProcess> replicas;
 
     private CatalogReplicas() {}
@@ -31,39 +29,19 @@ final class CatalogReplicas {
     }
 
     private static List<ServiceProcess> start() {
-        PostgresServer postgres = SharedPostgres.get();
-        String databaseUrl = postgres.jdbcUrl("catalog_it");
-        Path jar = ServiceJars.locate("catalog-service");
+        Map<String, String> database = LocalProfile.database(SharedPostgres.get(), "catalog_it");
         List<ServiceProcess> started = IntStream.range(0, 2)
-                .mapToObj(i -> ServiceProcess.builder("catalog-it-" + i, jar, freePort())
-                        .env("DATABASE_URL", databaseUrl)
-                        .env("DATABASE_USERNAME", postgres.username())
-                        .env("DATABASE_PASSWORD", postgres.password())
+                .mapToObj(i -> PROCESSES.service("catalog-service", "catalog-it-" + i, catalog -> catalog.env(database)
                         .env("DATABASE_POOL_SIZE", "5")
                         .env("AGORA_INVALIDATION_ENABLED", "false")
-                        .env(localProfile())
-                        .logFile(Path.of("target", "catalog-it-" + i + ".log"))
-                        .build())
+                        .env(localProfile())))
                 .toList();
-        Runtime.getRuntime()
-                .addShutdownHook(new Thread(
-                        () -> started.forEach(replica -> replica.stop(Duration.ofSeconds(10))),
-                        "catalog-replicas-stop"));
-        started.forEach(ServiceProcess::start);
-        started.forEach(replica -> replica.awaitReady(Duration.ofMinutes(4)));
+        LocalProcesses.startAndAwaitReady(started, Duration.ofMinutes(4));
         return started;
     }
 
     /** What a catalog process of these tests runs with: the local profile, trusting the tests' issuer. */
     static Map<String, String> localProfile() {
-        return Map.of("SPRING_PROFILES_ACTIVE", "local", "AGORA_AUTHORITIES", Tokens.ISSUER.url());
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return LocalProfile.trusting(Tokens.ISSUER.url());
     }
 }

@@ -3,9 +3,7 @@ package dev.agora.order;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.agora.local.process.ServiceJars;
 import dev.agora.local.process.ServiceProcess;
-import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -18,12 +16,10 @@ class SamePortTest {
     @Test
     void anInstanceWhosePortAnotherProcessAnswersIsNotTakenForReady() {
         ServiceProcess holder = CatalogReplicas.get().getFirst();
-        ServiceProcess late = ServiceProcess.builder(
-                        "catalog-it-same-port", ServiceJars.locate("catalog-service"), holder.port())
-                .env("AGORA_INVALIDATION_ENABLED", "false")
-                .env(CatalogReplicas.localProfile())
-                .logFile(Path.of("target", "catalog-it-same-port.log"))
-                .build();
+        ServiceProcess late = CatalogReplicas.PROCESSES.service(
+                "catalog-service", "catalog-it-same-port", holder.port(), catalog -> catalog.env(
+                                "AGORA_INVALIDATION_ENABLED", "false")
+                        .env(CatalogReplicas.localProfile()));
         try (late) {
             late.start();
             assertThatThrownBy(() -> late.awaitReady(Duration.ofMinutes(2)))

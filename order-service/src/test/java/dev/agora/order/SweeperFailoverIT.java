@@ -2,17 +2,12 @@ package dev.agora.order;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agora.local.cluster.Health;
+import dev.agora.local.cluster.LocalProcesses;
+import dev.agora.local.cluster.LocalProfile;
 import dev.agora.local.postgres.PostgresServer;
 import dev.agora.local.postgres.SharedPostgres;
-import dev.agora.local.process.ServiceJars;
 import dev.agora.local.process.ServiceProcess;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -20,9 +15,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -36,14 +28,13 @@ import tools.jackson.databind.JsonNode;
 class SweeperFailoverIT {
 
     private static final Duration READY = Duration.ofMinutes(3);
-    private static final HttpClient HTTP =
-            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     /** No such book: the catalog answers "unknown", and the sweeper rejects the order, whatever the stock. */
     private static final long NO_SUCH_BOOK = 987_654_321L;
 
     private final PostgresServer postgres = SharedPostgres.get();
-    private final String jdbcUrl = postgres.jdbcUrl("orders_sweeper_it");
-    private final List<ServiceProcess> processes = new ArrayList<>();
+    private static final String DATABASE = "orders_sweeper_it";
+    private final String jdbcUrl = postgres.jdbcUrl(DATABASE);
+    private final LocalProcesses processes = new LocalProcesses(Path.of("target", "it-logs"));
 
     @BeforeEach
     void emptyDatabase() throws SQLException {
@@ -56,13 +47,12 @@ class SweeperFailoverIT {
 
     @AfterEach
     void stopProcesses() {
-        for (ServiceProcess process : processes) process.kill();
+        processes.close();
     }
 
     @Test
     void oneInstanceSweepsAndTheOtherTakesOverWhenItIsKilled() throws Exception {
-        String catalogs =
-                CatalogReplicas.get().stream().map(ServiceProcess::baseUrl).collect(Collectors.joining(","));
+        String catalogs = LocalProcesses.urls(CatalogReplicas.get());
         ServiceProcess first = order("order-sweeper-0", catalogs);
         ServiceProcess second = order("order-sweeper-1", catalogs);
         first.start();
@@ -118,13 +108,10 @@ class SweeperFailoverIT {
     }
 
     private static JsonNode recovery(ServiceProcess process) throws Exception {
-        HttpResponse<String> health = HTTP.send(
-                HttpRequest.newBuilder(URI.create(process.baseUrl() + "/actuator/health"))
-                        .timeout(Duration.ofSeconds(5))
-                        .build(),
-                HttpResponse.BodyHandlers.ofString());
+        String health = Health.of(process.baseUrl(), Duration.ofSeconds(5))
+                .orElseThrow(() -> new AssertionError(process.name() + " gave no health in 5 s"));
         return OrderTestSupport.JSON
-                .readTree(health.body())
+                .readTree(health)
                 .path("components")
                 .path("recovery")
                 .path("details");
@@ -165,30 +152,15 @@ class SweeperFailoverIT {
     }
 
     private ServiceProcess order(String name, String catalogs) {
-        ServiceProcess process = ServiceProcess.builder(name, ServiceJars.locate("order-service"), freePort())
-                .env(CatalogReplicas.localProfile())
-                .env("DATABASE_URL", jdbcUrl)
-                .env("DATABASE_USERNAME", postgres.username())
-                .env("DATABASE_PASSWORD", postgres.password())
+        return processes.service("order-service", name, order -> order.env(CatalogReplicas.localProfile())
+                .env(LocalProfile.database(postgres, DATABASE))
                 .env("DATABASE_POOL_SIZE", "4")
                 .env("CATALOG_INSTANCES", catalogs)
                 .env("AGORA_ORDERS_RECOVERY_INTERVAL", "300ms")
-                .env("AGORA_ORDERS_RECOVERY_MIN_AGE", "1s")
-                .logFile(Path.of("target", "it-logs", name + ".log"))
-                .build();
-        processes.add(process);
-        return process;
+                .env("AGORA_ORDERS_RECOVERY_MIN_AGE", "1s"));
     }
 
     private Connection connect() throws SQLException {
         return DriverManager.getConnection(jdbcUrl, postgres.username(), postgres.password());
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

@@ -3,23 +3,13 @@ package dev.agora.exchange.process;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agora.exchange.support.XmlClient;
-import dev.agora.local.postgres.PostgresServer;
-import dev.agora.local.postgres.SharedPostgres;
-import dev.agora.local.process.ServiceJars;
+import dev.agora.local.cluster.FreePorts;
+import dev.agora.local.cluster.Health;
 import dev.agora.local.process.ServiceProcess;
-import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,26 +29,18 @@ class ExchangeFailoverIT {
 
     private static final Duration READY = Duration.ofSeconds(120);
     private static final Duration TAKEOVER = Duration.ofSeconds(1);
-    private static final HttpClient HTTP =
-            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
-    private final PostgresServer postgres = SharedPostgres.get();
-    private final String jdbcUrl = postgres.jdbcUrl("exchange_failover");
-    private final List<ServiceProcess> processes = new ArrayList<>();
+    private final ExchangeInstances exchanges = new ExchangeInstances("exchange_failover");
     private final AtomicLong accountIds = new AtomicLong(100_000);
 
     @BeforeEach
     void emptyDatabase() throws SQLException {
-        try (Connection connection = connect();
-                Statement statement = connection.createStatement()) {
-            statement.execute("DROP SCHEMA public CASCADE");
-            statement.execute("CREATE SCHEMA public");
-        }
+        exchanges.emptyDatabase();
     }
 
     @AfterEach
     void stopProcesses() {
-        for (ServiceProcess process : processes) process.kill();
+        exchanges.close();
     }
 
     @Test
@@ -107,7 +89,7 @@ class ExchangeFailoverIT {
                     .as("what the thawed former leader answered")
                     .doesNotContain("<created");
         }
-        awaitHealth(pair.active(), "\"role\":\"STANDBY\"");
+        Health.await(pair.active(), "\"role\":\"STANDBY\"", READY);
         assertThat(pair.active().isAlive()).isTrue();
         assertThat(pair.active().isReady())
                 .as("the thawed former leader is not ready")
@@ -132,13 +114,13 @@ class ExchangeFailoverIT {
     }
 
     private Pair activeAndStandby(String name) throws Exception {
-        int activeTcp = freePort();
-        int standbyTcp = freePort();
-        ServiceProcess active = exchange("exchange-" + name + "-first", activeTcp);
+        int activeTcp = FreePorts.next();
+        int standbyTcp = FreePorts.next();
+        ServiceProcess active = exchanges.exchange("exchange-" + name + "-first", activeTcp);
         active.startAndAwaitReady(READY);
-        ServiceProcess standby = exchange("exchange-" + name + "-second", standbyTcp);
+        ServiceProcess standby = exchanges.exchange("exchange-" + name + "-second", standbyTcp);
         standby.start();
-        awaitHealth(standby, "\"role\":\"STANDBY\"");
+        Health.await(standby, "\"role\":\"STANDBY\"", READY);
         assertThat(standby.isReady()).as("a standby is not ready").isFalse();
         return new Pair(active, activeTcp, standby, standbyTcp);
     }
@@ -173,26 +155,6 @@ class ExchangeFailoverIT {
         }
     }
 
-    private static void awaitHealth(ServiceProcess process, String expected) throws Exception {
-        long deadline = System.nanoTime() + READY.toNanos();
-        String last = "";
-        while (System.nanoTime() < deadline) {
-            try {
-                last = HTTP.send(
-                                HttpRequest.newBuilder(URI.create(process.baseUrl() + "/actuator/health"))
-                                        .timeout(Duration.ofSeconds(2))
-                                        .build(),
-                                HttpResponse.BodyHandlers.ofString())
-                        .body();
-                if (last.contains(expected)) return;
-            } catch (IOException notYetListening) {
-                // Still starting.
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError(process.name() + " never reported " + expected + "; last: " + last);
-    }
-
     private boolean accountExists(String id) throws SQLException {
         try (Connection db = connect();
                 var statement = db.prepareStatement("SELECT 1 FROM account WHERE id = ?")) {
@@ -203,27 +165,7 @@ class ExchangeFailoverIT {
         }
     }
 
-    private ServiceProcess exchange(String name, int tcpPort) throws IOException {
-        ServiceProcess process = ServiceProcess.builder(name, ServiceJars.locate("exchange-service"), freePort())
-                .env("SPRING_PROFILES_ACTIVE", "local")
-                .env("DATABASE_URL", jdbcUrl)
-                .env("DATABASE_USERNAME", postgres.username())
-                .env("DATABASE_PASSWORD", postgres.password())
-                .env("AGORA_EXCHANGE_TCP_PORT", Integer.toString(tcpPort))
-                .env("AGORA_EXCHANGE_TCP_HOST", "127.0.0.1")
-                .logFile(Path.of("target", "it-logs", name + ".log"))
-                .build();
-        processes.add(process);
-        return process;
-    }
-
     private Connection connect() throws SQLException {
-        return DriverManager.getConnection(jdbcUrl, postgres.username(), postgres.password());
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
+        return exchanges.connect();
     }
 }

@@ -4,25 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agora.exchange.support.XmlClient;
-import dev.agora.local.postgres.PostgresServer;
-import dev.agora.local.postgres.SharedPostgres;
-import dev.agora.local.process.ServiceJars;
+import dev.agora.local.cluster.FreePorts;
+import dev.agora.local.cluster.Health;
 import dev.agora.local.process.ServiceProcess;
 import io.netty.pkitesting.CertificateBuilder;
 import io.netty.pkitesting.X509Bundle;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -60,28 +53,22 @@ class ExchangeProcessIT {
     private static final BigDecimal START_CASH = new BigDecimal("100000");
     private static final BigDecimal START_SHARES = new BigDecimal("1000");
 
-    private final PostgresServer postgres = SharedPostgres.get();
-    private final String jdbcUrl = postgres.jdbcUrl("exchange_crash");
-    private final List<ServiceProcess> processes = new ArrayList<>();
+    private final ExchangeInstances exchanges = new ExchangeInstances("exchange_crash");
 
     @BeforeEach
     void emptyDatabase() throws SQLException {
-        try (Connection connection = connect();
-                Statement statement = connection.createStatement()) {
-            statement.execute("DROP SCHEMA public CASCADE");
-            statement.execute("CREATE SCHEMA public");
-        }
+        exchanges.emptyDatabase();
     }
 
     @AfterEach
     void stopProcesses() {
-        for (ServiceProcess process : processes) process.kill();
+        exchanges.close();
     }
 
     @Test
     void everyAcknowledgedEffectSurvivesKillMinus9() throws Exception {
-        int tcpPort = freePort();
-        ServiceProcess exchange = exchange("exchange-crash", tcpPort);
+        int tcpPort = FreePorts.next();
+        ServiceProcess exchange = exchanges.exchange("exchange-crash", tcpPort);
         exchange.startAndAwaitReady(READY);
         XmlClient xml = XmlClient.local(tcpPort);
 
@@ -123,17 +110,17 @@ class ExchangeProcessIT {
 
     @Test
     void aStandbyTakesOverWhenTheActiveInstanceDies() throws Exception {
-        int firstTcp = freePort();
-        int secondTcp = freePort();
-        ServiceProcess first = exchange("exchange-active", firstTcp);
+        int firstTcp = FreePorts.next();
+        int secondTcp = FreePorts.next();
+        ServiceProcess first = exchanges.exchange("exchange-active", firstTcp);
         first.startAndAwaitReady(READY);
         String account = "4242";
         assertThat(XmlClient.local(firstTcp).send("<create><account id=\"" + account + "\" balance=\"7\"/></create>"))
                 .isEqualTo("<results><created id=\"4242\"/></results>");
 
-        ServiceProcess second = exchange("exchange-standby", secondTcp);
+        ServiceProcess second = exchanges.exchange("exchange-standby", secondTcp);
         second.start();
-        awaitStandby(second);
+        Health.await(second, "\"role\":\"STANDBY\"", READY);
         assertThat(second.isReady())
                 .as("standby is not ready while the active instance holds the lock")
                 .isFalse();
@@ -171,14 +158,12 @@ class ExchangeProcessIT {
         Path chain = Files.writeString(pem.resolve("server.crt"), server.getCertificatePathPEM());
         Path key = Files.writeString(pem.resolve("server.key"), server.getPrivateKeyPEM());
         Path clientsCa = Files.writeString(pem.resolve("clients-ca.crt"), authority.getCertificatePEM());
-        int tcpPort = freePort();
-        ServiceProcess exchange = exchangeBuilder("exchange-tls", tcpPort)
-                .env("SPRING_SSL_BUNDLE_PEM_EXCHANGEXML_KEYSTORE_CERTIFICATE", "file:" + chain.toAbsolutePath())
+        int tcpPort = FreePorts.next();
+        ServiceProcess exchange = exchanges.exchange("exchange-tls", tcpPort, tls -> tls.env(
+                        "SPRING_SSL_BUNDLE_PEM_EXCHANGEXML_KEYSTORE_CERTIFICATE", "file:" + chain.toAbsolutePath())
                 .env("SPRING_SSL_BUNDLE_PEM_EXCHANGEXML_KEYSTORE_PRIVATEKEY", "file:" + key.toAbsolutePath())
                 .env("SPRING_SSL_BUNDLE_PEM_EXCHANGEXML_TRUSTSTORE_CERTIFICATE", "file:" + clientsCa.toAbsolutePath())
-                .env("AGORA_EXCHANGE_TLS_BUNDLE", "exchangexml")
-                .build();
-        processes.add(exchange);
+                .env("AGORA_EXCHANGE_TLS_BUNDLE", "exchangexml"));
         exchange.startAndAwaitReady(READY);
 
         assertThat(sendOverTls(
@@ -211,51 +196,8 @@ class ExchangeProcessIT {
         }
     }
 
-    private ServiceProcess exchange(String name, int tcpPort) throws IOException {
-        ServiceProcess process = exchangeBuilder(name, tcpPort).build();
-        processes.add(process);
-        return process;
-    }
-
-    private ServiceProcess.Builder exchangeBuilder(String name, int tcpPort) throws IOException {
-        return ServiceProcess.builder(name, ServiceJars.locate("exchange-service"), freePort())
-                // The launcher's profile: the test database's password is a development one.
-                .env("SPRING_PROFILES_ACTIVE", "local")
-                .env("DATABASE_URL", jdbcUrl)
-                .env("DATABASE_USERNAME", postgres.username())
-                .env("DATABASE_PASSWORD", postgres.password())
-                .env("AGORA_EXCHANGE_TCP_PORT", Integer.toString(tcpPort))
-                .env("AGORA_EXCHANGE_TCP_HOST", "127.0.0.1")
-                .logFile(Path.of("target", "it-logs", name + ".log"));
-    }
-
-    /** Waits until the standby's health endpoint answers and says it is standing by. */
-    private static void awaitStandby(ServiceProcess process) throws Exception {
-        HttpClient http = HttpClient.newHttpClient();
-        long deadline = System.nanoTime() + READY.toNanos();
-        while (System.nanoTime() < deadline) {
-            try {
-                HttpResponse<String> health = http.send(
-                        HttpRequest.newBuilder(URI.create(process.baseUrl() + "/actuator/health"))
-                                .build(),
-                        HttpResponse.BodyHandlers.ofString());
-                if (health.body().contains("\"role\":\"STANDBY\"")) return;
-            } catch (IOException notYetListening) {
-                // Still starting.
-            }
-            Thread.sleep(200);
-        }
-        throw new AssertionError("standby never reported itself");
-    }
-
     private Connection connect() throws SQLException {
-        return DriverManager.getConnection(jdbcUrl, postgres.username(), postgres.password());
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
+        return exchanges.connect();
     }
 
     /** Every order's shares are accounted for: amount = open + canceled + executed, nothing torn. */

@@ -2,13 +2,12 @@ package dev.agora.frontend.cluster;
 
 import dev.agora.frontend.FrontendApplication;
 import dev.agora.frontend.book.CatalogLeases;
+import dev.agora.local.cluster.FreePorts;
+import dev.agora.local.cluster.LocalProcesses;
+import dev.agora.local.cluster.LocalProfile;
 import dev.agora.local.postgres.PostgresServer;
 import dev.agora.local.postgres.SharedPostgres;
-import dev.agora.local.process.ServiceJars;
 import dev.agora.local.process.ServiceProcess;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -29,8 +28,6 @@ import org.springframework.context.ConfigurableApplicationContext;
  */
 public final class BookstoreCluster implements AutoCloseable {
 
-    /** The catalog's client secret in the local profile (catalog-service's and frontend's application-local.yml). */
-    public static final String CATALOG_CLIENT_SECRET = "local-dev-catalog-service-secret-0123456789abcdef";
     /** Start-up on a two-core machine shared with other builds can take minutes. */
     private static final Duration READY = Duration.ofSeconds(300);
     /** Lean child JVMs: C1 only, one GC thread, bounded heap; start-up matters more than peak speed here. */
@@ -46,6 +43,7 @@ public final class BookstoreCluster implements AutoCloseable {
 
     private static BookstoreCluster shared;
 
+    private final LocalProcesses processes = new LocalProcesses(Path.of("target", "cluster-logs"));
     public final List<ServiceProcess> catalogs = new ArrayList<>();
     public final List<ServiceProcess> orders = new ArrayList<>();
     private final List<ConfigurableApplicationContext> frontends = new ArrayList<>();
@@ -79,47 +77,42 @@ public final class BookstoreCluster implements AutoCloseable {
         catalogJdbcUrl = postgres.jdbcUrl("fe_catalog_" + run);
         String ordersJdbcUrl = postgres.jdbcUrl("fe_orders_" + run);
         identityJdbcUrl = postgres.jdbcUrl("fe_identity_" + run);
-        for (int i = 0; i < 3; i++) frontendPorts.add(freePort());
+        for (int i = 0; i < 3; i++) frontendPorts.add(FreePorts.next());
         String frontendUrls = frontendPorts.subList(0, 2).stream()
                 .map(port -> "http://127.0.0.1:" + port)
                 .collect(Collectors.joining(","));
-        Path logs = Path.of("target", "cluster-logs");
         seed = DemoCredentials.write(Path.of("target", "cluster-identity-" + run + ".properties"));
         // Book files: each catalog keeps its blobs in a folder of its own and both hold every file (two copies).
-        List<Integer> catalogPorts = List.of(freePort(), freePort());
+        List<Integer> catalogPorts = List.of(FreePorts.next(), FreePorts.next());
         String fileNodes =
                 catalogPorts.stream().map(port -> "http://127.0.0.1:" + port).collect(Collectors.joining(","));
         try {
             for (int i = 0; i < 2; i++) {
-                catalogs.add(ServiceProcess.builder(
-                                "catalog-" + i, ServiceJars.locate("catalog-service"), catalogPorts.get(i))
-                        .env("AGORA_FILES_NODES", fileNodes)
-                        .env("AGORA_FILES_DIR", fileFolder(run, i))
-                        .env(database(catalogJdbcUrl))
-                        .env(LOCAL)
-                        .env("AGORA_AUTHORITIES", frontendUrls)
-                        .env("FRONTEND_INSTANCES", frontendUrls)
-                        .env("AGORA_INSTANCES_FRONTEND_SERVICE", frontendUrls)
-                        // A write returns once every frontend acknowledged, or after a frontend that did not
-                        // lost its lease (1 s by default). At load averages of 30-45 an in-JVM frontend can take
-                        // longer to acknowledge, and its cache is then emptied (correct, but the tests want it
-                        // used), so these tests give it room, as they give the frontends' timeouts.
-                        .env("AGORA_INVALIDATION_LEASE", "5s")
-                        .jvmOptions(JVM_OPTIONS)
-                        .logFile(logs.resolve("catalog-" + i + ".log"))
-                        .build());
+                String files = fileFolder(run, i);
+                catalogs.add(processes.service(
+                        "catalog-service", "catalog-" + i, catalogPorts.get(i), catalog -> catalog.env(
+                                        "AGORA_FILES_NODES", fileNodes)
+                                .env("AGORA_FILES_DIR", files)
+                                .env(LocalProfile.database(catalogJdbcUrl, postgres.username(), postgres.password()))
+                                .env(LocalProfile.trusting(frontendUrls))
+                                .env("FRONTEND_INSTANCES", frontendUrls)
+                                .env("AGORA_INSTANCES_FRONTEND_SERVICE", frontendUrls)
+                                // A write returns once every frontend acknowledged, or after a frontend that did not
+                                // lost its lease (1 s by default). At load averages of 30-45 an in-JVM frontend can
+                                // take
+                                // longer to acknowledge, and its cache is then emptied (correct, but the tests want it
+                                // used), so these tests give it room, as they give the frontends' timeouts.
+                                .env("AGORA_INVALIDATION_LEASE", "5s")
+                                .jvmOptions(JVM_OPTIONS)));
             }
-            String catalogUrls = urls(catalogs);
+            String catalogUrls = LocalProcesses.urls(catalogs);
             for (int i = 0; i < ORDER_REPLICAS; i++) {
-                orders.add(ServiceProcess.builder("order-" + i, ServiceJars.locate("order-service"), freePort())
-                        .env(database(ordersJdbcUrl))
-                        .env(LOCAL)
-                        .env("AGORA_AUTHORITIES", frontendUrls)
+                orders.add(processes.service("order-service", "order-" + i, order -> order.env(
+                                LocalProfile.database(ordersJdbcUrl, postgres.username(), postgres.password()))
+                        .env(LocalProfile.trusting(frontendUrls))
                         .env("CATALOG_INSTANCES", catalogUrls)
                         .env("AGORA_INSTANCES_CATALOG_SERVICE", catalogUrls)
-                        .jvmOptions(JVM_OPTIONS)
-                        .logFile(logs.resolve("order-" + i + ".log"))
-                        .build());
+                        .jvmOptions(JVM_OPTIONS)));
             }
             // The first replica of each service migrates its database alone; the others start meanwhile.
             catalogs.get(0).start();
@@ -128,7 +121,7 @@ public final class BookstoreCluster implements AutoCloseable {
             orders.get(0).awaitReady(READY);
             catalogs.get(1).start();
             for (ServiceProcess order : orders.subList(1, orders.size())) order.start();
-            String orderUrls = urls(orders);
+            String orderUrls = LocalProcesses.urls(orders);
             for (int i = 0; i < 3; i++) {
                 frontends.add(
                         startFrontend(frontendPorts.get(i), catalogUrls, orderUrls, i < 2, identityJdbcUrl, seed));
@@ -205,8 +198,8 @@ public final class BookstoreCluster implements AutoCloseable {
      */
     public ConfigurableApplicationContext startAnotherFrontend(String... extraArguments) {
         // Port 0: the kernel picks a free one at bind time, so no other process can take it in between.
-        List<String> arguments = new ArrayList<>(
-                List.of(frontendArguments(0, urls(catalogs), urls(orders), false, identityJdbcUrl, seed)));
+        List<String> arguments = new ArrayList<>(List.of(frontendArguments(
+                0, LocalProcesses.urls(catalogs), LocalProcesses.urls(orders), false, identityJdbcUrl, seed)));
         arguments.replaceAll(argument ->
                 argument.startsWith("--agora.limits.rates-enabled=") ? "--agora.limits.rates-enabled=true" : argument);
         for (String extra : extraArguments) {
@@ -231,7 +224,7 @@ public final class BookstoreCluster implements AutoCloseable {
             int port, String catalogUrls, String orderUrls, boolean cache, String identityJdbcUrl, Path seed) {
         // Command-line arguments, so they beat application.yml (default properties would not).
         return new String[] {
-            "--spring.profiles.active=local",
+            "--spring.profiles.active=" + LocalProfile.NAME,
             // The tests buy and sign in from one address as one customer, faster than production
             // limits allow; ResourceBoundsTest starts a frontend of its own with them on.
             "--agora.limits.rates-enabled=false",
@@ -243,7 +236,7 @@ public final class BookstoreCluster implements AutoCloseable {
             "--server.address=127.0.0.1",
             "--agora.instances.catalog-service=" + catalogUrls,
             "--agora.instances.order-service=" + orderUrls,
-            "--agora.instances.exchange-service=http://127.0.0.1:" + freePort(),
+            "--agora.instances.exchange-service=" + FreePorts.url(FreePorts.next()),
             "--agora.cache.enabled=" + cache,
             // The suite shares two cores with parallel builds (load averages of 20-40 seen);
             // the 2 s default would take the load's tail for dead replicas. Failover behaves
@@ -310,32 +303,11 @@ public final class BookstoreCluster implements AutoCloseable {
         return READY;
     }
 
-    private static final Map<String, String> LOCAL = Map.of("SPRING_PROFILES_ACTIVE", "local");
-
-    private Map<String, String> database(String jdbcUrl) {
-        return Map.of(
-                "DATABASE_URL", jdbcUrl,
-                "DATABASE_USERNAME", postgres.username(),
-                "DATABASE_PASSWORD", postgres.password());
-    }
-
     /** Where catalog {@code index} of this run keeps its book files (blobs and staging). */
     private static String fileFolder(String run, int index) {
         return Path.of("target", "cluster-files", run, "catalog-" + index)
                 .toAbsolutePath()
                 .toString();
-    }
-
-    private static String urls(List<ServiceProcess> processes) {
-        return processes.stream().map(ServiceProcess::baseUrl).collect(Collectors.joining(","));
-    }
-
-    static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     @Override
@@ -348,19 +320,6 @@ public final class BookstoreCluster implements AutoCloseable {
             }
         }
         frontends.clear();
-        for (ServiceProcess process : concat(orders, catalogs)) {
-            try {
-                process.thaw();
-                process.kill();
-            } catch (RuntimeException ignored) {
-                // Keep stopping the rest.
-            }
-        }
-    }
-
-    private static List<ServiceProcess> concat(List<ServiceProcess> a, List<ServiceProcess> b) {
-        List<ServiceProcess> all = new ArrayList<>(a);
-        all.addAll(b);
-        return all;
+        processes.close();
     }
 }

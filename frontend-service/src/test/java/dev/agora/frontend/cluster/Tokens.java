@@ -1,5 +1,6 @@
 package dev.agora.frontend.cluster;
 
+import dev.agora.local.cluster.LocalProfile;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -43,8 +44,7 @@ public final class Tokens {
 
     /** The catalog's own service token (scope internal), as it gets it to push invalidations. */
     public String catalogService() {
-        return kept(
-                "catalog-service", () -> fetch("catalog-service", BookstoreCluster.CATALOG_CLIENT_SECRET, "internal"));
+        return kept("catalog-service", () -> fetch("catalog-service", LocalProfile.CATALOG_CLIENT_SECRET, "internal"));
     }
 
     public Map<String, String> adminAuthorization() {

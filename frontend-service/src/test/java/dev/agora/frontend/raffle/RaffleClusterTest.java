@@ -6,14 +6,13 @@ import static org.awaitility.Awaitility.await;
 import dev.agora.frontend.cluster.Books;
 import dev.agora.frontend.cluster.BookstoreCluster;
 import dev.agora.frontend.cluster.Http;
+import dev.agora.local.cluster.LocalProcesses;
+import dev.agora.local.cluster.LocalProfile;
 import dev.agora.local.postgres.PostgresServer;
 import dev.agora.local.postgres.SharedPostgres;
-import dev.agora.local.process.ServiceJars;
 import dev.agora.local.process.ServiceProcess;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.math.BigDecimal;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -31,7 +30,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -53,6 +51,7 @@ class RaffleClusterTest {
     private static final int BUYERS = 12;
 
     private static BookstoreCluster cluster;
+    private static final LocalProcesses processes = new LocalProcesses(Path.of("target", "cluster-logs"));
     private static final List<ServiceProcess> orders = new ArrayList<>();
     private static final List<ConfigurableApplicationContext> frontends = new ArrayList<>();
     private static final List<String> frontendUrls = new ArrayList<>();
@@ -68,17 +67,13 @@ class RaffleClusterTest {
         postgres = SharedPostgres.get();
         ordersJdbcUrl = postgres.jdbcUrl("fe_raffle_" + Long.toString(System.currentTimeMillis() % 1_000_000, 36));
         String authorities = cluster.frontend(0) + "," + cluster.frontend(1);
-        String catalogs = cluster.catalogs.stream().map(ServiceProcess::baseUrl).collect(Collectors.joining(","));
+        String catalogs = LocalProcesses.urls(cluster.catalogs);
         for (int i = 0; i < 2; i++) {
-            orders.add(ServiceProcess.builder("raffle-order-" + i, ServiceJars.locate("order-service"), freePort())
-                    .env(Map.of(
-                            "DATABASE_URL", ordersJdbcUrl,
-                            "DATABASE_USERNAME", postgres.username(),
-                            "DATABASE_PASSWORD", postgres.password(),
-                            "SPRING_PROFILES_ACTIVE", "local",
-                            "AGORA_AUTHORITIES", authorities,
-                            "CATALOG_INSTANCES", catalogs,
-                            "AGORA_INSTANCES_CATALOG_SERVICE", catalogs))
+            orders.add(processes.service("order-service", "raffle-order-" + i, order -> order.env(
+                            LocalProfile.database(ordersJdbcUrl, postgres.username(), postgres.password()))
+                    .env(LocalProfile.trusting(authorities))
+                    .env("CATALOG_INSTANCES", catalogs)
+                    .env("AGORA_INSTANCES_CATALOG_SERVICE", catalogs)
                     .jvmOptions(List.of(
                             "-XX:TieredStopAtLevel=1",
                             "-XX:+UseSerialGC",
@@ -86,9 +81,7 @@ class RaffleClusterTest {
                             "-Xmx384m",
                             // Orders a killed replica left PENDING are taken over after a second, not five.
                             "-Dagora.orders.recovery.min-age=1s",
-                            "-Dagora.orders.recovery.interval=300ms"))
-                    .logFile(Path.of("target", "cluster-logs", "raffle-order-" + i + ".log"))
-                    .build());
+                            "-Dagora.orders.recovery.interval=300ms"))));
         }
         // The first replica migrates the database alone.
         orders.get(0).startAndAwaitReady(BookstoreCluster.readyTimeout());
@@ -100,7 +93,7 @@ class RaffleClusterTest {
             throw new IllegalStateException(e);
         }
         orders.get(1).startAndAwaitReady(BookstoreCluster.readyTimeout());
-        String orderUrls = orders.stream().map(ServiceProcess::baseUrl).collect(Collectors.joining(","));
+        String orderUrls = LocalProcesses.urls(orders);
         for (int i = 0; i < 2; i++) {
             ConfigurableApplicationContext frontend = cluster.startAnotherFrontend(
                     "--agora.instances.order-service=" + orderUrls,
@@ -115,7 +108,7 @@ class RaffleClusterTest {
     @AfterAll
     static void stop() throws IOException {
         for (ConfigurableApplicationContext frontend : frontends) frontend.close();
-        for (ServiceProcess order : orders) order.kill();
+        processes.close();
         if (http != null) http.close();
     }
 
@@ -298,13 +291,5 @@ class RaffleClusterTest {
 
     private static Connection ordersDatabase() throws SQLException {
         return DriverManager.getConnection(ordersJdbcUrl, postgres.username(), postgres.password());
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

@@ -7,11 +7,10 @@ import dev.agora.frontend.cluster.BookstoreCluster;
 import dev.agora.frontend.cluster.Http;
 import dev.agora.frontend.cluster.Tokens;
 import dev.agora.frontend.identity.Identities;
+import dev.agora.local.cluster.LocalProcesses;
+import dev.agora.local.cluster.LocalProfile;
 import dev.agora.local.postgres.SharedPostgres;
-import dev.agora.local.process.ServiceJars;
 import dev.agora.local.process.ServiceProcess;
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -45,6 +44,7 @@ class WebPagesTest {
     private static final String SYMBOL = "WEB";
 
     private static BookstoreCluster cluster;
+    private static final LocalProcesses processes = new LocalProcesses(Path.of("target", "cluster-logs"));
     private static ServiceProcess exchange;
     private static ConfigurableApplicationContext frontend;
     private static String base;
@@ -59,17 +59,12 @@ class WebPagesTest {
         String run = Long.toString(System.currentTimeMillis() % 1_000_000, 36);
         var postgres = SharedPostgres.get();
         String authorities = cluster.frontend(0) + "," + cluster.frontend(1);
-        exchange = ServiceProcess.builder("exchange-web", ServiceJars.locate("exchange-service"), freePort())
-                .env("SPRING_PROFILES_ACTIVE", "local")
-                .env("DATABASE_URL", postgres.jdbcUrl("fe_exchange_" + run))
-                .env("DATABASE_USERNAME", postgres.username())
-                .env("DATABASE_PASSWORD", postgres.password())
+        exchange = processes.service("exchange-service", "exchange-web", web -> web.env(
+                        LocalProfile.database(postgres, "fe_exchange_" + run))
                 .env("AGORA_EXCHANGE_TCP_PORT", "0")
-                .env("AGORA_AUTHORITIES", authorities)
+                .env(LocalProfile.trusting(authorities))
                 .env("FRONTEND_INSTANCES", authorities)
-                .jvmOptions(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx256m"))
-                .logFile(Path.of("target", "cluster-logs", "exchange-web.log"))
-                .build();
+                .jvmOptions(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx256m")));
         exchange.start();
         frontend = cluster.startAnotherFrontend(
                 "--agora.instances.exchange-service=" + exchange.baseUrl(), "--agora.web.desk-poll-interval=200ms");
@@ -109,7 +104,7 @@ class WebPagesTest {
     static void stop() {
         if (browsers != null) browsers.close();
         if (frontend != null) frontend.close();
-        if (exchange != null) exchange.kill();
+        processes.close();
     }
 
     @Test
@@ -327,11 +322,5 @@ class WebPagesTest {
         return await(desk).ignoring(StaleElementReferenceException.class).until(d -> d.findElement(
                         By.cssSelector("#recent-orders tbody tr"))
                 .getAttribute("data-order-id"));
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 }

@@ -1,5 +1,7 @@
 package dev.agora.perf.cluster;
 
+import dev.agora.local.cluster.Health;
+import dev.agora.local.cluster.LocalProfile;
 import dev.agora.local.postgres.DatabaseOwners;
 import dev.agora.local.postgres.EmbeddedPostgresServer;
 import dev.agora.local.process.ServiceProcess;
@@ -28,13 +30,6 @@ final class ClusterStarter {
     private static final Duration READY_TIMEOUT = Duration.ofMinutes(5);
     private static final Duration SERVING_TIMEOUT = Duration.ofSeconds(90);
     private static final String MARKER = "agora-cluster.txt";
-
-    /**
-     * Every instance runs in the profile whose development secrets (the services' application-local.yml) the
-     * services refuse anywhere else (SECURITY.md). A {@code --env} entry can still override it, e.g. to see a
-     * service refuse to start.
-     */
-    static final String PROFILE = "local";
 
     /**
      * Start order. All at once is the default: services tolerate absent peers (their load balancers health-check
@@ -149,7 +144,7 @@ final class ClusterStarter {
         if (niceness != 0) CpuPriority.set(member.process().pid(), niceness);
         try {
             if (member.tier() == Tier.EXCHANGE) {
-                ExchangeRoles.awaitActiveOrStandby(member.process(), timeout);
+                Health.awaitActiveOrStandby(member.process(), timeout);
             } else {
                 member.process().awaitReady(timeout);
             }
@@ -208,7 +203,9 @@ final class ClusterStarter {
     Map<String, String> environment(
             Tier tier, int index, EmbeddedPostgresServer postgres, Map<Tier, DatabaseOwners.Login> databaseLogins) {
         Map<String, String> env = new LinkedHashMap<>();
-        env.put("SPRING_PROFILES_ACTIVE", PROFILE);
+        // The profile whose development secrets the services refuse anywhere else (SECURITY.md); a --env entry can
+        // still override it, e.g. to see a service refuse to start.
+        env.putAll(LocalProfile.environment());
         env.put("PORT", Integer.toString(tier.port(index, spec.portOffset())));
         for (Tier peer : Tier.values()) {
             // Empty for an absent tier, so no instance falls back to the default ports of some other cluster.
@@ -240,9 +237,7 @@ final class ClusterStarter {
         }
         DatabaseOwners.Login login = databaseLogins.get(tier);
         if (login != null) {
-            env.put("DATABASE_URL", login.jdbcUrl());
-            env.put("DATABASE_USERNAME", login.username());
-            env.put("DATABASE_PASSWORD", login.password());
+            env.putAll(LocalProfile.database(login));
         }
         if (tier == Tier.EXCHANGE) {
             env.put("AGORA_EXCHANGE_TCP_PORT", Integer.toString(spec.exchangeTcpPort(index)));

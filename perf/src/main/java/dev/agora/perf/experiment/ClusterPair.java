@@ -5,7 +5,7 @@ package dev.agora.perf.experiment;
  *
  * @param stop stops both clusters
  */
-record ClusterPair(Target first, Target second, Runnable stop) implements AutoCloseable {
+public record ClusterPair(Target first, Target second, Runnable stop) implements AutoCloseable {
 
     @Override
     public void close() {

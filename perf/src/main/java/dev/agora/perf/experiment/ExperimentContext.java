@@ -50,7 +50,7 @@ public final class ExperimentContext {
      * Two clusters up at the same time, for comparing them in alternating rounds that share the machine's windows
      * of noise; close the pair to stop both. Not possible on a reused cluster.
      */
-    ClusterPair clusterPair(ClusterShape first, ClusterShape second) {
+    public ClusterPair clusterPair(ClusterShape first, ClusterShape second) {
         return clusters.acquirePair(first, second);
     }
 

@@ -1,5 +1,20 @@
 package dev.agora.perf.experiment;
 
+import dev.agora.perf.experiment.bookstore.BookPageExperiment;
+import dev.agora.perf.experiment.bookstore.BookstoreConcurrentExperiment;
+import dev.agora.perf.experiment.bookstore.BookstoreSequentialExperiment;
+import dev.agora.perf.experiment.bookstore.CacheExperiment;
+import dev.agora.perf.experiment.bookstore.FailoverExperiment;
+import dev.agora.perf.experiment.bookstore.TierBreakdownExperiment;
+import dev.agora.perf.experiment.exchange.ExchangeFailoverExperiment;
+import dev.agora.perf.experiment.exchange.ExchangeHistoryExperiment;
+import dev.agora.perf.experiment.exchange.ExchangeScalabilityExperiment;
+import dev.agora.perf.experiment.exchange.ExchangeThroughputExperiment;
+import dev.agora.perf.experiment.files.CentralizedVsDistributedExperiment;
+import dev.agora.perf.experiment.files.RegisterSearchDownloadExperiment;
+import dev.agora.perf.experiment.files.TransferSizesExperiment;
+import dev.agora.perf.experiment.tiers.FrontendsExperiment;
+import dev.agora.perf.experiment.tiers.TiersExperiment;
 import java.util.List;
 import java.util.Optional;
 

@@ -26,19 +26,19 @@ import java.util.concurrent.Executors;
  * MVC and the service's filters), and a bare durable commit (one-row insert, autocommit, on the cluster's own
  * PostgreSQL with fsync on). Seed machines had their own floors; a ratio to ours says how much of a gap is Agora's.
  */
-final class Floors {
+public final class Floors {
 
     /** Mean milliseconds per request of each floor; {@code commit} is empty when the database is out of reach. */
-    record Figures(double loadGenerator, double springEndpoint, Optional<Double> commit) {}
+    public record Figures(double loadGenerator, double springEndpoint, Optional<Double> commit) {}
 
     /** Where the bare commit may write: the cluster's PostgreSQL, never a service's own schema. */
-    record Database(String jdbcUrl, String username, String password) {}
+    public record Database(String jdbcUrl, String username, String password) {}
 
     private static final byte[] ANSWER = "{}".getBytes(StandardCharsets.US_ASCII);
 
     private Floors() {}
 
-    static Figures measure(
+    public static Figures measure(
             HttpDriver http, String springEndpoint, Optional<Database> database, int clients, int requests) {
         double loadGenerator = againstTrivialServer(http, clients, requests);
         LoadResult spring = ClosedLoad.run(

@@ -20,7 +20,7 @@ import java.util.function.LongFunction;
  * Runs one workload open-model at rising fixed rates and finds where p99 turns. Stops climbing once the
  * system clearly cannot keep up, so an overloaded rate costs seconds, not minutes.
  */
-final class KneeProbe {
+public final class KneeProbe {
 
     private final String workload;
     private final List<Knee.Point> points = new ArrayList<>();
@@ -30,16 +30,16 @@ final class KneeProbe {
         this.workload = workload;
     }
 
-    static List<Double> rates(ExperimentContext context) {
+    public static List<Double> rates(ExperimentContext context) {
         return context.choose(List.of(100.0, 200.0, 400.0, 800.0, 1600.0, 3200.0), List.of(100.0, 400.0, 1600.0));
     }
 
-    static Duration durationPerRate(ExperimentContext context) {
+    public static Duration durationPerRate(ExperimentContext context) {
         return Duration.ofSeconds(context.count(5, 2));
     }
 
     /** Runs the rates in order; {@code beforeRate} gets each rate first (e.g. to restock for buys). */
-    static KneeProbe run(
+    public static KneeProbe run(
             ExperimentContext context,
             String workload,
             java.util.function.DoubleConsumer beforeRate,
@@ -61,11 +61,11 @@ final class KneeProbe {
         return probe;
     }
 
-    Optional<Knee.Point> knee() {
+    public Optional<Knee.Point> knee() {
         return Knee.find(points, Knee.DEFAULT_FACTOR);
     }
 
-    String kneeText() {
+    public String kneeText() {
         return knee().map(point -> workload + ": p99 turns at about " + format(point.offeredPerSecond())
                         + " requests/s offered (p99 " + format(point.p99Ms()) + " ms, achieved "
                         + format(point.achievedPerSecond()) + "/s)")
@@ -74,7 +74,7 @@ final class KneeProbe {
     }
 
     /** Adds a table, a chart series source and the raw points to a report. */
-    static void addTo(Report.Builder report, String chartFile, List<KneeProbe> probes) {
+    public static void addTo(Report.Builder report, String chartFile, List<KneeProbe> probes) {
         Table.Builder table = Table.with(
                 "workload",
                 "offered /s",

@@ -10,12 +10,12 @@ import java.util.List;
 import java.util.Map;
 
 /** Small pieces every experiment's report uses. */
-final class Runs {
+public final class Runs {
 
     private Runs() {}
 
     /** One latency row per operation of the load, named "{prefix} {operation}". */
-    static void addLatencies(Report.Builder report, String prefix, LoadResult result) {
+    public static void addLatencies(Report.Builder report, String prefix, LoadResult result) {
         for (String operation : result.latencies().keySet()) {
             report.latency(
                     prefix.isEmpty() ? operation : prefix + " " + operation,
@@ -25,7 +25,7 @@ final class Runs {
     }
 
     /** A compact JSON-friendly view of a load: summaries per operation and failures. */
-    static Map<String, Object> raw(LoadResult result) {
+    public static Map<String, Object> raw(LoadResult result) {
         Map<String, Object> raw = new LinkedHashMap<>();
         Map<String, LatencySummary> summaries = new LinkedHashMap<>();
         result.latencies().keySet().forEach(operation -> summaries.put(operation, result.summary(operation)));
@@ -37,19 +37,19 @@ final class Runs {
     }
 
     /** Latencies in milliseconds of one operation in request order (for per-request charts and JSON). */
-    static List<Double> latenciesMs(LoadResult result, String operation) {
+    public static List<Double> latenciesMs(LoadResult result, String operation) {
         List<Double> values = new ArrayList<>();
         for (Sample sample : result.samples(operation)) values.add(sample.latencyNanos() / 1e6);
         return values;
     }
 
-    static List<Double> indexes(int count) {
+    public static List<Double> indexes(int count) {
         List<Double> x = new ArrayList<>(count);
         for (int i = 1; i <= count; i++) x.add((double) i);
         return x;
     }
 
-    static String fail(LoadResult result) {
+    public static String fail(LoadResult result) {
         return result.totalFailures() == 0
                 ? "no failures"
                 : result.totalFailures() + " failures " + result.failures() + ", e.g. " + result.failureExamples();

@@ -10,25 +10,25 @@ import java.util.List;
  * Totals of one timer (its {@code _sum} and {@code _count}) over every instance of a tier, read from their
  * Prometheus endpoints; two readings taken around a workload give the mean time the servers themselves spent.
  */
-record ServerMetrics(double seconds, long count) {
+public record ServerMetrics(double seconds, long count) {
 
-    static final ServerMetrics NONE = new ServerMetrics(0, 0);
+    public static final ServerMetrics NONE = new ServerMetrics(0, 0);
 
     /** One line of a Prometheus text page: the series (name and labels) and its value. */
-    record Sample(String series, double value) {
+    public record Sample(String series, double value) {
 
         /** The series is {@code name} itself (with any labels), not a longer name starting with it. */
-        boolean isNamed(String name) {
+        public boolean isNamed(String name) {
             return series.equals(name) || series.startsWith(name + "{");
         }
 
-        boolean hasLabels(String... labels) {
+        public boolean hasLabels(String... labels) {
             return Arrays.stream(labels).allMatch(series::contains);
         }
     }
 
     /** Every sample an instance's {@code /actuator/prometheus} shows; none when it does not answer. */
-    static List<Sample> scrape(HttpDriver http, String instance) {
+    public static List<Sample> scrape(HttpDriver http, String instance) {
         HttpReply reply = http.get(instance + "/actuator/prometheus");
         List<Sample> samples = new ArrayList<>();
         if (!reply.isSuccess()) return samples;
@@ -44,7 +44,7 @@ record ServerMetrics(double seconds, long count) {
      * @param metric the timer's Prometheus name without suffix, e.g. {@code http_server_requests_seconds}
      * @param labels label texts every counted series must contain, e.g. {@code uri="/orders"}
      */
-    static ServerMetrics read(HttpDriver http, List<String> instances, String metric, String... labels) {
+    public static ServerMetrics read(HttpDriver http, List<String> instances, String metric, String... labels) {
         double seconds = 0;
         long count = 0;
         for (String instance : instances) {
@@ -58,12 +58,12 @@ record ServerMetrics(double seconds, long count) {
     }
 
     /** The mean in ms of what happened between {@code before} and this reading; NaN when nothing did. */
-    double meanMillisSince(ServerMetrics before) {
+    public double meanMillisSince(ServerMetrics before) {
         long calls = count - before.count;
         return calls <= 0 ? Double.NaN : (seconds - before.seconds) * 1000 / calls;
     }
 
-    long countSince(ServerMetrics before) {
+    public long countSince(ServerMetrics before) {
         return count - before.count;
     }
 }

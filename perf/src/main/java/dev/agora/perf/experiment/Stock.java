@@ -7,7 +7,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /** Keeps enough copies of the books in stock that buys measure buying, not running out. */
-final class Stock {
+public final class Stock {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
@@ -16,11 +16,11 @@ final class Stock {
 
     private Stock() {}
 
-    static void ensure(Bookstore bookstore, String catalogUrl, Collection<Long> bookIds, long minimum) {
+    public static void ensure(Bookstore bookstore, String catalogUrl, Collection<Long> bookIds, long minimum) {
         for (long bookId : bookIds) ensure(bookstore, catalogUrl, bookId, minimum);
     }
 
-    static void ensure(Bookstore bookstore, String catalogUrl, long bookId, long minimum) {
+    public static void ensure(Bookstore bookstore, String catalogUrl, long bookId, long minimum) {
         long stock = current(bookstore, catalogUrl, bookId);
         long chunk = CHUNK;
         while (stock < minimum) {
@@ -37,7 +37,7 @@ final class Stock {
         }
     }
 
-    static long current(Bookstore bookstore, String catalogUrl, long bookId) {
+    public static long current(Bookstore bookstore, String catalogUrl, long bookId) {
         HttpReply reply = bookstore.catalogLookup(catalogUrl, bookId);
         if (!reply.isSuccess()) {
             throw new IllegalStateException("lookup of book " + bookId + " at " + catalogUrl + " failed: "

@@ -19,7 +19,7 @@ import java.util.List;
  * in rounds until the services' own compilation clock ({@code jvm.compilation.time}) says the JIT has settled,
  * within a time limit.
  */
-final class Warmup {
+public final class Warmup {
 
     /** Iterations per client and round: about ten seconds of traffic on this machine. */
     private static final int ROUND_ITERATIONS = 400;
@@ -43,7 +43,7 @@ final class Warmup {
     private Warmup() {}
 
     /** @return what the warm-up did, for the reports; empty when there was no bookstore to warm */
-    static String bookstore(Target target, boolean quick) {
+    public static String bookstore(Target target, boolean quick) {
         List<String> frontends = target.urls("frontend");
         List<String> catalogs = target.urls("catalog");
         List<String> orders = target.urls("order");
@@ -84,7 +84,7 @@ final class Warmup {
     }
 
     /** Base URLs of every frontend, catalog and order instance of the target: whose compilers the waits watch. */
-    static List<String> bookstoreInstances(Target target) {
+    public static List<String> bookstoreInstances(Target target) {
         List<String> instances = new ArrayList<>();
         for (String tier : List.of("frontend", "catalog", "order")) instances.addAll(target.urls(tier));
         return instances;
@@ -123,7 +123,7 @@ final class Warmup {
      *
      * @return what the wait found, for the reports
      */
-    static String awaitIdleCompilers(List<String> instances, Duration limit) {
+    public static String awaitIdleCompilers(List<String> instances, Duration limit) {
         long started = System.nanoTime();
         try (HttpDriver http = new HttpDriver(4)) {
             double before = compilationMillis(http, instances);

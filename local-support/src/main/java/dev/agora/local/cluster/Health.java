@@ -1,0 +1,102 @@
+package dev.agora.local.cluster;
+
+import dev.agora.local.process.ServiceProcess;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * A service's {@code /actuator/health} as text: what tests and the launcher wait for beyond readiness (an
+ * exchange standing by is live but never ready; an order replica says whether it sweeps).
+ */
+public final class Health {
+
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofMillis(500)).build();
+
+    private Health() {}
+
+    /** The health document of the instance at {@code baseUrl}; empty when it gave none within {@code timeout}. */
+    public static Optional<String> of(String baseUrl, Duration timeout) {
+        try {
+            return Optional.of(HTTP.send(
+                            HttpRequest.newBuilder(URI.create(baseUrl + "/actuator/health"))
+                                    .timeout(timeout)
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString())
+                    .body());
+        } catch (IOException e) {
+            return Optional.empty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        }
+    }
+
+    /** The role an exchange at {@code baseUrl} reports (ACTIVE, STANDBY, RECOVERING, ...); empty when it does not say. */
+    public static Optional<String> role(String baseUrl) {
+        return of(baseUrl, Duration.ofMillis(500)).flatMap(body -> {
+            int at = body.indexOf("\"role\":\"");
+            if (at < 0) return Optional.empty();
+            int from = at + "\"role\":\"".length();
+            int to = body.indexOf('"', from);
+            return to < 0 ? Optional.empty() : Optional.of(body.substring(from, to));
+        });
+    }
+
+    /**
+     * Waits until the process's health document contains {@code fragment} (e.g. {@code "role":"STANDBY"}).
+     *
+     * @throws IllegalStateException when the process exits or the timeout passes first, naming the last answer
+     */
+    public static void await(ServiceProcess process, String fragment, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        String last = "";
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException(process.name() + " exited; log: " + process.logFile());
+            }
+            Optional<String> body = of(process.baseUrl(), Duration.ofSeconds(2));
+            if (body.isPresent()) {
+                last = body.get();
+                if (last.contains(fragment)) return;
+            }
+            sleep(100);
+        }
+        throw new IllegalStateException(process.name() + " never reported " + fragment + " within " + timeout
+                + "; last: " + last + "; log: " + process.logFile());
+    }
+
+    /**
+     * Waits until an exchange instance is active (ready) or stands by (live, waiting for the lease, never ready).
+     */
+    public static void awaitActiveOrStandby(ServiceProcess process, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException(process.name() + " exited; log: " + process.logFile());
+            }
+            if (process.isReady()) {
+                process.awaitReady(timeout);
+                return;
+            }
+            if (role(process.baseUrl()).filter("STANDBY"::equals).isPresent()) return;
+            sleep(100);
+        }
+        throw new IllegalStateException(
+                process.name() + " neither active nor standing by after " + timeout + "; log: " + process.logFile());
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}

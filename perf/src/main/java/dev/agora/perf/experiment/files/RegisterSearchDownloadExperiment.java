@@ -1,0 +1,168 @@
+package dev.agora.perf.experiment.files;
+
+import dev.agora.perf.experiment.ClusterShape;
+import dev.agora.perf.experiment.Experiment;
+import dev.agora.perf.experiment.ExperimentContext;
+import dev.agora.perf.experiment.Runs;
+import dev.agora.perf.experiment.Seeds;
+import dev.agora.perf.experiment.Target;
+import dev.agora.perf.load.ClosedLoad;
+import dev.agora.perf.load.FileClient;
+import dev.agora.perf.load.LoadResult;
+import dev.agora.perf.report.Chart;
+import dev.agora.perf.report.Report;
+import dev.agora.perf.report.Table;
+import dev.agora.perf.stats.Comparison;
+import dev.agora.perf.stats.Numbers;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Seed 003, evaluation set 1: each client registers, then searches for, then downloads its own 1 KB files (10,000
+ * of each), with 1, 2, 4, 6 and 8 clients at once. Registrations go through the frontend with an admin token and
+ * are durable (fsync'd blob, PostgreSQL commit); searches ask the index by file name; downloads stream the bytes.
+ */
+public final class RegisterSearchDownloadExperiment implements Experiment {
+
+    /** The seed's time per client for 10,000 operations, ms: register, search, download. */
+    private static final Map<Integer, double[]> SEED_MS = Map.of(
+            1, new double[] {1280, 901, 5637},
+            2, new double[] {1423, 999, 7036},
+            4, new double[] {2478.25, 1121, 12401},
+            6, new double[] {4618, 1201.83, 19236.67},
+            8, new double[] {6034.63, 1319.13, 29458.75});
+
+    private static final List<String> OPERATIONS = List.of("register", "search", "download");
+    private static final int SIZE = 1024;
+
+    @Override
+    public String name() {
+        return "register-search-download";
+    }
+
+    @Override
+    public String seed() {
+        return "003";
+    }
+
+    @Override
+    public String workload() {
+        return "10 000 register, search, download of 1 KB files per client, 1..8 concurrent clients";
+    }
+
+    @Override
+    public String seedFigure() {
+        return "1 client: 7810 register/s, 11090 search/s, 1770 download/s";
+    }
+
+    @Override
+    public Report run(ExperimentContext context) throws Exception {
+        Instant started = Instant.now();
+        Target target = context.cluster(ClusterShape.bookstore());
+        List<String> frontends = target.urls("frontend");
+        String admin = FileWorkloads.admin(target);
+        int perClient = context.count(10_000, 300);
+        List<Integer> clientCounts = context.choose(List.of(1, 2, 4, 6, 8), List.of(1, 8));
+        String run = FileWorkloads.runId();
+        Report.Builder report = Report.builder(name(), "Register, search and download book files")
+                .seed(seed(), Seeds.HARDWARE_003)
+                .quick(context.quick());
+        Table.Builder table = Table.with(
+                "clients",
+                "seed register/s",
+                "Agora register/s",
+                "seed search/s",
+                "Agora search/s",
+                "seed download/s",
+                "Agora download/s",
+                "failures");
+        Map<String, List<Double>> series = new LinkedHashMap<>();
+        List<Double> x = new ArrayList<>();
+        Map<String, Object> raw = new LinkedHashMap<>();
+        try (FileClient files = new FileClient(32)) {
+            for (int clients : clientCounts) {
+                String kind = "c" + clients;
+                Map<String, LoadResult> byOperation = new LinkedHashMap<>();
+                for (String operation : OPERATIONS) {
+                    LoadResult result = ClosedLoad.run(
+                            clients,
+                            perClient,
+                            (client, i, recorder) -> {
+                                String frontend = frontends.get(client % frontends.size());
+                                String file = FileWorkloads.name(run, kind, client, i);
+                                switch (operation) {
+                                    case "register" ->
+                                        recorder.time(
+                                                operation,
+                                                () -> files.upload(
+                                                        frontend,
+                                                        FileWorkloads.BOOK,
+                                                        file,
+                                                        SIZE,
+                                                        client * 1_000_000L + i,
+                                                        admin));
+                                    case "search" -> recorder.time(operation, () -> files.search(frontend, file));
+                                    default ->
+                                        recorder.time(
+                                                operation, () -> files.download(frontend, FileWorkloads.BOOK, file));
+                                }
+                            },
+                            clients + " clients " + operation);
+                    byOperation.put(operation, result);
+                    Runs.addLatencies(report, clients + " clients", result);
+                    raw.put(clients + " clients " + operation, Runs.raw(result));
+                }
+                x.add((double) clients);
+                double[] seedMs = SEED_MS.get(clients);
+                List<Object> row = new ArrayList<>(List.of(clients));
+                long failures = 0;
+                for (int op = 0; op < OPERATIONS.size(); op++) {
+                    String operation = OPERATIONS.get(op);
+                    LoadResult result = byOperation.get(operation);
+                    // Per client, as the seed reports it: operations per second one client saw.
+                    double ours = 1000 / result.all().meanMillis();
+                    double theirs = 10_000 / seedMs[op] * 1000;
+                    series.computeIfAbsent(operation, k -> new ArrayList<>()).add(ours);
+                    row.add(Numbers.format(theirs));
+                    row.add(Numbers.format(ours));
+                    failures += result.totalFailures();
+                    report.compare(Comparison.higherIsBetter(
+                            clients + " clients, " + operation + " per second per client", "/s", theirs, ours));
+                }
+                row.add(failures);
+                table.row(row.toArray());
+                context.log("  " + clients + " clients: " + row);
+            }
+        }
+        double ceiling =
+                FileWorkloads.fsyncCeiling(Path.of(System.getProperty("java.io.tmpdir")), context.count(2000, 200));
+        Chart.Builder chart = Chart.line(
+                "register-search-download.png", "Operations per second per client", "clients", "operations/s");
+        series.forEach((operation, y) -> chart.series(operation, x, y));
+        return report.section(
+                        "Per client count",
+                        "Every client registers its own " + perClient + " files of 1 KB through the frontends "
+                                + "(`PUT /api/books/1/files/{name}`, admin token), then searches each by name "
+                                + "(`GET /api/files?q=`), then downloads each (`GET /api/books/1/files/{name}`). Rates "
+                                + "are per client (1000 / mean ms), as the seed's are. Cluster: "
+                                + target.shape().describe() + ", files on two catalogs each.",
+                        table.build())
+                .section(
+                        "Durability ceiling",
+                        "A registration here is durable: its blob is fsync'd and renamed with the folder fsync'd on "
+                                + "each of the two catalogs holding it, then its row commits in PostgreSQL. The bare "
+                                + "ceiling of the first part on this machine, one thread writing, fsync'ing and renaming "
+                                + "1 KB files, measured in this run: " + Numbers.format(ceiling)
+                                + " files/s. The seed's registrations went to an in-memory map.")
+                .chart(chart.build())
+                .raw("steps", raw)
+                .raw("fsyncCeilingPerSecond", ceiling)
+                .timing(started, Duration.between(started, Instant.now()))
+                .build();
+    }
+}
