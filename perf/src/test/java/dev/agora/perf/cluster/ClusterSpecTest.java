@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -38,6 +40,28 @@ class ClusterSpecTest {
         assertThat(Tier.EXCHANGE.port(1, spec.portOffset())).isEqualTo(28_380);
         assertThat(spec.exchangeTcpPort()).isEqualTo(32_345);
         assertThat(spec.controlPort()).isEqualTo(28_390);
+    }
+
+    @Test
+    void everyWitherKeepsWhetherTheExchangeAndItsStandbyRun() {
+        ClusterSpec exchangeAlone = ClusterSpec.defaults().withExchangeStandby(false);
+        List<UnaryOperator<ClusterSpec>> withers = List.of(
+                spec -> spec.withDataDirectory(Path.of("elsewhere")),
+                spec -> spec.withFresh(true),
+                spec -> spec.withFrontends(0),
+                spec -> spec.withCatalogs(0),
+                spec -> spec.withOrders(0),
+                spec -> spec.withPortOffset(2300),
+                spec -> spec.withPostgresPort(0),
+                spec -> spec.withEnvironment("exchange", "JAVA_TOOL_OPTIONS", "-XX:ActiveProcessorCount=1"),
+                spec -> spec.withJvmOptions(ClusterSpec.THROUGHPUT_JVM_OPTIONS),
+                spec -> spec.withAotCache(true));
+        for (UnaryOperator<ClusterSpec> wither : withers) {
+            ClusterSpec changed = wither.apply(exchangeAlone);
+            assertThat(changed.exchange()).isTrue();
+            assertThat(changed.exchangeStandby()).isFalse();
+            assertThat(changed.replicas(Tier.EXCHANGE)).isEqualTo(1);
+        }
     }
 
     @Test
