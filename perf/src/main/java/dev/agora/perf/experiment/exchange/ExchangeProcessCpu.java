@@ -1,8 +1,6 @@
 package dev.agora.perf.experiment.exchange;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import dev.agora.perf.experiment.ProcessFigures;
 import java.time.Instant;
 
 /**
@@ -11,9 +9,6 @@ import java.time.Instant;
  * cores, what each spends per request says where the next request per second has to come from.
  */
 final class ExchangeProcessCpu {
-
-    /** Linux reports process times in clock ticks of 1/100 s on every platform we run on. */
-    private static final long NANOS_PER_TICK = 10_000_000L;
 
     private final long exchangePid;
     private final long postmasterPid;
@@ -45,23 +40,23 @@ final class ExchangeProcessCpu {
     }
 
     private static boolean servesExchange(ProcessHandle backend) {
-        return cmdline(backend.pid()).startsWith("postgres: postgres exchange ");
+        return ProcessFigures.commandLine(backend.pid()).startsWith("postgres: postgres exchange ");
     }
 
     Sample sample() {
         long database = -1;
         if (postmasterPid > 0) {
             // Backends that ended count through the postmaster's reaped-children times.
-            database = ticks(postmasterPid, true);
+            database = ProcessFigures.cpuTicks(postmasterPid, true);
             database += ProcessHandle.of(postmasterPid).stream()
                     .flatMap(ProcessHandle::children)
-                    .mapToLong(child -> Math.max(0, ticks(child.pid(), false)))
+                    .mapToLong(child -> Math.max(0, ProcessFigures.cpuTicks(child.pid(), false)))
                     .sum();
         }
         return new Sample(
-                ticks(exchangePid, false) * NANOS_PER_TICK,
-                database < 0 ? -1 : database * NANOS_PER_TICK,
-                ticks(ProcessHandle.current().pid(), false) * NANOS_PER_TICK);
+                ProcessFigures.cpuTicks(exchangePid, false) * ProcessFigures.NANOS_PER_TICK,
+                database < 0 ? -1 : database * ProcessFigures.NANOS_PER_TICK,
+                ProcessFigures.cpuTicks(ProcessHandle.current().pid(), false) * ProcessFigures.NANOS_PER_TICK);
     }
 
     /** CPU used so far, in nanoseconds, -1 when unknown. */
@@ -81,27 +76,4 @@ final class ExchangeProcessCpu {
     }
 
     record PerRequest(double exchange, double postgres, double loadGenerator) {}
-
-    /** utime + stime (and the reaped children's cutime + cstime) from /proc/PID/stat; -1 when unreadable. */
-    private static long ticks(long pid, boolean withReapedChildren) {
-        try {
-            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-            // The command name (field 2) may hold spaces: count fields after its closing parenthesis.
-            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            long own = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
-            return withReapedChildren ? own + Long.parseLong(fields[13]) + Long.parseLong(fields[14]) : own;
-        } catch (IOException | RuntimeException e) {
-            return -1;
-        }
-    }
-
-    private static String cmdline(long pid) {
-        try {
-            return Files.readString(Path.of("/proc", Long.toString(pid), "cmdline"))
-                    .replace('\0', ' ')
-                    .strip();
-        } catch (IOException e) {
-            return "";
-        }
-    }
 }

@@ -31,6 +31,8 @@ public final class FrontendsExperiment implements Experiment {
 
     private static final Map<Integer, Double> SEED_10_CLIENTS_MS = Map.of(1, 0.55, 2, 0.53, 4, 0.52, 8, 0.52, 16, 0.53);
 
+    private static final Duration IDLE_WINDOW = Duration.ofSeconds(15);
+
     @Override
     public String name() {
         return "frontends";
@@ -52,7 +54,7 @@ public final class FrontendsExperiment implements Experiment {
     }
 
     @Override
-    public Report run(ExperimentContext context) {
+    public Report run(ExperimentContext context) throws Exception {
         Instant started = Instant.now();
         List<Integer> counts = new java.util.ArrayList<>(context.choose(List.of(1, 2, 4, 8, 16), List.of(1, 2, 4)));
         Target target = null;
@@ -82,10 +84,13 @@ public final class FrontendsExperiment implements Experiment {
                 "seed 10 clients ms",
                 "Agora 10 clients ms",
                 "Agora 20 clients ms",
-                "Agora 10 clients p99 ms");
+                "Agora 10 clients p99 ms",
+                "Agora 10 clients req/s");
         Map<Integer, List<Double>> series = new LinkedHashMap<>();
         List<Double> x = new ArrayList<>();
         Map<String, Object> raw = new LinkedHashMap<>();
+        Map<Integer, Double> throughput10 = new LinkedHashMap<>();
+        List<IdleCost> idle;
         try (HttpDriver http = context.http(32)) {
             Bookstore bookstore = new Bookstore(http, target.tokens());
             for (int n : counts) {
@@ -110,6 +115,9 @@ public final class FrontendsExperiment implements Experiment {
                 }
                 x.add((double) n);
                 double ten = byClients.get(10).all().meanMillis();
+                LoadResult tenClients = byClients.get(10);
+                throughput10.put(
+                        n, tenClients.all().count() / (tenClients.wallTime().toNanos() / 1e9));
                 context.log("  " + n + " frontends: 10 clients " + Numbers.format(ten) + " ms, 20 clients "
                         + Numbers.format(byClients.get(20).all().meanMillis()) + " ms");
                 report.compare(Comparison.lowerIsBetter(
@@ -119,8 +127,11 @@ public final class FrontendsExperiment implements Experiment {
                         SEED_10_CLIENTS_MS.get(n),
                         Numbers.format(ten),
                         Numbers.format(byClients.get(20).all().meanMillis()),
-                        Numbers.format(byClients.get(10).all().percentileMillis(99)));
+                        Numbers.format(byClients.get(10).all().percentileMillis(99)),
+                        Numbers.format(throughput10.get(n)));
             }
+            // After the load, every frontend is warm: what each costs while nobody calls it.
+            idle = IdleCost.measure(target, http, "frontend", IDLE_WINDOW);
         }
         Chart.Builder chart = Chart.line("frontends.png", "Mean latency per request vs frontends", "frontends", "ms");
         series.forEach((clients, y) -> chart.series(clients + " clients", x, y));
@@ -129,6 +140,28 @@ public final class FrontendsExperiment implements Experiment {
                 + Numbers.format(ten.getLast()) + " ms with " + most + " (seed 0.55 -> "
                 + SEED_10_CLIENTS_MS.get(most) + " ms)";
         fallbacks.forEach(report::note);
+        double latencyRatio = ten.getLast() / ten.getFirst();
+        double throughputRatio = throughput10.get(most) / throughput10.get(counts.getFirst());
+        Table.Builder scaling = Table.with("measure", "1 frontend", most + " frontends", "ratio", "goal (issue 32)");
+        scaling.row(
+                "mean latency, 10 clients, ms",
+                Numbers.format(ten.getFirst()),
+                Numbers.format(ten.getLast()),
+                Numbers.format(latencyRatio),
+                "<= 1.3");
+        scaling.row(
+                "throughput, 10 clients, req/s",
+                Numbers.format(throughput10.get(counts.getFirst())),
+                Numbers.format(throughput10.get(most)),
+                Numbers.format(throughputRatio),
+                ">= 0.9");
+        Table.Builder idleTable = Table.with("per frontend, idle", "mean", "max", "all " + idle.size());
+        idleRow(idleTable, "resident memory, MiB", idle, IdleCost::residentMiB);
+        idleRow(idleTable, "heap in use, MiB", idle, IdleCost::heapUsedMiB);
+        idleRow(idleTable, "threads", idle, IdleCost::threads);
+        idleRow(idleTable, "open sockets", idle, IdleCost::sockets);
+        idleRow(idleTable, "CPU while idle, % of one core", idle, IdleCost::cpuPercent);
+        raw.put("idle", idle);
         return report.headline(Comparison.lowerIsBetter("1 frontend, 10 clients, mean", "ms", 0.55, ten.getFirst())
                                 .headline()
                         + "; " + trend)
@@ -140,6 +173,18 @@ public final class FrontendsExperiment implements Experiment {
                                 + "). Every request half is a lookup (`GET /api/books/{id}`) and half a buy "
                                 + "(`POST /api/orders`, the stock update). The seed has no figures for 20 clients.",
                         table.build())
+                .section(
+                        "Scaling out",
+                        "The same run's 10-client step with one frontend against the step with all of them.",
+                        scaling.build())
+                .section(
+                        "What an idle frontend costs",
+                        "Measured after the load, over " + IDLE_WINDOW.toSeconds() + " s in which nothing calls "
+                                + "the frontends: resident memory and threads from /proc, heap in use from each "
+                                + "frontend's metrics (not after a GC), sockets open (listening, pooled connections to "
+                                + "the catalog and order service, PostgreSQL, the invalidation channel), and the CPU "
+                                + "each uses meanwhile (health probes of the replicas, lease renewals, clock checks).",
+                        idleTable.build())
                 .chart(chart.build())
                 .note("All frontends run during every step, and the catalog pushes each invalidation to all "
                         + most + " of them, so a step with fewer frontends still pays for the idle ones' "
@@ -148,7 +193,17 @@ public final class FrontendsExperiment implements Experiment {
                         + "shared its machine.")
                 .raw("steps", raw)
                 .raw("notStarted", fallbacks)
+                .raw("scaling", Map.of("latencyRatio", latencyRatio, "throughputRatio", throughputRatio))
                 .timing(started, Duration.between(started, Instant.now()))
                 .build();
+    }
+
+    private static void idleRow(
+            Table.Builder table, String figure, List<IdleCost> idle, java.util.function.ToDoubleFunction<IdleCost> of) {
+        table.row(
+                figure,
+                Numbers.format(IdleCost.mean(idle, of)),
+                Numbers.format(IdleCost.max(idle, of)),
+                Numbers.format(IdleCost.total(idle, of)));
     }
 }
