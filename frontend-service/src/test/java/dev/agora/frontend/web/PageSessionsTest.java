@@ -92,9 +92,7 @@ class PageSessionsTest {
     @Test
     void withoutASessionNothingButReadingIsOpen() throws Exception {
         HttpResponse<String> buy = post(cluster.frontend(0) + "/books/1/buy", "quantity=1&idempotencyKey=k", null);
-        assertThat(buy.statusCode())
-                .as("a buy needs a session and its CSRF token")
-                .isEqualTo(403);
+        assertRefused(buy, "a buy without a session or its CSRF token");
         HttpResponse<String> orders = web.get(cluster.frontend(0) + "/orders", null);
         assertThat(orders.statusCode()).isEqualTo(302);
         assertThat(orders.headers().firstValue("Location"))
@@ -128,7 +126,7 @@ class PageSessionsTest {
 
         String form = "quantity=2&idempotencyKey=" + encode(key);
         HttpResponse<String> forged = post(bookUrl + "/buy", form, session);
-        assertThat(forged.statusCode()).as("no CSRF token: refused").isEqualTo(403);
+        assertRefused(forged, "a customer's buy without the CSRF token");
         try (Http http = new Http()) {
             assertThat(Books.stockSeenBy(http, cluster.frontend(1), book))
                     .as("the refused buy changed nothing")
@@ -155,6 +153,14 @@ class PageSessionsTest {
         HttpResponse<String> page = web.get(cluster.frontend(0) + "/", "bm90LWEtc2Vzc2lvbg");
         assertThat(page.statusCode()).isEqualTo(200);
         assertThat(page.body()).contains("id=\"sign-in\"").doesNotContain("Signed in as");
+    }
+
+    /** Not bought: sent to sign in (again) or refused, never on to the orders a buy leads to. */
+    private static void assertRefused(HttpResponse<String> response, String what) {
+        assertThat(response.statusCode()).as(what).isIn(302, 403);
+        assertThat(response.headers().firstValue("Location").orElse(""))
+                .as(what)
+                .doesNotContain("/orders");
     }
 
     private HttpResponse<String> post(String url, String form, String session) throws Exception {
