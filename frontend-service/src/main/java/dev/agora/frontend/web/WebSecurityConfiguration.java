@@ -2,15 +2,24 @@ package dev.agora.frontend.web;
 
 import dev.agora.common.security.AgoraSecurityAutoConfiguration;
 import dev.agora.common.security.Roles;
+import jakarta.servlet.http.Cookie;
+import jakarta.servlet.http.HttpServletRequest;
+import java.util.Arrays;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpMethod;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.annotation.web.configurers.AbstractHttpConfigurer;
+import org.springframework.security.config.annotation.web.configurers.HeadersConfigurer;
 import org.springframework.security.provisioning.JdbcUserDetailsManager;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.header.writers.ReferrerPolicyHeaderWriter;
+import org.springframework.security.web.servlet.util.matcher.PathPatternRequestMatcher;
+import org.springframework.security.web.util.matcher.AndRequestMatcher;
+import org.springframework.security.web.util.matcher.OrRequestMatcher;
+import org.springframework.security.web.util.matcher.RequestMatcher;
 
 /**
  * The web pages' own filter chain: people sign in with a form (their password hash is in the identity database),
@@ -40,6 +49,53 @@ class WebSecurityConfiguration {
         "/favicon.ico"
     };
 
+    /** What anyone may read without signing in: the store, a book's page, and the pages' static files. */
+    static final String[] PUBLIC_PAGES = {"/", "/books/*", "/css/**", "/js/**", "/favicon.ico"};
+
+    /**
+     * A reader with no session cookie who reads a public page: nobody to identify and
+     * nothing to protect, so this chain leaves out the session-backed security context, CSRF tokens, the request
+     * cache, anonymous authentication and exception translation, as common's {@code agoraPublicReads} does for the
+     * JSON reads; the firewall and the security headers (the pages' CSP and referrer policy among them) stay. Such a
+     * page shows no form that changes anything (the book page offers "sign in to buy"), so it needs no CSRF token,
+     * and it creates no session. Anyone with a session cookie, valid or not, and every other request, takes the full
+     * chain below, so a signed-in reader's page carries the CSRF token of its buy and sign-out forms.
+     */
+    @Bean
+    @Order(CHAIN_ORDER - 1)
+    SecurityFilterChain anonymousPageReads(
+            HttpSecurity http, @Value("${server.servlet.session.cookie.name:SESSION}") String sessionCookie)
+            throws Exception {
+        RequestMatcher withoutSession = request -> !hasCookie(request, sessionCookie);
+        RequestMatcher publicPages = new OrRequestMatcher(Arrays.stream(PUBLIC_PAGES)
+                .map(path -> (RequestMatcher)
+                        PathPatternRequestMatcher.withDefaults().matcher(HttpMethod.GET, path))
+                .toList());
+        http.securityMatcher(new AndRequestMatcher(withoutSession, publicPages))
+                .csrf(AbstractHttpConfigurer::disable)
+                .sessionManagement(AbstractHttpConfigurer::disable)
+                .securityContext(AbstractHttpConfigurer::disable)
+                .requestCache(AbstractHttpConfigurer::disable)
+                .anonymous(AbstractHttpConfigurer::disable)
+                .servletApi(AbstractHttpConfigurer::disable)
+                .exceptionHandling(AbstractHttpConfigurer::disable)
+                .formLogin(AbstractHttpConfigurer::disable)
+                .httpBasic(AbstractHttpConfigurer::disable)
+                .logout(AbstractHttpConfigurer::disable)
+                .authorizeHttpRequests(requests -> requests.anyRequest().permitAll())
+                .headers(WebSecurityConfiguration::pageHeaders);
+        return http.build();
+    }
+
+    private static boolean hasCookie(HttpServletRequest request, String name) {
+        Cookie[] cookies = request.getCookies();
+        if (cookies == null) return false;
+        for (Cookie cookie : cookies) {
+            if (name.equals(cookie.getName())) return true;
+        }
+        return false;
+    }
+
     @Bean
     @Order(CHAIN_ORDER)
     SecurityFilterChain webPages(HttpSecurity http, JdbcUserDetailsManager users) throws Exception {
@@ -65,11 +121,15 @@ class WebSecurityConfiguration {
                 .logout(logout -> logout.logoutUrl("/logout").logoutSuccessUrl("/?signedOut"))
                 .httpBasic(AbstractHttpConfigurer::disable)
                 .exceptionHandling(errors -> errors.accessDeniedPage("/login?denied"))
-                .headers(headers -> headers.contentSecurityPolicy(csp -> csp.policyDirectives(
-                                "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self';"
-                                        + " form-action 'self'; frame-ancestors 'none'"))
-                        .referrerPolicy(
-                                referrer -> referrer.policy(ReferrerPolicyHeaderWriter.ReferrerPolicy.SAME_ORIGIN)));
+                .headers(WebSecurityConfiguration::pageHeaders);
         return http.build();
+    }
+
+    /** Every page's headers, whichever chain serves it. */
+    private static void pageHeaders(HeadersConfigurer<HttpSecurity> headers) {
+        headers.contentSecurityPolicy(csp -> csp.policyDirectives(
+                        "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self';"
+                                + " form-action 'self'; frame-ancestors 'none'"))
+                .referrerPolicy(referrer -> referrer.policy(ReferrerPolicyHeaderWriter.ReferrerPolicy.SAME_ORIGIN));
     }
 }

@@ -5,6 +5,7 @@ import dev.agora.frontend.book.FindingBooks;
 import dev.agora.frontend.files.FileView;
 import dev.agora.frontend.files.ListingFiles;
 import dev.agora.frontend.web.ApiProblem;
+import dev.agora.frontend.web.Person;
 import dev.agora.frontend.web.PublicApi;
 import dev.agora.frontend.web.SessionTokens;
 import dev.agora.frontend.web.WebSettings;
@@ -87,8 +88,11 @@ class StoreController {
         if (book == null) return unknownBook(id, model, response);
         model.addAttribute("book", book);
         model.addAttribute("files", filesOf(id, model));
-        // A new key each time the page is drawn: one intent to buy, however often its form is sent.
-        model.addAttribute("idempotencyKey", UUID.randomUUID().toString());
+        // A new key each time the page is drawn for a customer, who gets the buy form: one intent to buy, however
+        // often its form is sent. Nobody else gets the form, and nobody else pays for a random UUID.
+        if (model.getAttribute("person") instanceof Person person && person.customer()) {
+            model.addAttribute("idempotencyKey", UUID.randomUUID().toString());
+        }
         return "store/book";
     }
 
