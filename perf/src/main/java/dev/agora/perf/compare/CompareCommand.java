@@ -150,8 +150,9 @@ public final class CompareCommand implements Callable<Integer> {
                         "Starting the %s cluster from %s at port offset %d ...%n",
                         side.label(), trees.get(side), offsets.get(side));
                 LaunchedCluster cluster =
-                        LaunchedCluster.start(side, trees.get(side), work, offsets.get(side), arguments, readyTimeout);
+                        LaunchedCluster.launch(side, trees.get(side), work, offsets.get(side), arguments);
                 started.add(cluster);
+                cluster.awaitReady(readyTimeout);
                 ClusterAccess access = ClusterAccess.read(cluster.credentialsFile());
                 SideDriver driver = new SideDriver(cluster, access);
                 started.addFirst(driver);
@@ -267,7 +268,13 @@ public final class CompareCommand implements Callable<Integer> {
             String head = LaunchedCluster.run(
                             List.of("git", "-C", tree.toString(), "rev-parse", "--short", "HEAD"), tree)
                     .strip();
-            return head.isEmpty() ? "unknown" : head;
+            if (head.isEmpty()) return "unknown";
+            // Uncommitted changes to tracked files: the jars may not be that commit's.
+            String changes = LaunchedCluster.run(
+                            List.of("git", "-C", tree.toString(), "status", "--porcelain", "--untracked-files=no"),
+                            tree)
+                    .strip();
+            return changes.isEmpty() ? head : head + " with uncommitted changes";
         } catch (java.io.IOException e) {
             return "unknown";
         } catch (InterruptedException e) {

@@ -56,7 +56,7 @@ final class CompareReport {
                 "Median over " + setup.rounds() + " rounds of each batch's figure. new/old above 1: the new jars take"
                         + " longer (or, for throughput, serve more). Paired: the median of each round's own new/old"
                         + " (both halves of a round ran back to back, so a slow window of the machine mostly cancels)."
-                        + " Requests are sequential (one client), so throughput is 1 / mean latency.",
+                        + " Requests are sequential (one client): throughput is a batch's requests over its wall time.",
                 latencyTable(results));
         report.section(
                 "CPU per request",

@@ -36,7 +36,9 @@ public final class LaunchedCluster implements AutoCloseable {
     private final Path launcherLog;
     private final int portOffset;
     private final Process launcher;
-    private final Set<Long> seenPids = new LinkedHashSet<>();
+    /** Handles, not pids: a handle knows its process's start time, so it never kills a later process given that pid. */
+    private final Set<ProcessHandle> seen = new LinkedHashSet<>();
+
     private List<Instance> instances = List.of();
     private long postmasterPid = -1;
 
@@ -96,13 +98,17 @@ public final class LaunchedCluster implements AutoCloseable {
                 .toList();
     }
 
-    public static LaunchedCluster start(
-            Side side, Path tree, Path workDirectory, int portOffset, List<String> arguments, Duration readyTimeout)
+    /**
+     * Starts the tree's launcher and returns at once: the caller holds the cluster, to close it, before {@link
+     * #awaitReady} (a Ctrl-C during a start must stop it too).
+     */
+    public static LaunchedCluster launch(
+            Side side, Path tree, Path workDirectory, int portOffset, List<String> arguments)
             throws IOException, InterruptedException {
         Path jar = launcherJar(tree);
         if (!Files.isRegularFile(jar)) {
             throw new IllegalArgumentException(
-                    jar + " is missing: build that tree first (./mvnw -o -q -DskipTests" + " package in " + tree + ")");
+                    jar + " is missing: build that tree first (./mvnw -o -q -DskipTests package in " + tree + ")");
         }
         String help = run(List.of(java(), "-jar", jar.toString(), "cluster", "--help"), tree);
         List<String> unknown = unknownFlags(help, arguments);
@@ -124,17 +130,11 @@ public final class LaunchedCluster implements AutoCloseable {
                 .redirectErrorStream(true)
                 .redirectOutput(launcherLog.toFile())
                 .start();
-        LaunchedCluster cluster = new LaunchedCluster(side, tree, dataDirectory, launcherLog, portOffset, process);
-        try {
-            cluster.awaitReady(readyTimeout);
-        } catch (RuntimeException | InterruptedException e) {
-            cluster.close();
-            throw e;
-        }
-        return cluster;
+        return new LaunchedCluster(side, tree, dataDirectory, launcherLog, portOffset, process);
     }
 
-    private void awaitReady(Duration timeout) throws InterruptedException {
+    /** Waits until the launcher's control endpoint answers, and learns the instances' and PostgreSQL's pids. */
+    public void awaitReady(Duration timeout) throws InterruptedException {
         ControlClient control = ControlClient.forPortOffset(portOffset);
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
@@ -158,21 +158,37 @@ public final class LaunchedCluster implements AutoCloseable {
         remember();
     }
 
-    /** The postmaster's pid: the first line of PostgreSQL's own {@code postmaster.pid} in the data directory. */
+    /**
+     * The postmaster's pid: the first line of PostgreSQL's own {@code postmaster.pid} in the data directory, when
+     * that process runs on this data directory (a file left by an earlier run may name a pid reused since).
+     */
     private long readPostmasterPid() {
-        Path pidFile = dataDirectory.resolve("postgres/postmaster.pid");
+        Path postgres = dataDirectory.resolve("postgres");
+        Path pidFile = postgres.resolve("postmaster.pid");
+        long pid;
         try {
-            return Long.parseLong(Files.readAllLines(pidFile).getFirst().strip());
+            pid = Long.parseLong(Files.readAllLines(pidFile).getFirst().strip());
         } catch (IOException | RuntimeException e) {
             throw new IllegalStateException("No PostgreSQL pid in " + pidFile + " (" + e + ")");
         }
+        if (!ProcessFigures.commandLine(pid).contains(postgres.toString())) {
+            throw new IllegalStateException("PostgreSQL of " + pidFile + " (pid " + pid + ") is not running");
+        }
+        return pid;
     }
 
     /** Every process the launcher started so far, so that closing can kill what survives it. */
     private void remember() {
-        launcher.descendants().forEach(process -> seenPids.add(process.pid()));
-        instances.forEach(instance -> seenPids.add(instance.pid()));
-        if (postmasterPid > 0) seenPids.add(postmasterPid);
+        if (postmasterPid < 0 && Files.isRegularFile(dataDirectory.resolve("postgres/postmaster.pid"))) {
+            try {
+                ProcessHandle.of(readPostmasterPid()).ifPresent(seen::add); // a start stopped half-way leaves none
+            } catch (IllegalStateException halfWritten) {
+                // read again at the next look
+            }
+        }
+        launcher.descendants().forEach(seen::add);
+        instances.forEach(instance -> ProcessHandle.of(instance.pid()).ifPresent(seen::add));
+        if (postmasterPid > 0) ProcessHandle.of(postmasterPid).ifPresent(seen::add);
     }
 
     public Side side() {
@@ -232,8 +248,8 @@ public final class LaunchedCluster implements AutoCloseable {
             Thread.currentThread().interrupt();
             launcher.destroyForcibly();
         }
-        for (long pid : seenPids) {
-            ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+        for (ProcessHandle process : seen) {
+            if (process.isAlive()) process.destroyForcibly();
         }
     }
 

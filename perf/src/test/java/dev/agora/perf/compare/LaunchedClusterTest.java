@@ -66,13 +66,8 @@ class LaunchedClusterTest {
 
     @Test
     void aTreeWithoutItsLauncherJarIsRefusedWithHowToBuildIt() {
-        assertThatThrownBy(() -> LaunchedCluster.start(
-                        Side.BASELINE,
-                        Path.of("/nonexistent-tree"),
-                        Path.of("/tmp"),
-                        1000,
-                        List.of(),
-                        Duration.ofSeconds(1)))
+        assertThatThrownBy(() -> LaunchedCluster.launch(
+                        Side.BASELINE, Path.of("/nonexistent-tree"), Path.of("/tmp"), 1000, List.of()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("perf/target/agora-perf.jar is missing")
                 .hasMessageContaining("package");
