@@ -39,6 +39,9 @@ final class CompareReport {
             long warmUpBuys,
             Map<Side, Long> warmUpFailures) {}
 
+    private static final DateTimeFormatter WHEN =
+            DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'").withZone(ZoneOffset.UTC);
+
     private CompareReport() {}
 
     static String name(Instant startedAt) {
@@ -50,7 +53,10 @@ final class CompareReport {
                 + setup.commits().get(Side.CANDIDATE) + "), alternating rounds in one run";
         Report.Builder report = Report.builder(name(startedAt), title).timing(startedAt, duration);
         report.headline(headline(results));
-        report.section("Setup", setupText(setup));
+        report.section(
+                "Setup",
+                "Measured " + WHEN.format(startedAt) + " in " + duration.toSeconds() + " s (both clusters' start-up"
+                        + " included).\n\n" + setupText(setup));
         report.section(
                 "Latency and throughput",
                 "Median over " + setup.rounds() + " rounds of each batch's figure. new/old above 1: the new jars take"

@@ -58,6 +58,7 @@ class CompareReportTest {
 
         String markdown = Files.readString(directory.resolve("compare-2026-11-27-0704.md"));
         assertThat(markdown)
+                .contains("Measured 2026-11-27 07:04 UTC in 180 s")
                 .contains("5ebaaab")
                 .contains("8d02221")
                 .contains("| lookup | 1 | 1.2 | 1.2 | 1.2 | 2 | 2.4 | 1.2 | 1000 | 833 | 0 | 0 |")
