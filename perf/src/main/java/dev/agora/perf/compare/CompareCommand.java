@@ -140,6 +140,9 @@ public final class CompareCommand implements Callable<Integer> {
         Thread stopOnExit = new Thread(this::stopAll, "agora-compare-stop");
         Runtime.getRuntime().addShutdownHook(stopOnExit); // Ctrl-C and SIGTERM stop both clusters too
         Instant startedAt = Instant.now();
+        // Read before the clusters start, when the launchers read the jars: a commit during the run changes nothing.
+        Map<Side, String> commits = new EnumMap<>(Side.class);
+        for (Side side : Side.values()) commits.put(side, commit(trees.get(side)));
         try {
             Map<Side, SideDriver> drivers = new EnumMap<>(Side.class);
             for (Side side : Side.values()) {
@@ -179,11 +182,9 @@ public final class CompareCommand implements Callable<Integer> {
                         result.failures());
             }
             MachineLoad load = MachineLoad.between(loadStart, MachineLoad.Reading.now());
-            Map<Side, String> commits = new EnumMap<>(Side.class);
             Map<Side, String> treeNames = new EnumMap<>(Side.class);
             Map<Side, String> access = new EnumMap<>(Side.class);
             for (Side side : Side.values()) {
-                commits.put(side, commit(trees.get(side)));
                 treeNames.put(side, trees.get(side).toString());
                 access.put(side, drivers.get(side).access().describe());
             }
