@@ -2,6 +2,7 @@ package dev.agora.perf;
 
 import dev.agora.perf.cluster.ClusterCommand;
 import dev.agora.perf.cluster.CtlCommand;
+import dev.agora.perf.compare.CompareCommand;
 import dev.agora.perf.experiment.ListCommand;
 import dev.agora.perf.experiment.RunCommand;
 import dev.agora.perf.jmh.JmhCommand;
@@ -12,7 +13,14 @@ import picocli.CommandLine.Command;
         name = "agora-perf",
         mixinStandardHelpOptions = true,
         description = "Runs the Agora cluster locally and replays the seed experiments against it.",
-        subcommands = {ClusterCommand.class, CtlCommand.class, RunCommand.class, ListCommand.class, JmhCommand.class})
+        subcommands = {
+            ClusterCommand.class,
+            CtlCommand.class,
+            RunCommand.class,
+            CompareCommand.class,
+            ListCommand.class,
+            JmhCommand.class
+        })
 public final class AgoraPerf implements Runnable {
 
     public static void main(String[] args) {

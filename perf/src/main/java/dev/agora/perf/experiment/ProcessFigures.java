@@ -28,6 +28,26 @@ public final class ProcessFigures {
         }
     }
 
+    /**
+     * CPU ticks of a process and everything below it: its own and its reaped children's time, plus each live
+     * descendant's (with its reaped children). A child that exits between two readings moves its time into its
+     * parent's reaped-children count, so the sum only grows, e.g. for a PostgreSQL postmaster and its backends.
+     * -1 when the process is gone.
+     */
+    public static long treeCpuTicks(long pid) {
+        long total = cpuTicks(pid, true);
+        if (total < 0) return -1;
+        var process = ProcessHandle.of(pid);
+        if (process.isEmpty()) return -1;
+        try (var descendants = process.get().descendants()) {
+            for (ProcessHandle descendant : (Iterable<ProcessHandle>) descendants::iterator) {
+                long ticks = cpuTicks(descendant.pid(), true);
+                if (ticks > 0) total += ticks; // gone while listing: its time is in its parent's reaped count
+            }
+        }
+        return total;
+    }
+
     /** Resident set size in bytes ({@code VmRSS}). */
     public static long residentBytes(long pid) {
         long kib = statusField(pid, "VmRSS:");

@@ -43,18 +43,41 @@ public final class AccessTokens implements AutoCloseable {
     private static final Duration RETRY_PAUSE = Duration.ofSeconds(1);
 
     private final Credentials credentials;
+    private final URI tokenUrl;
     private final HttpClient http;
     private final Map<User, Holder> holders = new EnumMap<>(User.class);
 
     public AccessTokens(Credentials credentials) {
+        this(
+                credentials,
+                credentials.tokenUrl(),
+                Map.of(
+                        User.ADMIN, credentials.admin(),
+                        User.TRADER, credentials.trader(),
+                        User.CUSTOMER, credentials.customer()));
+    }
+
+    private AccessTokens(Credentials credentials, URI tokenUrl, Map<User, Credentials.Client> clients) {
         this.credentials = credentials;
+        this.tokenUrl = tokenUrl;
         this.http = HttpClient.newBuilder()
                 .connectTimeout(Duration.ofSeconds(2))
                 .version(HttpClient.Version.HTTP_1_1)
                 .build();
-        holders.put(User.ADMIN, new Holder(credentials.admin()));
-        holders.put(User.TRADER, new Holder(credentials.trader()));
-        holders.put(User.CUSTOMER, new Holder(credentials.customer()));
+        clients.forEach((user, client) -> holders.put(user, new Holder(client)));
+    }
+
+    /**
+     * Tokens for only some of the demo users, e.g. of an older cluster whose credentials file names fewer clients;
+     * {@link #credentials()} is then null and asking for another user's token fails.
+     */
+    public static AccessTokens forClients(URI tokenUrl, Map<User, Credentials.Client> clients) {
+        return new AccessTokens(null, tokenUrl, clients);
+    }
+
+    /** Whether this holds a client for the user. */
+    public boolean has(User user) {
+        return holders.containsKey(user);
     }
 
     public Credentials credentials() {
@@ -63,17 +86,23 @@ public final class AccessTokens implements AutoCloseable {
 
     /** The value of an {@code Authorization} header for the user: {@code Bearer <token>}. */
     public String authorization(User user) {
-        return holders.get(user).token().authorization();
+        return holder(user).token().authorization();
+    }
+
+    private Holder holder(User user) {
+        Holder holder = holders.get(user);
+        if (holder == null) throw new IllegalStateException("No client for the demo " + user + " user");
+        return holder;
     }
 
     /** The user's access token itself. */
     public String accessToken(User user) {
-        return holders.get(user).token().value();
+        return holder(user).token().value();
     }
 
     /** Fetches every user's token now (unless held), e.g. before a measurement, so none is fetched during it. */
     public AccessTokens prefetch() {
-        for (User user : User.values()) holders.get(user).token();
+        for (Holder holder : holders.values()) holder.token();
         return this;
     }
 
@@ -83,7 +112,7 @@ public final class AccessTokens implements AutoCloseable {
      * @throws IllegalStateException when the endpoint does not answer 200 with a token
      */
     Token request(Credentials.Client client) {
-        URI url = credentials.tokenUrl();
+        URI url = tokenUrl;
         String basic = Base64.getEncoder()
                 .encodeToString((form(client.id()) + ":" + form(client.secret())).getBytes(StandardCharsets.UTF_8));
         HttpRequest request = HttpRequest.newBuilder(url)

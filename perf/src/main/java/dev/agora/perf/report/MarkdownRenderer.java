@@ -70,9 +70,10 @@ public final class MarkdownRenderer {
     }
 
     private static String provenance(Report report) {
+        // A report measured against no seed (e.g. old jars against new) says its counts in its own sections.
         String counts = report.quick()
                 ? "Run with `--quick`: reduced request counts, not the seed's; compare shapes, not figures."
-                : "Run with the seed's request and client counts.";
+                : report.seed().isBlank() ? "" : "Run with the seed's request and client counts.";
         String seedSide = report.seed().isBlank()
                 ? ""
                 : "Seed " + report.seed() + " ran on other hardware (" + report.seedHardware()
@@ -80,7 +81,7 @@ public final class MarkdownRenderer {
                         + WHEN.format(report.startedAt()) + " in "
                         + format(report.duration().toMillis() / 1000.0)
                         + " s. ";
-        return seedSide + counts + " Hardware: " + report.machine().oneLine() + ".";
+        return (seedSide + counts + " Hardware: " + report.machine().oneLine() + ".").strip();
     }
 
     static Table comparisons(Report report) {

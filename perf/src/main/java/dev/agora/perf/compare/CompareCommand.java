@@ -1,0 +1,315 @@
+package dev.agora.perf.compare;
+
+import dev.agora.perf.report.MachineLoad;
+import dev.agora.perf.report.Report;
+import dev.agora.perf.report.ReportWriter;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicBoolean;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Option;
+
+@Command(
+        name = "compare",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Measures an old commit's jars against this tree's in one run on this machine: starts both clusters"
+                    + " (each with its own tree's launcher), warms both up, then runs rounds of sequential searches,"
+                    + " lookups and buys against one and then the other, alternating which goes first.",
+            "Reports per kind the median over rounds of p50 and p99 for old and new, their ratio, throughput and the"
+                    + " CPU time per request of every tier (frontend, catalog, order, PostgreSQL).",
+            "Build the old tree first: git worktree add --detach /tmp/old <commit> && (cd /tmp/old && ./mvnw -o -q"
+                    + " -DskipTests package)"
+        })
+public final class CompareCommand implements Callable<Integer> {
+
+    /** Buys the warm-up makes on each cluster at most (fewer where an unrestockable cluster holds less). */
+    static final long WARM_UP_BUYS = 2_000;
+
+    private static final Duration WARM_UP_SLICE = Duration.ofSeconds(10);
+
+    @Option(
+            names = "--baseline",
+            required = true,
+            description = "The old tree: a checkout whose jars are built (<tree>/perf/target/agora-perf.jar).")
+    Path baseline;
+
+    @Option(names = "--tree", defaultValue = ".", description = "The new tree (default: the working directory).")
+    Path candidate;
+
+    @Option(names = "--rounds", defaultValue = "8", description = "Rounds (default: ${DEFAULT-VALUE}).")
+    int rounds;
+
+    @Option(
+            names = "--reads",
+            defaultValue = "1000",
+            description = "Searches and lookups per batch (default: ${DEFAULT-VALUE}).")
+    int reads;
+
+    @Option(names = "--buys", defaultValue = "200", description = "Buys per batch (default: ${DEFAULT-VALUE}).")
+    int buys;
+
+    @Option(
+            names = "--warm-up",
+            defaultValue = "90s",
+            converter = DurationConverter.class,
+            description = "Warm-up of each cluster, e.g. 90s or 2m (default: ${DEFAULT-VALUE}).")
+    Duration warmUp;
+
+    @Option(
+            names = "--cache",
+            defaultValue = "on",
+            description =
+                    "on, or off: the frontends' cache and the invalidations off in both (default: ${DEFAULT-VALUE}).")
+    String cache;
+
+    @Option(
+            names = "--frontends",
+            defaultValue = "1",
+            description = "Frontends per cluster (default: ${DEFAULT-VALUE}).")
+    int frontends;
+
+    @Option(names = "--catalogs", defaultValue = "1", description = "Catalogs per cluster (default: ${DEFAULT-VALUE}).")
+    int catalogs;
+
+    @Option(
+            names = "--orders",
+            defaultValue = "1",
+            description = "Order services per cluster (default: ${DEFAULT-VALUE}).")
+    int orders;
+
+    @Option(
+            names = "--port-offset",
+            defaultValue = "0",
+            description = "Port offset of the new cluster (default: ${DEFAULT-VALUE}).")
+    int portOffset;
+
+    @Option(
+            names = "--baseline-port-offset",
+            defaultValue = "1000",
+            description = "Port offset of the old cluster (default: ${DEFAULT-VALUE}).")
+    int baselinePortOffset;
+
+    @Option(
+            names = "--work-dir",
+            defaultValue = "data/compare",
+            description = "Where both clusters keep their state and launcher logs, wiped at start (default:"
+                    + " ${DEFAULT-VALUE}).")
+    Path workDirectory;
+
+    @Option(
+            names = "--output",
+            defaultValue = "perf/reports",
+            description = "Where the report goes (default: ${DEFAULT-VALUE}).")
+    Path output;
+
+    @Option(
+            names = "--ready-timeout",
+            defaultValue = "10m",
+            converter = DurationConverter.class,
+            description = "How long a cluster may take to start (default: ${DEFAULT-VALUE}).")
+    Duration readyTimeout;
+
+    private final List<AutoCloseable> started = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final AtomicBoolean stopped = new AtomicBoolean();
+
+    @Override
+    public Integer call() throws Exception {
+        boolean cacheOn =
+                switch (cache) {
+                    case "on" -> true;
+                    case "off" -> false;
+                    default -> throw new IllegalArgumentException("--cache is on or off, not " + cache);
+                };
+        if (rounds < 1 || reads < 1 || buys < 1) throw new IllegalArgumentException("--rounds, --reads, --buys > 0");
+        if (portOffset == baselinePortOffset) throw new IllegalArgumentException("the two port offsets must differ");
+        PrintStream out = System.out;
+        Map<Side, Path> trees = new EnumMap<>(Side.class);
+        trees.put(Side.BASELINE, baseline.toAbsolutePath().normalize());
+        trees.put(Side.CANDIDATE, candidate.toAbsolutePath().normalize());
+        Map<Side, Integer> offsets = Map.of(Side.BASELINE, baselinePortOffset, Side.CANDIDATE, portOffset);
+        Thread stopOnExit = new Thread(this::stopAll, "agora-compare-stop");
+        Runtime.getRuntime().addShutdownHook(stopOnExit); // Ctrl-C and SIGTERM stop both clusters too
+        Instant startedAt = Instant.now();
+        // Read before the clusters start, when the launchers read the jars: a commit during the run changes nothing.
+        Map<Side, String> commits = new EnumMap<>(Side.class);
+        for (Side side : Side.values()) commits.put(side, commit(trees.get(side)));
+        try {
+            Map<Side, SideDriver> drivers = new EnumMap<>(Side.class);
+            for (Side side : Side.values()) {
+                Path work = workDirectory.toAbsolutePath().normalize();
+                List<String> arguments = LaunchedCluster.clusterArguments(
+                        work.resolve(side.label()), offsets.get(side), frontends, catalogs, orders, cacheOn);
+                out.printf(
+                        "Starting the %s cluster from %s at port offset %d ...%n",
+                        side.label(), trees.get(side), offsets.get(side));
+                LaunchedCluster cluster =
+                        LaunchedCluster.launch(side, trees.get(side), work, offsets.get(side), arguments);
+                started.add(cluster);
+                cluster.awaitReady(readyTimeout);
+                ClusterAccess access = ClusterAccess.read(cluster.credentialsFile());
+                SideDriver driver = new SideDriver(cluster, access);
+                started.addFirst(driver);
+                drivers.put(side, driver);
+                out.printf("  ready: %s, %s%n", cluster.shape(), access.describe());
+            }
+            for (SideDriver driver : drivers.values()) driver.checkEachKind();
+            long warmUpBuys = planStock(drivers, out);
+            MachineLoad.Reading loadStart = MachineLoad.Reading.now();
+            Map<Side, Long> warmUpFailures = warmUp(drivers, warmUpBuys, out);
+            List<BatchResult> results = new ArrayList<>();
+            for (RoundSchedule.Batch batch : RoundSchedule.batches(rounds)) {
+                int count = batch.kind() == Kind.BUY ? buys : reads;
+                BatchResult result = drivers.get(batch.side()).measure(batch, count);
+                results.add(result);
+                out.printf(
+                        Locale.ROOT,
+                        "round %d %-6s %s: p50 %.3f ms, p99 %.3f ms, %d non-2xx%n",
+                        batch.round() + 1,
+                        batch.kind().label(),
+                        batch.side().label(),
+                        result.latency().p50Ms(),
+                        result.latency().p99Ms(),
+                        result.failures());
+            }
+            MachineLoad load = MachineLoad.between(loadStart, MachineLoad.Reading.now());
+            Map<Side, String> treeNames = new EnumMap<>(Side.class);
+            Map<Side, String> access = new EnumMap<>(Side.class);
+            for (Side side : Side.values()) {
+                treeNames.put(side, trees.get(side).toString());
+                access.put(side, drivers.get(side).access().describe());
+            }
+            CompareReport.Setup setup = new CompareReport.Setup(
+                    commits,
+                    treeNames,
+                    access,
+                    drivers.get(Side.CANDIDATE).cluster().shape(),
+                    cacheOn,
+                    rounds,
+                    reads,
+                    buys,
+                    warmUp,
+                    warmUpBuys,
+                    warmUpFailures);
+            Report report = CompareReport.build(setup, results, startedAt, Duration.between(startedAt, Instant.now()))
+                    .withLoad(load);
+            List<Path> written = ReportWriter.write(report, output);
+            out.println(report.headline());
+            out.println(report.sections().get(1).table().toMarkdown());
+            out.println(report.sections().get(2).table().toMarkdown());
+            out.println("Report: " + written);
+            return 0;
+        } finally {
+            stopAll();
+            try {
+                Runtime.getRuntime().removeShutdownHook(stopOnExit);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook is running or ran: it stopped everything
+            }
+        }
+    }
+
+    /**
+     * Tops up the clusters that can be restocked and returns the warm-up buys both can afford (the same on both, so
+     * both warm up alike).
+     */
+    private long planStock(Map<Side, SideDriver> drivers, PrintStream out) {
+        long measured = (long) rounds * buys;
+        Map<Side, StockPlan> plans = new EnumMap<>(Side.class);
+        drivers.forEach((side, driver) -> plans.put(
+                side,
+                StockPlan.plan(
+                        driver.stock(),
+                        measured,
+                        WARM_UP_BUYS,
+                        driver.access().admin().isPresent())));
+        long warmUpBuys =
+                plans.values().stream().mapToLong(StockPlan::warmUpBuys).min().orElseThrow();
+        drivers.forEach((side, driver) -> {
+            long restockTo = plans.get(side).restockTo();
+            if (restockTo > 0) {
+                out.printf("Restocking the %s cluster to %d copies of each book%n", side.label(), restockTo);
+                driver.restockTo(restockTo);
+            }
+        });
+        return warmUpBuys;
+    }
+
+    /** Slices of at most 10 s on each cluster in turn, until each has had the whole warm-up. */
+    private Map<Side, Long> warmUp(Map<Side, SideDriver> drivers, long warmUpBuys, PrintStream out) {
+        Map<Side, Long> failures = new EnumMap<>(Side.class);
+        Map<Side, long[]> budgets = new EnumMap<>(Side.class);
+        for (Side side : Side.values()) {
+            failures.put(side, 0L);
+            budgets.put(side, new long[] {warmUpBuys});
+        }
+        out.printf("Warming up each cluster for %d s ...%n", warmUp.toSeconds());
+        Duration left = warmUp;
+        while (left.isPositive()) {
+            Duration slice = left.compareTo(WARM_UP_SLICE) < 0 ? left : WARM_UP_SLICE;
+            for (Side side : Side.values()) {
+                failures.merge(side, drivers.get(side).warmUp(slice, budgets.get(side)), Long::sum);
+            }
+            left = left.minus(slice);
+        }
+        return failures;
+    }
+
+    private static String commit(Path tree) {
+        try {
+            String head = LaunchedCluster.run(
+                            List.of("git", "-C", tree.toString(), "rev-parse", "--short", "HEAD"), tree)
+                    .strip();
+            if (head.isEmpty()) return "unknown";
+            // Uncommitted changes to tracked files: the jars may not be that commit's.
+            String changes = LaunchedCluster.run(
+                            List.of("git", "-C", tree.toString(), "status", "--porcelain", "--untracked-files=no"),
+                            tree)
+                    .strip();
+            return changes.isEmpty() ? head : head + " with uncommitted changes";
+        } catch (java.io.IOException e) {
+            return "unknown";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "unknown";
+        }
+    }
+
+    /** Closes the drivers (kept at the front), then the clusters; once, from the command or the shutdown hook. */
+    private void stopAll() {
+        if (!stopped.compareAndSet(false, true)) return;
+        for (AutoCloseable closeable : started) {
+            try {
+                closeable.close();
+            } catch (Exception e) {
+                System.err.println("Stopping " + closeable + " failed: " + e);
+            }
+        }
+    }
+
+    /** "90s", "2m", "500ms", or ISO-8601 ("PT90S"). */
+    static final class DurationConverter implements ITypeConverter<Duration> {
+        @Override
+        public Duration convert(String value) {
+            return parse(value);
+        }
+
+        static Duration parse(String value) {
+            String text = value.strip().toLowerCase(Locale.ROOT);
+            if (text.startsWith("pt")) return Duration.parse(text);
+            if (text.endsWith("ms")) return Duration.ofMillis(Long.parseLong(text.substring(0, text.length() - 2)));
+            if (text.endsWith("s")) return Duration.ofSeconds(Long.parseLong(text.substring(0, text.length() - 1)));
+            if (text.endsWith("m")) return Duration.ofMinutes(Long.parseLong(text.substring(0, text.length() - 1)));
+            throw new IllegalArgumentException("a duration like 90s, 2m or 500ms, not " + value);
+        }
+    }
+}

@@ -1,0 +1,76 @@
+package dev.agora.perf.compare;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.agora.perf.report.Report;
+import dev.agora.perf.report.ReportWriter;
+import dev.agora.perf.stats.LatencySummary;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CompareReportTest {
+
+    @TempDir
+    Path directory;
+
+    @Test
+    void writesMarkdownAndJsonNamedByTheStartMinuteWithMediansRatiosAndCpuPerTier() throws Exception {
+        List<BatchResult> results = new ArrayList<>();
+        for (RoundSchedule.Batch batch : RoundSchedule.batches(3)) {
+            // New lookups take 1.2x old ones; new buys 1.5x the order tier's CPU; one new buy refused in round 2.
+            boolean candidate = batch.side() == Side.CANDIDATE;
+            double p50 = batch.kind() == Kind.LOOKUP && candidate ? 1.2 : 1.0;
+            long failures = batch.kind() == Kind.BUY && candidate && batch.round() == 1 ? 1 : 0;
+            Map<CpuTier, Double> cpu = new EnumMap<>(CpuTier.class);
+            for (CpuTier tier : CpuTier.values()) cpu.put(tier, 100.0);
+            if (batch.kind() == Kind.BUY && candidate) cpu.put(CpuTier.ORDER, 150.0);
+            results.add(new BatchResult(
+                    batch,
+                    new LatencySummary(100, p50, p50, p50, 2 * p50, 3 * p50, 4 * p50, 1000 / p50),
+                    failures,
+                    failures > 0 ? "409 out of stock" : "",
+                    cpu));
+        }
+        CompareReport.Setup setup = new CompareReport.Setup(
+                Map.of(Side.BASELINE, "5ebaaab", Side.CANDIDATE, "8d02221"),
+                Map.of(Side.BASELINE, "/old", Side.CANDIDATE, "/new"),
+                Map.of(Side.BASELINE, "no credentials", Side.CANDIDATE, "customer and admin clients"),
+                "{catalog=1, frontend=1, order=1}",
+                true,
+                3,
+                100,
+                100,
+                Duration.ofSeconds(20),
+                500,
+                Map.of(Side.BASELINE, 0L, Side.CANDIDATE, 0L));
+        Instant startedAt = Instant.parse("2026-11-27T07:04:59Z");
+
+        Report report = CompareReport.build(setup, results, startedAt, Duration.ofMinutes(3));
+        ReportWriter.write(report, directory);
+
+        String markdown = Files.readString(directory.resolve("compare-2026-11-27-0704.md"));
+        assertThat(markdown)
+                .contains("Measured 2026-11-27 07:04 UTC in 180 s")
+                .contains("5ebaaab")
+                .contains("8d02221")
+                .contains("| lookup | 1 | 1.2 | 1.2 | 1.2 | 2 | 2.4 | 1.2 | 1000 | 833 | 0 | 0 |")
+                .contains("| buy | order | 1 | 1.5 | 1.5 |")
+                .contains("| buy | postgres | 1 | 1 | 1 |")
+                .contains("1 measured answers were not 2xx")
+                .contains("409 out of stock");
+        assertThat(report.headline())
+                .contains("lookup p50 1 -> 1.2 ms (new/old 1.2)")
+                .contains("1 non-2xx answers");
+        assertThat(Files.readString(directory.resolve("compare-2026-11-27-0704.json")))
+                .contains("\"batches\"")
+                .contains("\"cpuMillis\"");
+    }
+}
