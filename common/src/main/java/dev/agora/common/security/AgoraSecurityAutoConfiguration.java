@@ -124,7 +124,16 @@ public class AgoraSecurityAutoConfiguration {
                                 .map(path -> (RequestMatcher)
                                         PathPatternRequestMatcher.withDefaults().matcher(HttpMethod.GET, path.strip()))
                                 .toList()));
-        http.securityMatcher(reads)
+        return anonymousReads(http, reads).build();
+    }
+
+    /**
+     * A chain for requests that only read and need no identity: the firewall (every chain has it) and the default
+     * security headers, nothing that identifies, remembers or refuses a caller. The caller's matcher must take only
+     * such requests; the frontend's anonymous page reads use it too.
+     */
+    public static HttpSecurity anonymousReads(HttpSecurity http, RequestMatcher requests) throws Exception {
+        return http.securityMatcher(requests)
                 .csrf(AbstractHttpConfigurer::disable)
                 .sessionManagement(AbstractHttpConfigurer::disable)
                 .securityContext(AbstractHttpConfigurer::disable)
@@ -135,8 +144,7 @@ public class AgoraSecurityAutoConfiguration {
                 .formLogin(AbstractHttpConfigurer::disable)
                 .httpBasic(AbstractHttpConfigurer::disable)
                 .logout(AbstractHttpConfigurer::disable)
-                .authorizeHttpRequests(requests -> requests.anyRequest().permitAll());
-        return http.build();
+                .authorizeHttpRequests(all -> all.anyRequest().permitAll());
     }
 
     @Bean

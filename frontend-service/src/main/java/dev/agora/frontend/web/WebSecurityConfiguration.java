@@ -71,20 +71,9 @@ class WebSecurityConfiguration {
                 .map(path -> (RequestMatcher)
                         PathPatternRequestMatcher.withDefaults().matcher(HttpMethod.GET, path))
                 .toList());
-        http.securityMatcher(new AndRequestMatcher(withoutSession, publicPages))
-                .csrf(AbstractHttpConfigurer::disable)
-                .sessionManagement(AbstractHttpConfigurer::disable)
-                .securityContext(AbstractHttpConfigurer::disable)
-                .requestCache(AbstractHttpConfigurer::disable)
-                .anonymous(AbstractHttpConfigurer::disable)
-                .servletApi(AbstractHttpConfigurer::disable)
-                .exceptionHandling(AbstractHttpConfigurer::disable)
-                .formLogin(AbstractHttpConfigurer::disable)
-                .httpBasic(AbstractHttpConfigurer::disable)
-                .logout(AbstractHttpConfigurer::disable)
-                .authorizeHttpRequests(requests -> requests.anyRequest().permitAll())
-                .headers(WebSecurityConfiguration::pageHeaders);
-        return http.build();
+        return AgoraSecurityAutoConfiguration.anonymousReads(http, new AndRequestMatcher(withoutSession, publicPages))
+                .headers(WebSecurityConfiguration::pageHeaders)
+                .build();
     }
 
     private static boolean hasCookie(HttpServletRequest request, String name) {

@@ -9,6 +9,7 @@ import dev.agora.perf.experiment.Runs;
 import dev.agora.perf.experiment.Seeds;
 import dev.agora.perf.experiment.Stock;
 import dev.agora.perf.experiment.Target;
+import dev.agora.perf.experiment.Warmup;
 import dev.agora.perf.load.Bookstore;
 import dev.agora.perf.load.ClosedLoad;
 import dev.agora.perf.load.HttpDriver;
@@ -66,6 +67,10 @@ public final class TiersExperiment implements Experiment {
         String frontend = target.urls("frontend").getFirst();
         String catalog = target.urls("catalog").getFirst();
         int requests = context.count(100, 40);
+        // The warm-up may end with the compilers still busy (it has a time limit); a measurement of about twenty
+        // seconds taken meanwhile, floors included, would measure them.
+        String compilers =
+                Warmup.awaitIdleCompilers(Warmup.bookstoreInstances(target), Duration.ofSeconds(context.count(90, 5)));
         Report.Builder report = Report.builder(name(), "One tier vs two tiers")
                 .seed(seed(), Seeds.HARDWARE_000)
                 .quick(context.quick());
@@ -188,6 +193,7 @@ public final class TiersExperiment implements Experiment {
                         .build())
                 .note("The frontend cache is on (the shipped configuration): lookups between buys of the same "
                         + "book are cache hits, each buy invalidates that book.")
+                .note(compilers)
                 .note("Requests per client: " + requests + "; books chosen at random from the seven titles.")
                 .raw("perClientCount", raw)
                 .timing(started, Duration.between(started, Instant.now()))
