@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * What {@link Cluster#start(ClusterSpec)} launches: how many replicas of each tier, where state lives, which ports,
@@ -89,201 +90,111 @@ public record ClusterSpec(
     }
 
     public ClusterSpec withDataDirectory(Path directory) {
-        return new ClusterSpec(
-                directory,
-                fresh,
-                frontends,
-                catalogs,
-                orders,
-                exchange,
-                exchangeStandby,
-                portOffset,
-                postgresPort,
-                environmentByService,
-                jvmOptions,
-                aotCache);
+        return change(b -> b.dataDirectory = directory);
     }
 
     public ClusterSpec withFresh(boolean wipe) {
-        return new ClusterSpec(
-                dataDirectory,
-                wipe,
-                frontends,
-                catalogs,
-                orders,
-                exchange,
-                exchangeStandby,
-                portOffset,
-                postgresPort,
-                environmentByService,
-                jvmOptions,
-                aotCache);
+        return change(b -> b.fresh = wipe);
     }
 
     public ClusterSpec withFrontends(int count) {
-        return new ClusterSpec(
-                dataDirectory,
-                fresh,
-                count,
-                catalogs,
-                orders,
-                exchange,
-                exchangeStandby,
-                portOffset,
-                postgresPort,
-                environmentByService,
-                jvmOptions,
-                aotCache);
+        return change(b -> b.frontends = count);
     }
 
     public ClusterSpec withCatalogs(int count) {
-        return new ClusterSpec(
-                dataDirectory,
-                fresh,
-                frontends,
-                count,
-                orders,
-                exchange,
-                exchangeStandby,
-                portOffset,
-                postgresPort,
-                environmentByService,
-                jvmOptions,
-                aotCache);
+        return change(b -> b.catalogs = count);
     }
 
     public ClusterSpec withOrders(int count) {
-        return new ClusterSpec(
-                dataDirectory,
-                fresh,
-                frontends,
-                catalogs,
-                count,
-                exchange,
-                exchangeStandby,
-                portOffset,
-                postgresPort,
-                environmentByService,
-                jvmOptions,
-                aotCache);
+        return change(b -> b.orders = count);
     }
 
     public ClusterSpec withExchange(boolean enabled) {
-        return new ClusterSpec(
-                dataDirectory,
-                fresh,
-                frontends,
-                catalogs,
-                orders,
-                enabled,
-                exchangeStandby,
-                portOffset,
-                postgresPort,
-                environmentByService,
-                jvmOptions,
-                aotCache);
+        return change(b -> b.exchange = enabled);
     }
 
     /** A second exchange instance that stands by and takes over when the active one dies or freezes. */
     public ClusterSpec withExchangeStandby(boolean enabled) {
-        return new ClusterSpec(
-                dataDirectory,
-                fresh,
-                frontends,
-                catalogs,
-                orders,
-                exchange,
-                enabled,
-                portOffset,
-                postgresPort,
-                environmentByService,
-                jvmOptions,
-                aotCache);
+        return change(b -> b.exchangeStandby = enabled);
     }
 
     public ClusterSpec withPortOffset(int offset) {
-        return new ClusterSpec(
-                dataDirectory,
-                fresh,
-                frontends,
-                catalogs,
-                orders,
-                exchange,
-                exchangeStandby,
-                offset,
-                postgresPort,
-                environmentByService,
-                jvmOptions,
-                aotCache);
+        return change(b -> b.portOffset = offset);
     }
 
     public ClusterSpec withPostgresPort(int port) {
-        return new ClusterSpec(
-                dataDirectory,
-                fresh,
-                frontends,
-                catalogs,
-                orders,
-                exchange,
-                exchangeStandby,
-                portOffset,
-                port,
-                environmentByService,
-                jvmOptions,
-                aotCache);
+        return change(b -> b.postgresPort = port);
     }
 
     /** Adds one environment variable for a tier ("catalog"), one instance ("catalog-2") or "all". */
     public ClusterSpec withEnvironment(String service, String key, String value) {
-        Map<String, Map<String, String>> updated = new LinkedHashMap<>(environmentByService);
-        Map<String, String> values = new LinkedHashMap<>(updated.getOrDefault(service, Map.of()));
-        values.put(key, value);
-        updated.put(service, values);
-        return new ClusterSpec(
-                dataDirectory,
-                fresh,
-                frontends,
-                catalogs,
-                orders,
-                exchange,
-                exchangeStandby,
-                portOffset,
-                postgresPort,
-                updated,
-                jvmOptions,
-                aotCache);
+        return change(b -> {
+            Map<String, String> values = new LinkedHashMap<>(b.environmentByService.getOrDefault(service, Map.of()));
+            values.put(key, value);
+            b.environmentByService.put(service, values);
+        });
     }
 
     public ClusterSpec withJvmOptions(List<String> options) {
-        return new ClusterSpec(
-                dataDirectory,
-                fresh,
-                frontends,
-                catalogs,
-                orders,
-                exchange,
-                exchangeStandby,
-                portOffset,
-                postgresPort,
-                environmentByService,
-                options,
-                aotCache);
+        return change(b -> b.jvmOptions = options);
     }
 
     public ClusterSpec withAotCache(boolean enabled) {
-        return new ClusterSpec(
-                dataDirectory,
-                fresh,
-                frontends,
-                catalogs,
-                orders,
-                exchange,
-                exchangeStandby,
-                portOffset,
-                postgresPort,
-                environmentByService,
-                jvmOptions,
-                enabled);
+        return change(b -> b.aotCache = enabled);
+    }
+
+    /** A copy with {@code edit} applied to its fields (the canonical constructor validates the result). */
+    private ClusterSpec change(Consumer<Fields> edit) {
+        Fields fields = new Fields(this);
+        edit.accept(fields);
+        return fields.spec();
+    }
+
+    /** The record's components as mutable fields, so each wither names only what it changes. */
+    private static final class Fields {
+        Path dataDirectory;
+        boolean fresh;
+        int frontends;
+        int catalogs;
+        int orders;
+        boolean exchange;
+        boolean exchangeStandby;
+        int portOffset;
+        int postgresPort;
+        Map<String, Map<String, String>> environmentByService;
+        List<String> jvmOptions;
+        boolean aotCache;
+
+        Fields(ClusterSpec spec) {
+            dataDirectory = spec.dataDirectory;
+            fresh = spec.fresh;
+            frontends = spec.frontends;
+            catalogs = spec.catalogs;
+            orders = spec.orders;
+            exchange = spec.exchange;
+            exchangeStandby = spec.exchangeStandby;
+            portOffset = spec.portOffset;
+            postgresPort = spec.postgresPort;
+            environmentByService = new LinkedHashMap<>(spec.environmentByService);
+            jvmOptions = spec.jvmOptions;
+            aotCache = spec.aotCache;
+        }
+
+        ClusterSpec spec() {
+            return new ClusterSpec(
+                    dataDirectory,
+                    fresh,
+                    frontends,
+                    catalogs,
+                    orders,
+                    exchange,
+                    exchangeStandby,
+                    portOffset,
+                    postgresPort,
+                    environmentByService,
+                    jvmOptions,
+                    aotCache);
+        }
     }
 
     /** Replica count of a tier. */
