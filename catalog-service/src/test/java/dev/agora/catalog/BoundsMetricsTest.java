@@ -2,7 +2,10 @@ package dev.agora.catalog;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.zaxxer.hikari.HikariDataSource;
+import java.sql.Connection;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -22,6 +25,9 @@ class BoundsMetricsTest extends CatalogTestSupport {
 
     @Autowired
     ThreadPoolExecutor invalidationSessionThreads;
+
+    @Autowired
+    HikariDataSource database;
 
     @Test
     void everyPoolAndQueueHasADepthABoundAndARejectionMetric() {
@@ -101,6 +107,35 @@ class BoundsMetricsTest extends CatalogTestSupport {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (!invalidationSessionThreads.getQueue().isEmpty() && System.nanoTime() < deadline) Thread.sleep(10);
         assertThat(invalidationSessionThreads.getQueue()).isEmpty();
+    }
+
+    /**
+     * Every connection of the Hikari pool taken: a read that needs one waits the pool's connection timeout, then gets
+     * 503 problem+json, counted in
+     * {@code hikaricp_connections_timeout_total}; once connections are back the same read is answered.
+     */
+    @Test
+    void aFullConnectionPoolIsAnswered503AndCounted() throws Exception {
+        long book = newBook("bounds", 3).path("id").asLong();
+        double timeoutsBefore = metric(scrape(), "hikaricp_connections_timeout_total{");
+        List<Connection> taken = new ArrayList<>();
+        try {
+            for (int i = 0; i < database.getMaximumPoolSize(); i++) taken.add(database.getConnection());
+
+            long started = System.nanoTime();
+            Response refused = get("/books/" + book);
+            assertThat(refused.status()).isEqualTo(503);
+            assertThat(refused.isProblem()).isTrue();
+            assertThat(refused.problemType()).endsWith("/service-unavailable");
+            // The pool's connection-timeout (5 s), plus a busy machine's margin: an answer, not a hang.
+            assertThat(Duration.ofNanos(System.nanoTime() - started))
+                    .isLessThan(
+                            Duration.ofMillis(database.getConnectionTimeout()).plusSeconds(5));
+        } finally {
+            for (Connection connection : taken) connection.close();
+        }
+        assertThat(metric(scrape(), "hikaricp_connections_timeout_total{")).isGreaterThan(timeoutsBefore);
+        assertThat(get("/books/" + book).status()).isEqualTo(200);
     }
 
     private String scrape() {
