@@ -3,6 +3,7 @@ package dev.agora.catalog.files;
 import dev.agora.common.security.AccessRules;
 import dev.agora.common.security.ServiceTokens;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.httpcomponents.hc5.PoolingHttpClientConnectionManagerMetricsBinder;
 import java.io.IOException;
 import java.net.URI;
 import org.apache.hc.client5.http.config.ConnectionConfig;
@@ -78,15 +79,16 @@ class FilesConfiguration {
     }
 
     @Bean
-    BlobCopies blobCopies(FilesProperties properties, ServiceTokens tokens) {
-        return new BlobCopies(copyClient(properties), tokens);
+    BlobCopies blobCopies(FilesProperties properties, ServiceTokens tokens, MeterRegistry meters) {
+        return new BlobCopies(copyClient(properties, meters), tokens);
     }
 
     /**
      * Copies go node to node over pooled connections; the read timeout bounds a stalled transfer, not a whole one
-     * (a 1 GB copy reads for seconds, each read is short).
+     * (a 1 GB copy reads for seconds, each read is short). The pool's use and waiting copies are
+     * {@code httpcomponents_httpclient_pool_*{httpclient="file-copies"}}.
      */
-    private static CloseableHttpClient copyClient(FilesProperties properties) {
+    private static CloseableHttpClient copyClient(FilesProperties properties, MeterRegistry meters) {
         var connections = PoolingHttpClientConnectionManagerBuilder.create()
                 .setDefaultConnectionConfig(ConnectionConfig.custom()
                         .setConnectTimeout(Timeout.of(properties.copyConnectTimeout()))
@@ -96,6 +98,7 @@ class FilesConfiguration {
                 .setMaxConnPerRoute(32)
                 .setMaxConnTotal(128)
                 .build();
+        new PoolingHttpClientConnectionManagerMetricsBinder(connections, "file-copies").bindTo(meters);
         return HttpClients.custom()
                 .setConnectionManager(connections)
                 .setDefaultRequestConfig(RequestConfig.custom()

@@ -2,6 +2,7 @@ package dev.agora.catalog.invalidation;
 
 import dev.agora.catalog.book.BookChangeListener;
 import dev.agora.catalog.book.BookChanged;
+import dev.agora.common.limits.BoundedExecutors;
 import dev.agora.common.security.ServiceTokens;
 import dev.agora.common.web.WritingFrontend;
 import io.micrometer.core.instrument.Counter;
@@ -19,8 +20,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
@@ -58,8 +58,9 @@ final class FrontendInvalidator implements BookChangeListener, AutoCloseable {
     private final Map<URI, FrontendSession> sessions = new ConcurrentHashMap<>();
     private final AtomicLong announcements = new AtomicLong();
     private final ConcurrentSkipListSet<Long> inFlight = new ConcurrentSkipListSet<>();
-    private final ScheduledExecutorService reconnects = Executors.newSingleThreadScheduledExecutor(
-            Thread.ofPlatform().name("invalidation-sessions").daemon().factory());
+    /** One thread, one periodic task (reopening sessions): its queue never holds more. */
+    private final ScheduledThreadPoolExecutor reconnects = new ScheduledThreadPoolExecutor(
+            1, Thread.ofPlatform().name("invalidation-sessions").daemon().factory());
     /** What invalidation adds to a write: from the announcement to the last frontend's acknowledgement. */
     private final Timer pushTime;
     /** Frontends whose last push failed: logged once when they fail and once when they are back. */
@@ -88,6 +89,7 @@ final class FrontendInvalidator implements BookChangeListener, AutoCloseable {
                         .count())
                 .description("Frontends with an open invalidation session")
                 .register(meters);
+        BoundedExecutors.monitor(meters, reconnects, "agora.invalidation.reconnects");
         long every = Math.max(100, properties.lease().toMillis() / 2);
         reconnects.scheduleWithFixedDelay(this::reconnectAll, 0, every, TimeUnit.MILLISECONDS);
     }

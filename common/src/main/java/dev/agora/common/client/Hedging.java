@@ -1,9 +1,9 @@
 package dev.agora.common.client;
 
+import dev.agora.common.limits.BoundedExecutors;
 import io.github.resilience4j.bulkhead.Bulkhead;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.binder.jvm.ExecutorServiceMetrics;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -57,7 +57,10 @@ public final class Hedging implements AutoCloseable {
                 TimeUnit.SECONDS,
                 new SynchronousQueue<>(),
                 Thread.ofPlatform().name("hedge-", 0).daemon().factory());
-        ExecutorServiceMetrics.monitor(meters, attempts, "agora.client.hedges");
+        // The timers' delay queue has no bound of its own: it holds one timer per hedgeable call in flight, which
+        // the services' bulkheads bound (agora.clients.*.max-concurrent-calls).
+        BoundedExecutors.monitor(meters, attempts, "agora.client.hedges");
+        BoundedExecutors.monitor(meters, timers, "agora.client.hedge-timers");
         meters.gauge("agora.client.hedge.timers", timers, t -> t.getQueue().size());
     }
 

@@ -17,6 +17,11 @@ import org.apache.hc.core5.util.Timeout;
  * connection pool (the fastest RestClient backend measured here), no retries of its own (a call is repeated on
  * another replica, not on the same connection) and no cookies. The pool's depth (requests waiting for a connection)
  * and size are Micrometer gauges ({@code httpcomponents.httpclient.pool.*}, tagged {@code httpclient=<name>}).
+ *
+ * <p>The pool is a bound that should never be the one reached: a replica client's bulkhead admits
+ * {@code connections} calls and a tenth more hedges, and the pool holds that many per replica. A request that still
+ * finds no connection waits at most its timeout and fails; {@link ReplicaClient} counts that in
+ * {@code agora.client.pool.timeouts} and the call ends in 503 like any other it could not complete.
  */
 public final class PooledHttpClients {
 

@@ -4,6 +4,7 @@ import io.github.resilience4j.bulkhead.Bulkhead;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.github.resilience4j.retry.Retry;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.URI;
 import java.time.Duration;
@@ -11,6 +12,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import org.apache.hc.core5.http.ConnectionRequestTimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.cloud.client.ServiceInstance;
@@ -53,6 +55,8 @@ public final class ReplicaClient {
     private final Hedging hedging;
     private final MeterRegistry meters;
     private final Map<URI, RestClient> byReplica = new ConcurrentHashMap<>();
+    private final Counter rejectedCalls;
+    private final Counter poolTimeouts;
 
     ReplicaClient(
             String serviceId,
@@ -75,6 +79,10 @@ public final class ReplicaClient {
         this.hedgeBudget = hedgeBudget;
         this.hedging = hedging;
         this.meters = meters;
+        // Registered now, so a scrape lists them before the first refusal.
+        this.rejectedCalls = meters.counter("agora.client.calls.rejected", "service", serviceId);
+        this.poolTimeouts = meters.counter("agora.client.pool.timeouts", "service", serviceId);
+        meters.counter("agora.client.hedges.denied", "service", serviceId);
     }
 
     public String serviceId() {
@@ -87,7 +95,7 @@ public final class ReplicaClient {
 
     public <T> T call(CallSafety safety, Replica.Attempt<T> attempt) {
         if (!bulkhead.tryAcquirePermission()) {
-            meters.counter("agora.client.calls.rejected", "service", serviceId).increment();
+            rejectedCalls.increment();
             throw new ServiceUnavailableException(serviceId, serviceId + " has too many calls in flight");
         }
         Call<T> call = new Call<>(safety, attempt);
@@ -211,6 +219,9 @@ public final class ReplicaClient {
                     breaker.onError(took, TimeUnit.NANOSECONDS, error);
                     throw new Hedging.Overtaken(error);
                 }
+                if (waitedForAPooledConnection(error)) {
+                    poolTimeouts.increment();
+                }
                 Failure failure = Failure.classify(error);
                 if (failure == null) {
                     // A 4xx is the replica doing its job; anything else says nothing about it.
@@ -239,6 +250,18 @@ public final class ReplicaClient {
             }
             return new Retryable(failure, message, cause);
         }
+    }
+
+    /**
+     * The attempt found every pooled connection to the replica busy for its whole timeout. The pool is sized above
+     * the bulkhead ({@link PooledHttpClients}), so this is rare; it is counted apart, as it says more about this
+     * service's pool than about the replica.
+     */
+    private static boolean waitedForAPooledConnection(Throwable error) {
+        for (Throwable cause = error; cause != null && cause.getCause() != cause; cause = cause.getCause()) {
+            if (cause instanceof ConnectionRequestTimeoutException) return true;
+        }
+        return false;
     }
 
     /** A replica that refused a connection is down: it gets no calls until its breaker's wait is over. */

@@ -42,8 +42,11 @@ import reactor.core.Disposable;
  *
  * <p>Besides Resilience4j's metrics: {@code agora.client.instance.admitted{service,instance}} (1 while the replica
  * passes its health checks and its breaker is not open), {@code agora.client.instances.admitted{service}},
- * {@code agora.client.failovers}, {@code agora.client.hedges}, {@code agora.client.hedges.denied} and
- * {@code agora.client.calls.rejected} (the bulkhead was full), each by {@code service}.
+ * {@code agora.client.failovers}, {@code agora.client.hedges}, {@code agora.client.hedges.denied},
+ * {@code agora.client.calls.rejected} (the bulkhead was full) and {@code agora.client.pool.timeouts} (no pooled
+ * connection within the timeout), each by {@code service}; the hedge threads' {@code executor_*} and
+ * {@code agora_executor_rejected_total} ({@code name=agora.client.hedges}); and the connection pools'
+ * {@code httpcomponents_httpclient_pool_*} ({@code httpclient=<service>}).
  */
 public final class ReplicaClients implements AutoCloseable {
 

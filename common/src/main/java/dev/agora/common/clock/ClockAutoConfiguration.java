@@ -1,6 +1,7 @@
 package dev.agora.common.clock;
 
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.time.Clock;
 import javax.sql.DataSource;
@@ -31,8 +32,12 @@ public class ClockAutoConfiguration {
 
     /** Measures only where there is a database; in a service without one the check is UNKNOWN. */
     @Bean
-    DatabaseClock databaseClock(ObjectProvider<DataSource> database, Clock agoraClock, ClockProperties properties) {
-        return new DatabaseClock(database, agoraClock, properties);
+    DatabaseClock databaseClock(
+            ObjectProvider<DataSource> database,
+            Clock agoraClock,
+            ClockProperties properties,
+            ObjectProvider<MeterRegistry> meters) {
+        return new DatabaseClock(database, agoraClock, properties, meters);
     }
 
     /** Named {@code clock} in the health endpoint and the readiness group. */

@@ -1,5 +1,7 @@
 package dev.agora.common.clock;
 
+import dev.agora.common.limits.BoundedExecutors;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -8,8 +10,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
@@ -46,12 +47,18 @@ public final class DatabaseClock implements SmartLifecycle {
     private final ClockProperties properties;
     private volatile Reading reading = Reading.NONE;
     private volatile boolean wasOff;
-    private ScheduledExecutorService measuring;
+    private final ObjectProvider<MeterRegistry> meters;
+    private ScheduledThreadPoolExecutor measuring;
 
-    public DatabaseClock(ObjectProvider<DataSource> databases, Clock local, ClockProperties properties) {
+    public DatabaseClock(
+            ObjectProvider<DataSource> databases,
+            Clock local,
+            ClockProperties properties,
+            ObjectProvider<MeterRegistry> meters) {
         this.databases = databases;
         this.local = local;
         this.properties = properties;
+        this.meters = meters;
     }
 
     public Reading reading() {
@@ -107,8 +114,10 @@ public final class DatabaseClock implements SmartLifecycle {
         if (measuring != null) return;
         database = databases.getIfAvailable();
         if (database == null) return;
-        measuring = Executors.newSingleThreadScheduledExecutor(
-                Thread.ofPlatform().name("agora-clock").daemon().factory());
+        // One thread and one periodic task: its queue never holds more than that task.
+        measuring = new ScheduledThreadPoolExecutor(
+                1, Thread.ofPlatform().name("agora-clock").daemon().factory());
+        meters.ifAvailable(registry -> BoundedExecutors.monitor(registry, measuring, "agora.clock"));
         measuring.scheduleWithFixedDelay(this::measure, 0, properties.interval().toMillis(), TimeUnit.MILLISECONDS);
     }
 

@@ -2,6 +2,8 @@ package dev.agora.common.limits;
 
 import dev.agora.common.problem.ProblemResponses;
 import dev.agora.common.problem.ProblemTypes;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletException;
@@ -33,10 +35,14 @@ final class BodyLimitFilter extends OncePerRequestFilter {
 
     private final long maxBody;
     private final PathPatterns unbounded;
+    private final Counter refused;
 
-    BodyLimitFilter(long maxBody, PathPatterns unbounded) {
+    BodyLimitFilter(long maxBody, PathPatterns unbounded, MeterRegistry meters) {
         this.maxBody = maxBody;
         this.unbounded = unbounded;
+        this.refused = Counter.builder("agora.limits.body.rejected")
+                .description("Requests refused with 413 for a body larger than agora.limits.max-body")
+                .register(meters);
     }
 
     @Override
@@ -61,6 +67,7 @@ final class BodyLimitFilter extends OncePerRequestFilter {
     }
 
     private void refuse(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        refused.increment();
         // The rest of the body stays unread: the connection closes instead of being kept for the next request.
         response.setHeader("Connection", "close");
         ProblemResponses.write(

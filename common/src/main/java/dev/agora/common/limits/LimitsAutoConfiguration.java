@@ -26,9 +26,9 @@ public class LimitsAutoConfiguration {
 
     /** After the request id and Server-Timing filters, so refusals carry both. */
     @Bean
-    FilterRegistrationBean<BodyLimitFilter> bodyLimitFilter(LimitsProperties limits) {
+    FilterRegistrationBean<BodyLimitFilter> bodyLimitFilter(LimitsProperties limits, MeterRegistry meters) {
         var registration = new FilterRegistrationBean<>(
-                new BodyLimitFilter(limits.maxBody().toBytes(), new PathPatterns(limits.unboundedBodyPaths())));
+                new BodyLimitFilter(limits.maxBody().toBytes(), new PathPatterns(limits.unboundedBodyPaths()), meters));
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 2);
         return registration;
     }

@@ -9,6 +9,7 @@ import dev.agora.common.problem.ProblemTypes;
 import io.github.resilience4j.ratelimiter.RateLimiter;
 import io.github.resilience4j.ratelimiter.RateLimiterConfig;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -77,6 +78,10 @@ final class RateLimitFilter extends OncePerRequestFilter {
                 List.of(io.micrometer.core.instrument.Tag.of("per", per.name())),
                 limiters,
                 cache -> cache.estimatedSize());
+        Gauge.builder("agora.limits.callers.capacity", () -> MOST_CALLERS)
+                .description("Callers whose rate limiters are kept at most; beyond, the least recent start afresh")
+                .tag("per", per.name())
+                .register(meters);
     }
 
     boolean limitsAnything() {

@@ -2,6 +2,7 @@ package dev.agora.common.problem;
 
 import jakarta.validation.ConstraintViolationException;
 import java.net.URI;
+import java.sql.SQLTransientConnectionException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -51,11 +52,29 @@ public class AgoraProblemHandler extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(Exception.class)
     ResponseEntity<Object> unexpected(Exception ex, WebRequest request) {
+        if (databasePoolExhausted(ex)) {
+            // Hikari found no free connection within its connection-timeout: a bound reached, not a bug.
+            log.warn("No database connection within the pool's timeout: {}", ex.getMessage());
+            ProblemDetail body = ProblemDetail.forStatusAndDetail(
+                    HttpStatus.SERVICE_UNAVAILABLE, "The service is too busy to reach its database; try again");
+            body.setType(ProblemTypes.SERVICE_UNAVAILABLE);
+            HttpHeaders headers = new HttpHeaders();
+            headers.set(HttpHeaders.RETRY_AFTER, "1");
+            return handleExceptionInternal(ex, body, headers, HttpStatus.SERVICE_UNAVAILABLE, request);
+        }
         log.error("Unhandled error", ex);
         ProblemDetail body =
                 ProblemDetail.forStatusAndDetail(HttpStatus.INTERNAL_SERVER_ERROR, "An unexpected error occurred");
         body.setType(ProblemTypes.INTERNAL);
         return handleExceptionInternal(ex, body, new HttpHeaders(), HttpStatus.INTERNAL_SERVER_ERROR, request);
+    }
+
+    /** Hikari's timeout waiting for a pooled connection, whichever Spring exception wraps it. */
+    private static boolean databasePoolExhausted(Throwable error) {
+        for (Throwable cause = error; cause != null && cause.getCause() != cause; cause = cause.getCause()) {
+            if (cause instanceof SQLTransientConnectionException) return true;
+        }
+        return false;
     }
 
     @Override

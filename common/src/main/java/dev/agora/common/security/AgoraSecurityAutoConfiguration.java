@@ -1,5 +1,7 @@
 package dev.agora.common.security;
 
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.List;
 import org.apache.tomcat.util.buf.EncodedSolidusHandling;
 import org.springframework.beans.factory.ObjectProvider;
@@ -71,6 +73,20 @@ public class AgoraSecurityAutoConfiguration {
     @ConditionalOnMissingBean
     JwtDecoder jwtDecoder(AgoraSecurityProperties properties) {
         return new VerifiedTokens(JwksFromAuthorities.decoder(properties), REMEMBERED_TOKENS);
+    }
+
+    /** The remembered tokens against their bound; a token pushed out is only verified again on its next use. */
+    @Bean
+    MeterBinder verifiedTokenMetrics(ObjectProvider<JwtDecoder> decoders) {
+        return registry -> {
+            if (decoders.getIfAvailable() instanceof VerifiedTokens tokens) {
+                Gauge.builder("agora.security.tokens.remembered", tokens, VerifiedTokens::remembered)
+                        .description("Verified tokens remembered, at most agora.security.tokens.remembered.capacity")
+                        .register(registry);
+                Gauge.builder("agora.security.tokens.remembered.capacity", () -> REMEMBERED_TOKENS)
+                        .register(registry);
+            }
+        };
     }
 
     /**

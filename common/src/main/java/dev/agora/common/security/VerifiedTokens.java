@@ -47,6 +47,11 @@ public final class VerifiedTokens implements JwtDecoder {
         return jwt;
     }
 
+    /** Tokens remembered now (Caffeine's estimate). */
+    public long remembered() {
+        return verified.estimatedSize();
+    }
+
     private static Duration keepFor(Jwt jwt) {
         if (jwt.getExpiresAt() == null) return Duration.ZERO;
         Duration left = Duration.between(Instant.now(), jwt.getExpiresAt());

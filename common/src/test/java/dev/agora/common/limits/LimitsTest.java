@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agora.common.CommonTestApplication;
 import dev.agora.common.security.testing.TestIssuer;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -63,9 +64,13 @@ class LimitsTest {
     @Autowired
     CommonTestApplication.Endpoints endpoints;
 
+    @Autowired
+    MeterRegistry meters;
+
     @Test
     void aBodyDeclaredLargerThanTheCapIsRefusedBeforeItIsSent() throws Exception {
         int before = endpoints.itemsCreated();
+        double refusedBefore = meters.counter("agora.limits.body.rejected").count();
         // Claims 8 MB and sends none of it: the answer must come without the server waiting for the body.
         String answer = exchange("POST /public/items HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                 + "Authorization: Bearer " + ISSUER.token("carol", "customer") + "\r\n"
@@ -75,6 +80,7 @@ class LimitsTest {
         assertThat(answer).containsIgnoringCase("Content-Type: application/problem+json");
         assertThat(answer).contains("content-too-large");
         assertThat(endpoints.itemsCreated()).isEqualTo(before);
+        assertThat(meters.counter("agora.limits.body.rejected").count()).isEqualTo(refusedBefore + 1);
         assertThat(postItem("carol").statusCode()).isEqualTo(200);
     }
 

@@ -3,6 +3,7 @@ package dev.agora.frontend.book;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.binder.cache.CaffeineCacheMetrics;
@@ -208,10 +209,26 @@ public final class BookCache implements MeterBinder {
         return version == null ? 0 : version;
     }
 
+    /**
+     * The cache's bound ({@code agora.cache.max-*}) beside Caffeine's {@code cache_size}; what the bound pushed out is
+     * Caffeine's {@code cache_evictions_total}.
+     */
+    static void capacity(MeterRegistry registry, Cache<?, ?> cache, String name) {
+        Gauge.builder("agora.cache.capacity", cache, c -> c.policy()
+                        .eviction()
+                        .map(eviction -> (double) eviction.getMaximum())
+                        .orElse(Double.NaN))
+                .description("Entries the cache holds at most; beyond, the least used are evicted")
+                .tag("cache", name)
+                .register(registry);
+    }
+
     @Override
     public void bindTo(MeterRegistry registry) {
         CaffeineCacheMetrics.monitor(registry, lookups, "books.lookup");
         CaffeineCacheMetrics.monitor(registry, searches, "books.search");
+        capacity(registry, lookups, "books.lookup");
+        capacity(registry, searches, "books.search");
         FunctionCounter.builder("agora.cache.invalidations", invalidations, LongAdder::sum)
                 .description("Invalidations received from the catalog")
                 .register(registry);

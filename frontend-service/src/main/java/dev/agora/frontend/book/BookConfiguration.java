@@ -1,5 +1,6 @@
 package dev.agora.frontend.book;
 
+import dev.agora.common.limits.BoundedExecutors;
 import dev.agora.frontend.upstream.Upstream;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -53,6 +54,7 @@ class BookConfiguration {
     @Bean
     MeterBinder invalidationSessionMetrics(InvalidationSocket socket) {
         return registry -> {
+            BoundedExecutors.monitor(registry, socket.renewals(), "agora.cache.lease-renewals");
             Gauge.builder("agora.cache.catalog.sessions", socket, InvalidationSocket::sessions)
                     .description("Catalogs holding an invalidation session with this frontend")
                     .register(registry);

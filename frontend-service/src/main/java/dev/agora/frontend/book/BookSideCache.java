@@ -89,6 +89,7 @@ public final class BookSideCache<V> implements MeterBinder {
     @Override
     public void bindTo(MeterRegistry registry) {
         CaffeineCacheMetrics.monitor(registry, entries, name);
+        BookCache.capacity(registry, entries, name);
         FunctionCounter.builder("agora.cache.stale.puts.refused", staleRefused, LongAdder::sum)
                 .description("Fetched answers not stored because an invalidation raced with them")
                 .tag("cache", name)

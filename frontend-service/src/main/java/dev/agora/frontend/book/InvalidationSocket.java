@@ -3,8 +3,7 @@ package dev.agora.frontend.book;
 import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
@@ -54,13 +53,19 @@ final class InvalidationSocket extends TextWebSocketHandler implements AutoClose
     private final CatalogLeases leases;
     private final Map<String, Open> open = new ConcurrentHashMap<>();
     private final AtomicLong refused = new AtomicLong();
-    private final ScheduledExecutorService renewals = Executors.newSingleThreadScheduledExecutor(
-            Thread.ofPlatform().name("lease-renewals").daemon().factory());
+    /** One thread, one periodic task (asking for renewals): its queue never holds more. */
+    private final ScheduledThreadPoolExecutor renewals = new ScheduledThreadPoolExecutor(
+            1, Thread.ofPlatform().name("lease-renewals").daemon().factory());
 
     InvalidationSocket(BookCache cache, CatalogLeases leases) {
         this.cache = cache;
         this.leases = leases;
         renewals.scheduleWithFixedDelay(this::renewAll, RENEW_EVERY_MILLIS, RENEW_EVERY_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    /** The renewals' thread, for its metrics. */
+    ScheduledThreadPoolExecutor renewals() {
+        return renewals;
     }
 
     @Override

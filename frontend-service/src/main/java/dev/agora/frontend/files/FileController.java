@@ -1,6 +1,8 @@
 package dev.agora.frontend.files;
 
 import dev.agora.common.problem.ProblemException;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.validation.constraints.Positive;
@@ -10,6 +12,7 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.hc.core5.http.ClassicHttpResponse;
+import org.apache.hc.core5.http.ConnectionRequestTimeoutException;
 import org.apache.hc.core5.http.Header;
 import org.apache.hc.core5.http.HttpEntity;
 import org.springframework.core.ParameterizedTypeReference;
@@ -39,14 +42,23 @@ class FileController {
     private final Uploading uploading;
     private final Downloading downloading;
     private final JsonMapper json;
+    private final Counter poolRefusals;
 
     FileController(
-            CatalogNodes nodes, ListingFiles listing, Uploading uploading, Downloading downloading, JsonMapper json) {
+            CatalogNodes nodes,
+            ListingFiles listing,
+            Uploading uploading,
+            Downloading downloading,
+            JsonMapper json,
+            MeterRegistry meters) {
         this.nodes = nodes;
         this.listing = listing;
         this.uploading = uploading;
         this.downloading = downloading;
         this.json = json;
+        this.poolRefusals = Counter.builder("agora.files.pool.rejected")
+                .description("Transfers refused with 503: every pooled connection to the node stayed busy")
+                .register(meters);
     }
 
     @GetMapping("/api/files")
@@ -70,6 +82,11 @@ class FileController {
             if (response.isCommitted()) throw unavailable;
             response.reset();
             throw ProblemException.unavailable("No catalog node holding the file answered; try again");
+        } catch (ConnectionRequestTimeoutException busy) {
+            poolRefusals.increment();
+            if (response.isCommitted()) throw busy;
+            response.reset();
+            throw ProblemException.unavailable("Too many file transfers are under way; try again");
         }
     }
 
@@ -81,6 +98,9 @@ class FileController {
             answer = uploading.send("/admin/books/" + id + "/files/" + rawName(request), request);
         } catch (java.net.ConnectException unreachable) {
             throw ProblemException.unavailable("No catalog node took the upload; try again");
+        } catch (ConnectionRequestTimeoutException busy) {
+            poolRefusals.increment();
+            throw ProblemException.unavailable("Too many file transfers are under way; try again");
         } catch (IOException broken) {
             // The client stopped sending, or the catalog node went away mid-body: either way the catalog keeps
             // nothing of it. Expected, so no error log; a client still listening may send it again.

@@ -4,6 +4,8 @@ import dev.agora.common.security.AccessRules;
 import dev.agora.common.security.Roles;
 import dev.agora.frontend.book.BookCache;
 import dev.agora.frontend.book.BookSideCache;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.httpcomponents.hc5.PoolingHttpClientConnectionManagerMetricsBinder;
 import java.util.List;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.RequestConfig;
@@ -36,9 +38,14 @@ class FilesConfiguration {
                 .hasAnyRole(Roles.ADMIN, Roles.PUBLISHER);
     }
 
-    /** A client of its own for streams: no automatic retries or redirects, no decompression (bytes pass as sent). */
+    /**
+     * A client of its own for streams: no automatic retries or redirects, no decompression (bytes pass as sent). Its
+     * pool ({@code agora.files.max-connections} per node) bounds the transfers at once; its use and the transfers
+     * waiting are {@code httpcomponents_httpclient_pool_*{httpclient="files"}}, and a transfer that waited
+     * {@code agora.files.pool-wait} in vain is refused with 503 ({@link FileController}).
+     */
     @Bean(destroyMethod = "close")
-    CloseableHttpClient fileTransferClient(FilesSettings settings) {
+    CloseableHttpClient fileTransferClient(FilesSettings settings, MeterRegistry meters) {
         var connections = PoolingHttpClientConnectionManagerBuilder.create()
                 .setMaxConnPerRoute(settings.maxConnections())
                 .setMaxConnTotal(settings.maxConnections() * 8)
@@ -48,9 +55,11 @@ class FilesConfiguration {
                         .setValidateAfterInactivity(TimeValue.ofSeconds(1))
                         .build())
                 .build();
+        new PoolingHttpClientConnectionManagerMetricsBinder(connections, "files").bindTo(meters);
         return HttpClients.custom()
                 .setConnectionManager(connections)
                 .setDefaultRequestConfig(RequestConfig.custom()
+                        .setConnectionRequestTimeout(Timeout.of(settings.poolWait()))
                         .setResponseTimeout(Timeout.of(settings.readTimeout()))
                         .setRedirectsEnabled(false)
                         .build())

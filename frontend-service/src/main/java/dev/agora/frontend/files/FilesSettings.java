@@ -8,7 +8,13 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * application.yml).
  *
  * @param readTimeout longest wait for one read from a node (not for a whole transfer, which may take minutes)
- * @param maxConnections pooled connections to each node
+ * @param maxConnections pooled connections to each node: transfers at once per node; one more waits for a connection
+ * @param poolWait how long a transfer waits for a pooled connection when all are busy before it is refused with 503
  */
 @ConfigurationProperties("agora.files")
-record FilesSettings(Duration connectTimeout, Duration readTimeout, int maxConnections) {}
+record FilesSettings(Duration connectTimeout, Duration readTimeout, int maxConnections, Duration poolWait) {
+
+    FilesSettings {
+        if (poolWait == null) poolWait = Duration.ofSeconds(1);
+    }
+}

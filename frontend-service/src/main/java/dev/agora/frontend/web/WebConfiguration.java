@@ -1,6 +1,10 @@
 package dev.agora.frontend.web;
 
 import dev.agora.frontend.identity.PeopleTokens;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.micrometer.core.instrument.binder.httpcomponents.hc5.PoolingHttpClientConnectionManagerMetricsBinder;
 import java.net.URI;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.hc.client5.http.impl.classic.HttpClients;
@@ -12,6 +16,7 @@ import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.session.jdbc.PostgreSqlJdbcIndexedSessionRepositoryCustomizer;
 import org.springframework.web.client.RestClient;
 import tools.jackson.databind.json.JsonMapper;
@@ -36,6 +41,28 @@ class WebConfiguration {
         };
     }
 
+    /**
+     * The web pages' sessions live in the shared database (Spring Session JDBC), not in memory: each is bounded by
+     * its timeout ({@code server.servlet.session.timeout}, expired ones deleted by Spring Session's cleanup), and new
+     * ones come only from sign-ins, which are rate-limited per address. {@code agora.web.sessions} counts them, one
+     * query per scrape.
+     */
+    @Bean
+    MeterBinder webSessionMetrics(JdbcTemplate database) {
+        return registry -> Gauge.builder("agora.web.sessions", database, WebConfiguration::sessions)
+                .description("Web page sessions kept in the shared database, every frontend's")
+                .register(registry);
+    }
+
+    private static double sessions(JdbcTemplate database) {
+        try {
+            Long count = database.queryForObject("SELECT count(*) FROM spring_session", Long.class);
+            return count == null ? Double.NaN : count;
+        } catch (RuntimeException databaseAway) {
+            return Double.NaN;
+        }
+    }
+
     @Bean
     SessionTokens sessionTokens(PeopleTokens tokens) {
         return new SessionTokens(tokens);
@@ -52,14 +79,16 @@ class WebConfiguration {
 
     /**
      * A pooled Apache client (the fastest RestClient backend measured here, TOOLCHAIN.md), its own pool so that pages
-     * never wait behind the tiers' calls.
+     * never wait behind the tiers' calls. As many connections as Tomcat has request threads (each page holds one at
+     * a time); their use and waiters are {@code httpcomponents_httpclient_pool_*{httpclient="public-api"}}.
      */
     @Bean
-    PublicApi publicApi(RestClient.Builder builder, JsonMapper json) {
+    PublicApi publicApi(RestClient.Builder builder, JsonMapper json, MeterRegistry meters) {
         var connections = PoolingHttpClientConnectionManagerBuilder.create()
                 .setMaxConnTotal(200)
                 .setMaxConnPerRoute(200)
                 .build();
+        new PoolingHttpClientConnectionManagerMetricsBinder(connections, "public-api").bindTo(meters);
         var http = HttpClients.custom()
                 .setConnectionManager(connections)
                 .disableAutomaticRetries()

@@ -1,5 +1,6 @@
 package dev.agora.order.order;
 
+import dev.agora.common.limits.BoundedExecutors;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -62,6 +63,9 @@ class OutcomeWriter {
                     inline.increment();
                     write.run();
                 });
+        // Also executor_* and agora_executor_rejected_total{name="agora.orders.outcomes"} (the inline writes again),
+        // so this pool reads like every other bounded one.
+        BoundedExecutors.monitor(meters, writers, "agora.orders.outcomes");
         Gauge.builder("agora.orders.outcomes.backlog", writers, pool -> pool.getQueue()
                         .size())
                 .description("Buys answered whose outcome waits for a writer")

@@ -1,14 +1,18 @@
 package dev.agora.frontend.web.trade;
 
+import dev.agora.common.limits.BoundedExecutors;
 import dev.agora.frontend.web.ApiProblem;
 import dev.agora.frontend.web.SessionTokens;
 import dev.agora.frontend.web.WebSettings;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.servlet.http.HttpSession;
 import java.io.IOException;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -37,26 +41,44 @@ final class DeskStreams implements AutoCloseable {
     private final SessionTokens tokens;
     private final ITemplateEngine templates;
     private final WebSettings settings;
-    private final ScheduledExecutorService ticks;
+    private final ScheduledThreadPoolExecutor ticks;
     private final Semaphore open;
+    private final Counter refused;
 
+    /**
+     * @param ticks the threads that run every stream's reads; their delay queue holds one task per open stream,
+     *     so the stream limit bounds it
+     */
     DeskStreams(
             Desk desk,
             SessionTokens tokens,
             ITemplateEngine templates,
             WebSettings settings,
-            ScheduledExecutorService ticks) {
+            ScheduledThreadPoolExecutor ticks,
+            MeterRegistry meters) {
         this.desk = desk;
         this.tokens = tokens;
         this.templates = templates;
         this.settings = settings;
-        this.ticks = ticks;
+        this.ticks = BoundedExecutors.monitor(meters, ticks, "agora.web.desk-streams");
         this.open = new Semaphore(settings.deskStreamLimit());
+        int limit = settings.deskStreamLimit();
+        Gauge.builder("agora.web.desk.streams", open, streams -> limit - streams.availablePermits())
+                .description("Live desk streams open")
+                .register(meters);
+        Gauge.builder("agora.web.desk.streams.capacity", () -> limit)
+                .description("Live desk streams open at most (agora.web.desk-stream-limit)")
+                .register(meters);
+        this.refused = Counter.builder("agora.web.desk.streams.rejected")
+                .description("Live desks refused with 503 because the limit was reached")
+                .register(meters);
     }
 
     SseEmitter open(String symbol, HttpSession session, Authentication person, String csrfName, String csrfToken) {
-        if (!open.tryAcquire())
+        if (!open.tryAcquire()) {
+            refused.increment();
             throw ApiProblem.unavailableForNow("Too many live desks are open; the page still works with reloads");
+        }
         SseEmitter emitter = new SseEmitter(settings.deskStreamTimeout().toMillis());
         Stream stream = new Stream(emitter, symbol, session, person, csrfName, csrfToken);
         AtomicReference<ScheduledFuture<?>> task = new AtomicReference<>();

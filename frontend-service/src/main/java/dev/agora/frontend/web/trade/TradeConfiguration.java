@@ -3,7 +3,8 @@ package dev.agora.frontend.web.trade;
 import dev.agora.frontend.web.PublicApi;
 import dev.agora.frontend.web.SessionTokens;
 import dev.agora.frontend.web.WebSettings;
-import java.util.concurrent.Executors;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.thymeleaf.ITemplateEngine;
@@ -18,13 +19,15 @@ class TradeConfiguration {
 
     /** Two threads run every live desk's reads; a read is a loopback call of a millisecond or two. */
     @Bean(destroyMethod = "close")
-    DeskStreams deskStreams(Desk desk, SessionTokens tokens, ITemplateEngine templates, WebSettings settings) {
+    DeskStreams deskStreams(
+            Desk desk, SessionTokens tokens, ITemplateEngine templates, WebSettings settings, MeterRegistry meters) {
         return new DeskStreams(
                 desk,
                 tokens,
                 templates,
                 settings,
-                Executors.newScheduledThreadPool(
-                        2, Thread.ofPlatform().name("desk-stream-", 0).daemon().factory()));
+                new ScheduledThreadPoolExecutor(
+                        2, Thread.ofPlatform().name("desk-stream-", 0).daemon().factory()),
+                meters);
     }
 }

@@ -1,0 +1,56 @@
+package dev.agora.order;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every pool and queue of the order service shows its depth (or use), its bound and what it refused in the
+ * Prometheus scrape of the real service. Refusals themselves: common's ReplicaClientsTest fills a bulkhead, the
+ * frontend's BoundsMetricsTest does it over HTTP.
+ */
+class BoundsMetricsTest extends OrderTestSupport {
+
+    @Test
+    void everyPoolAndQueueHasADepthABoundAndARejectionMetric() {
+        String scrape = prometheusScrape();
+        assertThat(scrape)
+                .contains(List.of(
+                        // Tomcat: request threads and connections against their bounds.
+                        "tomcat_threads_busy_threads",
+                        "tomcat_threads_config_max_threads",
+                        "tomcat_connections_current_connections",
+                        "tomcat_connections_config_max_connections",
+                        // Hikari.
+                        "hikaricp_connections_active",
+                        "hikaricp_connections_pending",
+                        "hikaricp_connections_max",
+                        "hikaricp_connections_timeout_total",
+                        // The outcome writers' backlog.
+                        "executor_queued_tasks{name=\"agora.orders.outcomes\"",
+                        "agora_executor_queue_capacity{name=\"agora.orders.outcomes\"",
+                        "agora_executor_rejected_total{name=\"agora.orders.outcomes\"",
+                        "agora_orders_outcomes_backlog",
+                        "agora_orders_outcomes_inline_total",
+                        // Calls to the catalog: the bulkhead, its refusals, the hedges' budget and threads, the pool.
+                        "resilience4j_bulkhead_available_concurrent_calls{name=\"catalog-service\"",
+                        "resilience4j_bulkhead_max_allowed_concurrent_calls{name=\"catalog-service\"",
+                        "resilience4j_bulkhead_available_concurrent_calls{name=\"catalog-service-hedges\"",
+                        "agora_client_calls_rejected_total{service=\"catalog-service\"",
+                        "agora_client_hedges_denied_total{service=\"catalog-service\"",
+                        "agora_client_pool_timeouts_total{service=\"catalog-service\"",
+                        "executor_active_threads{name=\"agora.client.hedges\"",
+                        "executor_pool_max_threads{name=\"agora.client.hedges\"",
+                        "agora_executor_rejected_total{name=\"agora.client.hedges\"",
+                        "executor_queued_tasks{name=\"agora.client.hedge-timers\"",
+                        "httpcomponents_httpclient_pool_total_pending{httpclient=\"catalog-service\"",
+                        "httpcomponents_httpclient_pool_total_max{httpclient=\"catalog-service\"",
+                        // The clock's measuring thread.
+                        "executor_queued_tasks{name=\"agora.clock\"",
+                        // What a client may send, and the verified tokens remembered.
+                        "agora_limits_body_rejected_total",
+                        "agora_limits_callers_capacity{per=\"CALLER\"",
+                        "agora_security_tokens_remembered_capacity"));
+    }
+}
