@@ -6,9 +6,12 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.binder.httpcomponents.hc5.PoolingHttpClientConnectionManagerMetricsBinder;
 import java.net.URI;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
+import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.impl.classic.HttpClients;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.core5.util.Timeout;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.web.server.context.WebServerInitializedEvent;
@@ -24,6 +27,11 @@ import tools.jackson.databind.json.JsonMapper;
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(WebSettings.class)
 class WebConfiguration {
+
+    /** Calls the pages make at once: half of Tomcat's 200 request threads (server.tomcat.threads.max). */
+    static final int PAGE_CALLS = 100;
+
+    static final Duration PAGE_CALL_WAIT = Duration.ofSeconds(1);
 
     /** This frontend's address for its own pages, set when the server listens (port 0 in tests). */
     private final AtomicReference<URI> ownAddress = new AtomicReference<>();
@@ -79,18 +87,24 @@ class WebConfiguration {
 
     /**
      * A pooled Apache client (the fastest RestClient backend measured here, TOOLCHAIN.md), its own pool so that pages
-     * never wait behind the tiers' calls. As many connections as Tomcat has request threads (each page holds one at
-     * a time); their use and waiters are {@code httpcomponents_httpclient_pool_*{httpclient="public-api"}}.
+     * never wait behind the tiers' calls. Every call it makes is served by a request thread of this same Tomcat, so
+     * at most half of those threads may be pages waiting on it: past {@link #PAGE_CALLS} a page waits
+     * {@link #PAGE_CALL_WAIT} for a connection and then gets the "service unavailable" page, instead of every thread
+     * waiting on a call that no thread is left to serve. Use and waiters are
+     * {@code httpcomponents_httpclient_pool_*{httpclient="public-api"}}.
      */
     @Bean
     PublicApi publicApi(RestClient.Builder builder, JsonMapper json, MeterRegistry meters) {
         var connections = PoolingHttpClientConnectionManagerBuilder.create()
-                .setMaxConnTotal(200)
-                .setMaxConnPerRoute(200)
+                .setMaxConnTotal(PAGE_CALLS)
+                .setMaxConnPerRoute(PAGE_CALLS)
                 .build();
         new PoolingHttpClientConnectionManagerMetricsBinder(connections, "public-api").bindTo(meters);
         var http = HttpClients.custom()
                 .setConnectionManager(connections)
+                .setDefaultRequestConfig(RequestConfig.custom()
+                        .setConnectionRequestTimeout(Timeout.of(PAGE_CALL_WAIT))
+                        .build())
                 .disableAutomaticRetries()
                 .disableRedirectHandling()
                 .build();
