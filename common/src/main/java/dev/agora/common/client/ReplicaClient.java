@@ -7,10 +7,13 @@ import io.github.resilience4j.retry.Retry;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.cloud.client.ServiceInstance;
@@ -33,6 +36,14 @@ import reactor.core.publisher.Mono;
  * ({@link Hedging}). A call no
  * replica could serve ends in {@link ServiceUnavailableException} (503); a replica's 4xx passes to the caller as
  * {@link RestClientResponseException}.
+ *
+ * <p>Breakers and health checks only steer calls; they never answer one by themselves. When every replica the load
+ * balancer offers is refused by its breaker, or the health-checked list is empty while replicas are configured, the
+ * attempt goes to one anyway (Envoy's panic mode; {@code agora.client.last.resorts}): round robin over the
+ * health-checked replicas, or when there are none over the configured ones, except those whose readiness probe
+ * answered "not ready". So a 503 means an attempt really failed, no replica is ready, or the bulkhead is full, never
+ * that every breaker happened to be open at once (a killed replica ejected while the live one lost hedges on a
+ * starved machine) or that every probe timed out.
  */
 public final class ReplicaClient {
 
@@ -52,6 +63,8 @@ public final class ReplicaClient {
     private final Bulkhead hedgeBudget;
     private final Hedging hedging;
     private final MeterRegistry meters;
+    private final Supplier<List<ServiceInstance>> lastResorts;
+    private final AtomicInteger lastResortTurn = new AtomicInteger();
     private final Map<URI, RestClient> byReplica = new ConcurrentHashMap<>();
 
     ReplicaClient(
@@ -64,7 +77,8 @@ public final class ReplicaClient {
             Bulkhead bulkhead,
             Bulkhead hedgeBudget,
             Hedging hedging,
-            MeterRegistry meters) {
+            MeterRegistry meters,
+            Supplier<List<ServiceInstance>> lastResorts) {
         this.serviceId = serviceId;
         this.settings = settings;
         this.loadBalancer = loadBalancer;
@@ -75,6 +89,7 @@ public final class ReplicaClient {
         this.hedgeBudget = hedgeBudget;
         this.hedging = hedging;
         this.meters = meters;
+        this.lastResorts = lastResorts;
     }
 
     public String serviceId() {
@@ -120,9 +135,39 @@ public final class ReplicaClient {
         Request<?> request = previous == null
                 ? ReactiveLoadBalancer.REQUEST
                 : new DefaultRequest<>(new RetryableRequestContext(previous));
-        Response<ServiceInstance> chosen =
-                Mono.from(loadBalancer.choose(request)).block(CHOICE_WAIT);
+        Response<ServiceInstance> chosen;
+        try {
+            chosen = Mono.from(loadBalancer.choose(request)).block(CHOICE_WAIT);
+        } catch (RuntimeException noListYet) {
+            // block's timeout: no health-checked list within the wait
+            log.debug("{}: no instance list within {}", serviceId, CHOICE_WAIT, noListYet);
+            return null;
+        }
         return chosen != null && chosen.hasServer() ? chosen.getServer() : null;
+    }
+
+    /**
+     * The last resort of an attempt for which the load balancer offered no replica whose breaker let it through:
+     * round robin over {@link #lastResorts}, {@code failed} (this call's last failed replica) left out while there
+     * is another. A replica whose breaker lets a call through goes first; otherwise the attempt goes without the
+     * breaker's permission, and its outcome is still recorded. Null when no replica is configured or none is ready.
+     */
+    private Choice lastResort(ServiceInstance failed) {
+        List<ServiceInstance> candidates = lastResorts.get();
+        if (failed != null && candidates.size() > 1) {
+            candidates = candidates.stream()
+                    .filter(instance -> !instance.getUri().equals(failed.getUri()))
+                    .toList();
+        }
+        if (candidates.isEmpty()) return null;
+        int turn = lastResortTurn.getAndIncrement() & Integer.MAX_VALUE;
+        for (int i = 0; i < candidates.size(); i++) {
+            ServiceInstance instance = candidates.get((turn + i) % candidates.size());
+            CircuitBreaker breaker = breaker(instance.getUri());
+            if (breaker.tryAcquirePermission()) return new Choice(instance, breaker, true);
+        }
+        ServiceInstance instance = candidates.get(turn % candidates.size());
+        return new Choice(instance, breaker(instance.getUri()), false);
     }
 
     Replica replica(ServiceInstance instance) {
@@ -150,6 +195,12 @@ public final class ReplicaClient {
         }
     }
 
+    /**
+     * The replica of one attempt and its breaker; {@code permitted} when the breaker let the attempt through (its
+     * permission must then be recorded or released), false for a last resort it refused.
+     */
+    record Choice(ServiceInstance instance, CircuitBreaker breaker, boolean permitted) {}
+
     /** One call: its attempts, each chosen and bounded anew. */
     final class Call<T> {
 
@@ -158,6 +209,7 @@ public final class ReplicaClient {
         final long started = System.nanoTime();
         int attempts;
         ServiceInstance previous;
+        volatile ServiceInstance lastFailed;
         Failure lastFailure;
 
         Call(CallSafety safety, Replica.Attempt<T> attempt) {
@@ -175,22 +227,31 @@ public final class ReplicaClient {
                 meters.counter("agora.client.failovers", "service", serviceId).increment();
                 FailoverNotice.record(serviceId, FailoverNotice.Event.RETRY, lastFailure, System.nanoTime() - started);
             }
-            ServiceInstance instance = null;
-            CircuitBreaker breaker = null;
+            Choice choice = null;
             // A replica whose breaker is open is passed over without an attempt; its breaker lets a trial call
             // through once its wait is over.
-            for (int choices = 0; choices < MAX_CHOICES && breaker == null; choices++) {
-                instance = choose(previous);
+            for (int choices = 0; choices < MAX_CHOICES && choice == null; choices++) {
+                ServiceInstance instance = choose(previous);
                 if (instance == null) break;
                 previous = instance;
                 CircuitBreaker candidate = breaker(instance.getUri());
-                if (candidate.tryAcquirePermission()) breaker = candidate;
+                if (candidate.tryAcquirePermission()) choice = new Choice(instance, candidate, true);
             }
-            if (breaker == null) throw new Failed("no replica is available", null);
+            if (choice == null) {
+                choice = lastResort(lastFailed);
+                if (choice == null) throw new Failed("no replica is available", null);
+                meters.counter("agora.client.last.resorts", "service", serviceId)
+                        .increment();
+                log.debug(
+                        "{}: no replica offered passes its breaker; last resort {}",
+                        serviceId,
+                        choice.instance().getUri());
+                previous = choice.instance();
+            }
             if (safety == CallSafety.IDEMPOTENT && settings.hedging()) {
-                return hedging.race(this, instance, breaker, settings.hedgeAfter());
+                return hedging.race(this, choice, settings.hedgeAfter());
             }
-            return once(instance, breaker, new AttemptScope());
+            return once(choice, new AttemptScope());
         }
 
         /**
@@ -198,17 +259,24 @@ public final class ReplicaClient {
          * was aborted because a hedge answered first lost the race: that counts against its replica too (a frozen
          * replica loses every race).
          */
-        T once(ServiceInstance instance, CircuitBreaker breaker, AttemptScope scope) {
+        T once(Choice choice, AttemptScope scope) {
+            ServiceInstance instance = choice.instance();
+            CircuitBreaker breaker = choice.breaker();
             long began = System.nanoTime();
+            // Every permission is recorded or released, whatever the attempt throws (an Error too): a half-open
+            // breaker whose trial permission leaked would refuse every call until its maximum wait.
+            boolean settled = !choice.permitted();
             scope.enter();
             try {
                 T result = attempt.call(replica(instance));
                 breaker.onSuccess(System.nanoTime() - began, TimeUnit.NANOSECONDS);
+                settled = true;
                 return result;
             } catch (RuntimeException error) {
                 long took = System.nanoTime() - began;
                 if (scope.aborted()) {
                     breaker.onError(took, TimeUnit.NANOSECONDS, error);
+                    settled = true;
                     throw new Hedging.Overtaken(error);
                 }
                 Failure failure = Failure.classify(error);
@@ -216,19 +284,21 @@ public final class ReplicaClient {
                     // A 4xx is the replica doing its job; anything else says nothing about it.
                     if (error instanceof RestClientResponseException) {
                         breaker.onSuccess(took, TimeUnit.NANOSECONDS);
-                    } else {
-                        breaker.releasePermission();
+                        settled = true;
                     }
                     throw error;
                 }
+                lastFailed = instance;
                 if (failure == Failure.CONNECT) {
-                    eject(breaker, error);
+                    settled |= eject(breaker, error);
                 } else {
                     breaker.onError(took, TimeUnit.NANOSECONDS, error);
+                    settled = true;
                 }
                 throw retryable(failure, instance.getUri() + " failed: " + error.getMessage(), error);
             } finally {
                 scope.leave();
+                if (!settled) breaker.releasePermission();
             }
         }
 
@@ -241,18 +311,21 @@ public final class ReplicaClient {
         }
     }
 
-    /** A replica that refused a connection is down: it gets no calls until its breaker's wait is over. */
-    private void eject(CircuitBreaker breaker, Throwable error) {
+    /**
+     * A replica that refused a connection is down: it gets no calls until its breaker's wait is over. True when
+     * the breaker was opened here (a permission of the state it left needs no release).
+     */
+    private boolean eject(CircuitBreaker breaker, Throwable error) {
         CircuitBreaker.State state = breaker.getState();
         if (state == CircuitBreaker.State.CLOSED || state == CircuitBreaker.State.HALF_OPEN) {
             try {
                 breaker.transitionToOpenState();
                 log.warn("Ejected {} ({})", breaker.getName(), error.getMessage());
+                return true;
             } catch (RuntimeException raced) {
                 // another call ejected it at the same moment
             }
-        } else {
-            breaker.releasePermission();
         }
+        return false;
     }
 }

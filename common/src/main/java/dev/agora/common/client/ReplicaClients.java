@@ -42,12 +42,14 @@ import reactor.core.Disposable;
  *
  * <p>Besides Resilience4j's metrics: {@code agora.client.instance.admitted{service,instance}} (1 while the replica
  * passes its health checks and its breaker is not open), {@code agora.client.instances.admitted{service}},
- * {@code agora.client.failovers}, {@code agora.client.hedges}, {@code agora.client.hedges.denied} and
+ * {@code agora.client.failovers}, {@code agora.client.hedges}, {@code agora.client.hedges.denied},
+ * {@code agora.client.last.resorts} (attempts sent to a replica no breaker or health check admitted) and
  * {@code agora.client.calls.rejected} (the bulkhead was full), each by {@code service}.
  */
 public final class ReplicaClients implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ReplicaClients.class);
+    private static final Duration HALF_OPEN_SLACK = Duration.ofSeconds(1);
 
     private final AgoraClients settings;
     private final LoadBalancerClientFactory loadBalancers;
@@ -119,7 +121,7 @@ public final class ReplicaClients implements AutoCloseable {
 
     private synchronized ReplicaClient create(String serviceId) {
         ClientSettings own = settings.of(serviceId);
-        breakers.addConfiguration(serviceId, breakerConfig());
+        breakers.addConfiguration(serviceId, breakerConfig(own));
         CloseableHttpClient http = PooledHttpClients.build(
                 serviceId, own.connectTimeout(), own.timeout(), own.maxConcurrentCalls(), meters);
         pools.add(http);
@@ -157,16 +159,33 @@ public final class ReplicaClients implements AutoCloseable {
                 bulkhead,
                 hedges,
                 hedging,
-                meters);
+                meters,
+                () -> lastResorts(serviceId));
         watch(serviceId, client);
         return client;
     }
 
     /**
-     * A replica that fails half of its last ten calls (at least five) or refuses a connection is ejected; after two
-     * health-check intervals two trial calls may go to it, and it is back when they succeed.
+     * Where an attempt goes when no replica the load balancer offers passes its breaker: the health-checked
+     * replicas; when there are none, every configured replica except those that answered their readiness probe
+     * with "not ready" (one whose probe timed out on a starved machine may well serve).
      */
-    private CircuitBreakerConfig breakerConfig() {
+    private List<ServiceInstance> lastResorts(String serviceId) {
+        List<ServiceInstance> listed = healthy.getOrDefault(serviceId, List.of());
+        if (!listed.isEmpty()) return listed;
+        ReadinessProbes probes = loadBalancers.getInstance(serviceId, ReadinessProbes.class);
+        return discovery.getInstances(serviceId).stream()
+                .filter(instance -> probes == null || !probes.answeredNotReady(instance.getUri()))
+                .toList();
+    }
+
+    /**
+     * A replica that fails half of its last ten calls (at least five) or refuses a connection is ejected; after two
+     * health-check intervals two trial calls may go to it, and it is back when they succeed. A breaker whose trial
+     * calls have not all ended within {@link #maxHalfOpen} opens again (Resilience4j's default is to wait for
+     * them forever).
+     */
+    private CircuitBreakerConfig breakerConfig(ClientSettings own) {
         return CircuitBreakerConfig.custom()
                 .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
                 .slidingWindowSize(10)
@@ -174,7 +193,17 @@ public final class ReplicaClients implements AutoCloseable {
                 .failureRateThreshold(50)
                 .waitDurationInOpenState(healthInterval.multipliedBy(2))
                 .permittedNumberOfCallsInHalfOpenState(2)
+                .maxWaitDurationInHalfOpenState(maxHalfOpen(own))
                 .build();
+    }
+
+    /**
+     * The longest a trial call can take (waiting for a pooled connection and for the answer, each bounded by
+     * {@code timeout}), and a second more: a breaker still half-open after that has lost a trial call's
+     * outcome, and must not refuse calls for good.
+     */
+    static Duration maxHalfOpen(ClientSettings own) {
+        return own.timeout().multipliedBy(2).plus(HALF_OPEN_SLACK);
     }
 
     /** Follows the load balancer's health-checked list of the service, for the admission gauges. */
