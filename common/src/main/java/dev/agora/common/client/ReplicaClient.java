@@ -63,7 +63,7 @@ public final class ReplicaClient {
     private final Bulkhead hedgeBudget;
     private final Hedging hedging;
     private final MeterRegistry meters;
-    private final Supplier<List<ServiceInstance>> lastResorts;
+    private final Supplier<Fallback> lastResorts;
     private final AtomicInteger lastResortTurn = new AtomicInteger();
     private final Map<URI, RestClient> byReplica = new ConcurrentHashMap<>();
 
@@ -78,7 +78,7 @@ public final class ReplicaClient {
             Bulkhead hedgeBudget,
             Hedging hedging,
             MeterRegistry meters,
-            Supplier<List<ServiceInstance>> lastResorts) {
+            Supplier<Fallback> lastResorts) {
         this.serviceId = serviceId;
         this.settings = settings;
         this.loadBalancer = loadBalancer;
@@ -149,11 +149,14 @@ public final class ReplicaClient {
     /**
      * The last resort of an attempt for which the load balancer offered no replica whose breaker let it through:
      * round robin over {@link #lastResorts}, {@code failed} (this call's last failed replica) left out while there
-     * is another. A replica whose breaker lets a call through goes first; otherwise the attempt goes without the
-     * breaker's permission, and its outcome is still recorded. Null when no replica is configured or none is ready.
+     * is another. A replica whose breaker lets a call through goes first; otherwise a health-checked one gets the
+     * attempt without its breaker's permission (its outcome is still recorded). A replica out of the health-checked
+     * list is tried only while its breaker is closed: when the health check and the breaker both call it down (a
+     * killed or frozen replica), it gets no attempt. Null when there is no such replica.
      */
     private Choice lastResort(ServiceInstance failed) {
-        List<ServiceInstance> candidates = lastResorts.get();
+        Fallback fallback = lastResorts.get();
+        List<ServiceInstance> candidates = fallback.replicas();
         if (failed != null && candidates.size() > 1) {
             candidates = candidates.stream()
                     .filter(instance -> !instance.getUri().equals(failed.getUri()))
@@ -164,8 +167,9 @@ public final class ReplicaClient {
         for (int i = 0; i < candidates.size(); i++) {
             ServiceInstance instance = candidates.get((turn + i) % candidates.size());
             CircuitBreaker breaker = breaker(instance.getUri());
-            if (breaker.tryAcquirePermission()) return new Choice(instance, breaker, true);
+            if (fallback.admits(breaker) && breaker.tryAcquirePermission()) return new Choice(instance, breaker, true);
         }
+        if (!fallback.healthChecked()) return null;
         ServiceInstance instance = candidates.get(turn % candidates.size());
         return new Choice(instance, breaker(instance.getUri()), false);
     }
@@ -192,6 +196,18 @@ public final class ReplicaClient {
     static final class Failed extends RuntimeException {
         Failed(String message, Throwable cause) {
             super(message, cause, false, false);
+        }
+    }
+
+    /**
+     * Where attempts fall back to: the health-checked replicas, or when none passed, the configured ones that did
+     * not answer their readiness probe with "not ready" ({@code healthChecked} false).
+     */
+    record Fallback(List<ServiceInstance> replicas, boolean healthChecked) {
+
+        /** Whether a replica of this list with {@code breaker} may be a last resort at all. */
+        boolean admits(CircuitBreaker breaker) {
+            return healthChecked || breaker.getState() == CircuitBreaker.State.CLOSED;
         }
     }
 

@@ -160,7 +160,7 @@ public final class ReplicaClients implements AutoCloseable {
                 hedges,
                 hedging,
                 meters,
-                () -> lastResorts(serviceId));
+                () -> fallback(serviceId));
         watch(serviceId, client);
         return client;
     }
@@ -170,12 +170,28 @@ public final class ReplicaClients implements AutoCloseable {
      * replicas; when there are none, every configured replica except those that answered their readiness probe
      * with "not ready" (one whose probe timed out on a starved machine may well serve).
      */
-    private List<ServiceInstance> lastResorts(String serviceId) {
+    private ReplicaClient.Fallback fallback(String serviceId) {
         List<ServiceInstance> listed = healthy.getOrDefault(serviceId, List.of());
-        if (!listed.isEmpty()) return listed;
+        if (!listed.isEmpty()) return new ReplicaClient.Fallback(listed, true);
         ReadinessProbes probes = loadBalancers.getInstance(serviceId, ReadinessProbes.class);
-        return discovery.getInstances(serviceId).stream()
-                .filter(instance -> probes == null || !probes.answeredNotReady(instance.getUri()))
+        return new ReplicaClient.Fallback(
+                discovery.getInstances(serviceId).stream()
+                        .filter(instance -> probes == null || !probes.answeredNotReady(instance.getUri()))
+                        .toList(),
+                false);
+    }
+
+    /**
+     * The replicas a call goes to when none is {@link #admitted}: the health-checked ones, whatever their breakers
+     * say, or when none passed its health check, those whose breaker is closed and that did not answer "not ready".
+     * Empty when calls end in 503 without an attempt.
+     */
+    public List<URI> lastResorts(String serviceId) {
+        ReplicaClient client = of(serviceId);
+        ReplicaClient.Fallback fallback = fallback(serviceId);
+        return fallback.replicas().stream()
+                .map(ServiceInstance::getUri)
+                .filter(uri -> fallback.admits(client.breaker(uri)))
                 .toList();
     }
 

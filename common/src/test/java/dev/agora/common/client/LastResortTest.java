@@ -1,6 +1,7 @@
 package dev.agora.common.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.sun.net.httpserver.HttpServer;
@@ -173,6 +174,7 @@ class LastResortTest {
             for (CallSafety safety : CallSafety.values()) {
                 CircuitBreaker breaker = clients.of(service).breaker(SECOND.uri());
                 breaker.transitionToOpenState();
+                assertThat(clients.lastResorts(service)).containsExactly(SECOND.uri());
                 double before = lastResorts(service);
                 int served = SECOND.served.get();
 
@@ -247,6 +249,7 @@ class LastResortTest {
         SECOND.readinessDelayMillis = 1_500;
         await().atMost(Duration.ofSeconds(20))
                 .until(() -> clients.admitted("plain").isEmpty());
+        assertThat(clients.lastResorts("plain")).containsExactlyInAnyOrder(FIRST.uri(), SECOND.uri());
         double before = lastResorts("plain");
         int served = FIRST.served.get() + SECOND.served.get();
 
@@ -256,6 +259,26 @@ class LastResortTest {
 
         assertThat(FIRST.served.get() + SECOND.served.get() - served).isEqualTo(4);
         assertThat(lastResorts("plain") - before).isEqualTo(4);
+    }
+
+    @Test
+    void whenTheHealthCheckAndTheBreakersAllCallTheReplicasDownCallsEndAtOnceIn503() {
+        FIRST.readinessDelayMillis = 1_500;
+        SECOND.readinessDelayMillis = 1_500;
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> clients.admitted("plain").isEmpty());
+        for (Replica replica : List.of(FIRST, SECOND))
+            clients.of("plain").breaker(replica.uri()).transitionToOpenState();
+        assertThat(clients.lastResorts("plain")).isEmpty();
+        int served = FIRST.served.get() + SECOND.served.get();
+
+        long started = System.nanoTime();
+        assertThatThrownBy(() -> get("plain", CallSafety.IDEMPOTENT))
+                .isInstanceOf(ServiceUnavailableException.class)
+                .hasMessageContaining("no replica is available");
+
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofMillis(500));
+        assertThat(FIRST.served.get() + SECOND.served.get()).isEqualTo(served);
     }
 
     @Test
