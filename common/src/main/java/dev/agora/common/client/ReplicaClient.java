@@ -39,11 +39,12 @@ import reactor.core.publisher.Mono;
  *
  * <p>Breakers and health checks only steer calls; they never answer one by themselves. When every replica the load
  * balancer offers is refused by its breaker, or the health-checked list is empty while replicas are configured, the
- * attempt goes to one anyway (Envoy's panic mode; {@code agora.client.last.resorts}): round robin over the
- * health-checked replicas, or when there are none over the configured ones, except those whose readiness probe
- * answered "not ready". So a 503 means an attempt really failed, no replica is ready, or the bulkhead is full, never
- * that every breaker happened to be open at once (a killed replica ejected while the live one lost hedges on a
- * starved machine) or that every probe timed out.
+ * attempt goes to one that either signal says is up (Envoy's panic mode; {@code agora.client.last.resorts}): a
+ * health-checked replica whatever its breaker says, or, when none passed its health check, a configured one whose
+ * breaker is closed and whose readiness probe did not answer "not ready". So a 503 means an
+ * attempt really failed, no replica is up by either signal, or the bulkhead is full, never that every breaker
+ * happened to be open at once (a killed replica ejected while the live one lost hedges on a starved machine) or that
+ * every probe timed out.
  */
 public final class ReplicaClient {
 
