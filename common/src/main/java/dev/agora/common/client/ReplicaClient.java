@@ -153,10 +153,13 @@ public final class ReplicaClient {
      * is another. A replica whose breaker lets a call through goes first; otherwise a health-checked one gets the
      * attempt without its breaker's permission (its outcome is still recorded). A replica out of the health-checked
      * list is tried only while its breaker is closed: when the health check and the breaker both call it down (a
-     * killed or frozen replica), it gets no attempt. Null when there is no such replica.
+     * killed or frozen replica), it gets no attempt; and only while {@code waited} is false: once an attempt of the
+     * call reached a replica and failed (timed out, reset, 5xx) with every probe failing too, the call ends, so
+     * frozen replicas cost a call one timeout, as without the last resort. Null when there is no such replica.
      */
-    private Choice lastResort(ServiceInstance failed) {
+    private Choice lastResort(ServiceInstance failed, boolean waited) {
         Fallback fallback = lastResorts.get();
+        if (!fallback.healthChecked() && waited) return null;
         List<ServiceInstance> candidates = fallback.replicas();
         if (failed != null && candidates.size() > 1) {
             candidates = candidates.stream()
@@ -227,7 +230,7 @@ public final class ReplicaClient {
         int attempts;
         ServiceInstance previous;
         volatile ServiceInstance lastFailed;
-        Failure lastFailure;
+        volatile Failure lastFailure;
 
         Call(CallSafety safety, Replica.Attempt<T> attempt) {
             this.safety = safety;
@@ -255,7 +258,7 @@ public final class ReplicaClient {
                 if (candidate.tryAcquirePermission()) choice = new Choice(instance, candidate, true);
             }
             if (choice == null) {
-                choice = lastResort(lastFailed);
+                choice = lastResort(lastFailed, lastFailure != null && lastFailure != Failure.CONNECT);
                 if (choice == null) throw new Failed("no replica is available", null);
                 meters.counter("agora.client.last.resorts", "service", serviceId)
                         .increment();

@@ -55,6 +55,7 @@ class LastResortTest {
         final int port;
         final AtomicInteger served = new AtomicInteger();
         volatile long readinessDelayMillis;
+        volatile long answerDelayMillis;
         private HttpServer server;
 
         Replica() {
@@ -76,6 +77,7 @@ class LastResortTest {
                 exchange.close();
             });
             created.createContext("/", exchange -> {
+                sleep(answerDelayMillis);
                 byte[] body = ("port " + port()).getBytes(StandardCharsets.UTF_8);
                 served.incrementAndGet();
                 exchange.sendResponseHeaders(200, body.length);
@@ -135,6 +137,7 @@ class LastResortTest {
     void bothReplicasUpAndAdmitted() {
         for (Replica replica : List.of(FIRST, SECOND)) {
             replica.readinessDelayMillis = 0;
+            replica.answerDelayMillis = 0;
             replica.restart();
         }
         for (String service : SERVICES) {
@@ -259,6 +262,28 @@ class LastResortTest {
 
         assertThat(FIRST.served.get() + SECOND.served.get() - served).isEqualTo(4);
         assertThat(lastResorts("plain") - before).isEqualTo(4);
+    }
+
+    @Test
+    void withEveryProbeUnansweredACallWaitsOnOneUnansweringReplicaAtMost() {
+        // Frozen replicas: neither their probes (bounded by the 500 ms interval) nor calls (1 s timeout) are answered.
+        for (Replica replica : List.of(FIRST, SECOND)) {
+            replica.readinessDelayMillis = 1_500;
+            replica.answerDelayMillis = 1_500;
+        }
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> clients.admitted("plain").isEmpty());
+        double before = lastResorts("plain");
+
+        long started = System.nanoTime();
+        assertThatThrownBy(() -> get("plain", CallSafety.IDEMPOTENT))
+                .isInstanceOf(ServiceUnavailableException.class)
+                .hasMessageContaining("no replica is available");
+
+        assertThat(Duration.ofNanos(System.nanoTime() - started))
+                .as("one attempt's timeout (1 s), not three")
+                .isLessThan(Duration.ofMillis(1_900));
+        assertThat(lastResorts("plain") - before).isEqualTo(1);
     }
 
     @Test
