@@ -18,8 +18,8 @@ import org.springframework.web.client.RestClient;
  * ({@code spring.cloud.loadbalancer.health-check.*}: {@code /readyz} every 500 ms by default, each probe bounded by the
  * interval), and, for an attempt that repeats a failed one, not the replica that failed while another is left. The
  * load balancer itself is Spring Cloud's round robin. The probes remember which replicas answered "not ready"
- * ({@link ReadinessProbes}), for the calls' last resort when the list is empty. Lives in each service's load-balancer context, which closes
- * the probes' connection pool with it.
+ * ({@link ReadinessProbes}), for the calls' last resort when the list is empty. Lives in each service's load-balancer
+ * context, which closes the probes' connection pool with it.
  */
 public class HealthCheckedInstances {
 
