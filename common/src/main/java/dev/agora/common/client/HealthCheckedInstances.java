@@ -3,7 +3,9 @@ package dev.agora.common.client;
 import java.time.Duration;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.cloud.loadbalancer.core.HealthCheckServiceInstanceListSupplier;
 import org.springframework.cloud.loadbalancer.core.ServiceInstanceListSupplier;
+import org.springframework.cloud.loadbalancer.support.LoadBalancerClientFactory;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
@@ -15,8 +17,9 @@ import org.springframework.web.client.RestClient;
  * discovery knows ({@code agora.instances.*}), of those the ones whose readiness check passed in the latest round
  * ({@code spring.cloud.loadbalancer.health-check.*}: {@code /readyz} every 500 ms by default, each probe bounded by the
  * interval), and, for an attempt that repeats a failed one, not the replica that failed while another is left. The
- * load balancer itself is Spring Cloud's round robin. Lives in each service's load-balancer context, which closes
- * the probes' connection pool with it.
+ * load balancer itself is Spring Cloud's round robin. The probes remember which replicas answered "not ready"
+ * ({@link ReadinessProbes}), for the calls' last resort when the list is empty. Lives in each service's load-balancer
+ * context, which closes the probes' connection pool with it.
  */
 public class HealthCheckedInstances {
 
@@ -35,14 +38,22 @@ public class HealthCheckedInstances {
     }
 
     @Bean
-    ServiceInstanceListSupplier replicaInstanceList(
-            ConfigurableApplicationContext context, CloseableHttpClient healthCheckHttpClient) {
-        RestClient probes = RestClient.builder()
+    ReadinessProbes readinessProbes(CloseableHttpClient healthCheckHttpClient) {
+        return new ReadinessProbes(RestClient.builder()
                 .requestFactory(new HttpComponentsClientHttpRequestFactory(healthCheckHttpClient))
-                .build();
+                .build());
+    }
+
+    /**
+     * What {@code withBlockingHealthChecks} builds, with a probe that also remembers which replicas answered "not
+     * ready" ({@link ReadinessProbes}).
+     */
+    @Bean
+    ServiceInstanceListSupplier replicaInstanceList(ConfigurableApplicationContext context, ReadinessProbes probes) {
         return ServiceInstanceListSupplier.builder()
                 .withBlockingDiscoveryClient()
-                .withBlockingHealthChecks(probes)
+                .with((ignored, discovered) -> new HealthCheckServiceInstanceListSupplier(
+                        discovered, context.getBean(LoadBalancerClientFactory.class), probes::alive))
                 .withRetryAwareness()
                 .build(context);
     }

@@ -66,15 +66,16 @@ public final class Hedging implements AutoCloseable {
 
     /**
      * Runs {@code call}'s attempt on {@code first} on this thread, and on another replica too when {@code first}
-     * has not answered after {@code after}; returns the first answer. Failures are the failures of
+     * has not answered after {@code after}; returns the first answer. A hedge goes only to a replica whose breaker
+     * lets it through: it is never a last resort. Failures are the failures of
      * {@link ReplicaClient.Call#once}: when both attempts failed, the caller's (or the hedge's) failure.
      */
-    <T> T race(ReplicaClient.Call<T> call, ServiceInstance first, CircuitBreaker breaker, Duration after) {
+    <T> T race(ReplicaClient.Call<T> call, ReplicaClient.Choice first, Duration after) {
         ReplicaClient client = call.client();
-        Race<T> race = new Race<>(call, first, client);
+        Race<T> race = new Race<>(call, first.instance(), client);
         ScheduledFuture<?> timer = schedule(race, after);
         try {
-            T result = call.once(first, breaker, race.own);
+            T result = call.once(first, race.own);
             return result;
         } catch (Overtaken overtaken) {
             race.noteHedge();
@@ -152,7 +153,8 @@ public final class Hedging implements AutoCloseable {
                 attempts.execute(() -> {
                     if (context != null) MDC.setContextMap(context);
                     try {
-                        outcome.complete(call.once(second, breaker, new AttemptScope()));
+                        outcome.complete(
+                                call.once(new ReplicaClient.Choice(second, breaker, true), new AttemptScope()));
                         own.abort();
                     } catch (RuntimeException failed) {
                         outcome.completeExceptionally(failed);

@@ -8,10 +8,13 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.apache.hc.core5.http.ConnectionRequestTimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,6 +38,15 @@ import reactor.core.publisher.Mono;
  * ({@link Hedging}). A call no
  * replica could serve ends in {@link ServiceUnavailableException} (503); a replica's 4xx passes to the caller as
  * {@link RestClientResponseException}.
+ *
+ * <p>Breakers and health checks only steer calls; they never answer one by themselves. When every replica the load
+ * balancer offers is refused by its breaker, or the health-checked list is empty while replicas are configured, the
+ * attempt goes to one that either signal says is up (Envoy's panic mode; {@code agora.client.last.resorts}): a
+ * health-checked replica whatever its breaker says, or, when none passed its health check, a configured one whose
+ * breaker is closed and whose readiness probe did not answer "not ready". So a 503 means an
+ * attempt really failed, no replica is up by either signal, or the bulkhead is full, never that every breaker
+ * happened to be open at once (a killed replica ejected while the live one lost hedges on a starved machine) or that
+ * every probe timed out.
  */
 public final class ReplicaClient {
 
@@ -54,6 +66,8 @@ public final class ReplicaClient {
     private final Bulkhead hedgeBudget;
     private final Hedging hedging;
     private final MeterRegistry meters;
+    private final Supplier<Fallback> lastResorts;
+    private final AtomicInteger lastResortTurn = new AtomicInteger();
     private final Map<URI, RestClient> byReplica = new ConcurrentHashMap<>();
     private final Counter rejectedCalls;
     private final Counter poolTimeouts;
@@ -68,7 +82,8 @@ public final class ReplicaClient {
             Bulkhead bulkhead,
             Bulkhead hedgeBudget,
             Hedging hedging,
-            MeterRegistry meters) {
+            MeterRegistry meters,
+            Supplier<Fallback> lastResorts) {
         this.serviceId = serviceId;
         this.settings = settings;
         this.loadBalancer = loadBalancer;
@@ -79,6 +94,7 @@ public final class ReplicaClient {
         this.hedgeBudget = hedgeBudget;
         this.hedging = hedging;
         this.meters = meters;
+        this.lastResorts = lastResorts;
         // Registered now, so a scrape lists them before the first refusal.
         this.rejectedCalls = meters.counter("agora.client.calls.rejected", "service", serviceId);
         this.poolTimeouts = meters.counter("agora.client.pool.timeouts", "service", serviceId);
@@ -128,9 +144,46 @@ public final class ReplicaClient {
         Request<?> request = previous == null
                 ? ReactiveLoadBalancer.REQUEST
                 : new DefaultRequest<>(new RetryableRequestContext(previous));
-        Response<ServiceInstance> chosen =
-                Mono.from(loadBalancer.choose(request)).block(CHOICE_WAIT);
+        Response<ServiceInstance> chosen;
+        try {
+            chosen = Mono.from(loadBalancer.choose(request)).block(CHOICE_WAIT);
+        } catch (RuntimeException noListYet) {
+            // block's timeout: no health-checked list within the wait
+            log.debug("{}: no instance list within {}", serviceId, CHOICE_WAIT, noListYet);
+            return null;
+        }
         return chosen != null && chosen.hasServer() ? chosen.getServer() : null;
+    }
+
+    /**
+     * The last resort of an attempt for which the load balancer offered no replica whose breaker let it through:
+     * round robin over {@link #lastResorts}, {@code failed} (this call's last failed replica) left out while there
+     * is another. A replica whose breaker lets a call through goes first; otherwise a health-checked one gets the
+     * attempt without its breaker's permission (its outcome is still recorded). A replica out of the health-checked
+     * list is tried only while its breaker is closed: when the health check and the breaker both call it down (a
+     * killed or frozen replica), it gets no attempt; and only while {@code waited} is false: once an attempt of the
+     * call reached a replica and failed (timed out, reset, 5xx) with every probe failing too, the call ends, so
+     * frozen replicas cost a call one timeout, as without the last resort. Null when there is no such replica.
+     */
+    private Choice lastResort(ServiceInstance failed, boolean waited) {
+        Fallback fallback = lastResorts.get();
+        if (!fallback.healthChecked() && waited) return null;
+        List<ServiceInstance> candidates = fallback.replicas();
+        if (failed != null && candidates.size() > 1) {
+            candidates = candidates.stream()
+                    .filter(instance -> !instance.getUri().equals(failed.getUri()))
+                    .toList();
+        }
+        if (candidates.isEmpty()) return null;
+        int turn = lastResortTurn.getAndIncrement() & Integer.MAX_VALUE;
+        for (int i = 0; i < candidates.size(); i++) {
+            ServiceInstance instance = candidates.get((turn + i) % candidates.size());
+            CircuitBreaker breaker = breaker(instance.getUri());
+            if (fallback.admits(breaker) && breaker.tryAcquirePermission()) return new Choice(instance, breaker, true);
+        }
+        if (!fallback.healthChecked()) return null;
+        ServiceInstance instance = candidates.get(turn % candidates.size());
+        return new Choice(instance, breaker(instance.getUri()), false);
     }
 
     Replica replica(ServiceInstance instance) {
@@ -158,6 +211,24 @@ public final class ReplicaClient {
         }
     }
 
+    /**
+     * Where attempts fall back to: the health-checked replicas, or when none passed, the configured ones that did
+     * not answer their readiness probe with "not ready" ({@code healthChecked} false).
+     */
+    record Fallback(List<ServiceInstance> replicas, boolean healthChecked) {
+
+        /** Whether a replica of this list with {@code breaker} may be a last resort at all. */
+        boolean admits(CircuitBreaker breaker) {
+            return healthChecked || breaker.getState() == CircuitBreaker.State.CLOSED;
+        }
+    }
+
+    /**
+     * The replica of one attempt and its breaker; {@code permitted} when the breaker let the attempt through (its
+     * permission must then be recorded or released), false for a last resort it refused.
+     */
+    record Choice(ServiceInstance instance, CircuitBreaker breaker, boolean permitted) {}
+
     /** One call: its attempts, each chosen and bounded anew. */
     final class Call<T> {
 
@@ -166,7 +237,8 @@ public final class ReplicaClient {
         final long started = System.nanoTime();
         int attempts;
         ServiceInstance previous;
-        Failure lastFailure;
+        volatile ServiceInstance lastFailed;
+        volatile Failure lastFailure;
 
         Call(CallSafety safety, Replica.Attempt<T> attempt) {
             this.safety = safety;
@@ -183,22 +255,31 @@ public final class ReplicaClient {
                 meters.counter("agora.client.failovers", "service", serviceId).increment();
                 FailoverNotice.record(serviceId, FailoverNotice.Event.RETRY, lastFailure, System.nanoTime() - started);
             }
-            ServiceInstance instance = null;
-            CircuitBreaker breaker = null;
+            Choice choice = null;
             // A replica whose breaker is open is passed over without an attempt; its breaker lets a trial call
             // through once its wait is over.
-            for (int choices = 0; choices < MAX_CHOICES && breaker == null; choices++) {
-                instance = choose(previous);
+            for (int choices = 0; choices < MAX_CHOICES && choice == null; choices++) {
+                ServiceInstance instance = choose(previous);
                 if (instance == null) break;
                 previous = instance;
                 CircuitBreaker candidate = breaker(instance.getUri());
-                if (candidate.tryAcquirePermission()) breaker = candidate;
+                if (candidate.tryAcquirePermission()) choice = new Choice(instance, candidate, true);
             }
-            if (breaker == null) throw new Failed("no replica is available", null);
+            if (choice == null) {
+                choice = lastResort(lastFailed, lastFailure != null && lastFailure != Failure.CONNECT);
+                if (choice == null) throw new Failed("no replica is available", null);
+                meters.counter("agora.client.last.resorts", "service", serviceId)
+                        .increment();
+                log.debug(
+                        "{}: no replica offered passes its breaker; last resort {}",
+                        serviceId,
+                        choice.instance().getUri());
+                previous = choice.instance();
+            }
             if (safety == CallSafety.IDEMPOTENT && settings.hedging()) {
-                return hedging.race(this, instance, breaker, settings.hedgeAfter());
+                return hedging.race(this, choice, settings.hedgeAfter());
             }
-            return once(instance, breaker, new AttemptScope());
+            return once(choice, new AttemptScope());
         }
 
         /**
@@ -206,17 +287,24 @@ public final class ReplicaClient {
          * was aborted because a hedge answered first lost the race: that counts against its replica too (a frozen
          * replica loses every race).
          */
-        T once(ServiceInstance instance, CircuitBreaker breaker, AttemptScope scope) {
+        T once(Choice choice, AttemptScope scope) {
+            ServiceInstance instance = choice.instance();
+            CircuitBreaker breaker = choice.breaker();
             long began = System.nanoTime();
+            // Every permission is recorded or released, whatever the attempt throws (an Error too): a half-open
+            // breaker whose trial permission leaked would refuse every call until its maximum wait.
+            boolean settled = !choice.permitted();
             scope.enter();
             try {
                 T result = attempt.call(replica(instance));
                 breaker.onSuccess(System.nanoTime() - began, TimeUnit.NANOSECONDS);
+                settled = true;
                 return result;
             } catch (RuntimeException error) {
                 long took = System.nanoTime() - began;
                 if (scope.aborted()) {
                     breaker.onError(took, TimeUnit.NANOSECONDS, error);
+                    settled = true;
                     throw new Hedging.Overtaken(error);
                 }
                 if (waitedForAPooledConnection(error)) {
@@ -227,19 +315,21 @@ public final class ReplicaClient {
                     // A 4xx is the replica doing its job; anything else says nothing about it.
                     if (error instanceof RestClientResponseException) {
                         breaker.onSuccess(took, TimeUnit.NANOSECONDS);
-                    } else {
-                        breaker.releasePermission();
+                        settled = true;
                     }
                     throw error;
                 }
+                lastFailed = instance;
                 if (failure == Failure.CONNECT) {
-                    eject(breaker, error);
+                    settled |= eject(breaker, error);
                 } else {
                     breaker.onError(took, TimeUnit.NANOSECONDS, error);
+                    settled = true;
                 }
                 throw retryable(failure, instance.getUri() + " failed: " + error.getMessage(), error);
             } finally {
                 scope.leave();
+                if (!settled) breaker.releasePermission();
             }
         }
 
@@ -264,18 +354,21 @@ public final class ReplicaClient {
         return false;
     }
 
-    /** A replica that refused a connection is down: it gets no calls until its breaker's wait is over. */
-    private void eject(CircuitBreaker breaker, Throwable error) {
+    /**
+     * A replica that refused a connection is down: it gets no calls until its breaker's wait is over. True when
+     * the breaker was opened here (a permission of the state it left needs no release).
+     */
+    private boolean eject(CircuitBreaker breaker, Throwable error) {
         CircuitBreaker.State state = breaker.getState();
         if (state == CircuitBreaker.State.CLOSED || state == CircuitBreaker.State.HALF_OPEN) {
             try {
                 breaker.transitionToOpenState();
                 log.warn("Ejected {} ({})", breaker.getName(), error.getMessage());
+                return true;
             } catch (RuntimeException raced) {
                 // another call ejected it at the same moment
             }
-        } else {
-            breaker.releasePermission();
         }
+        return false;
     }
 }

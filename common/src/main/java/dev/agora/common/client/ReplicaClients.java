@@ -43,6 +43,7 @@ import reactor.core.Disposable;
  * <p>Besides Resilience4j's metrics: {@code agora.client.instance.admitted{service,instance}} (1 while the replica
  * passes its health checks and its breaker is not open), {@code agora.client.instances.admitted{service}},
  * {@code agora.client.failovers}, {@code agora.client.hedges}, {@code agora.client.hedges.denied},
+ * {@code agora.client.last.resorts} (attempts sent to a replica no breaker or health check admitted),
  * {@code agora.client.calls.rejected} (the bulkhead was full) and {@code agora.client.pool.timeouts} (no pooled
  * connection within the timeout), each by {@code service}; the hedge threads' {@code executor_*} and
  * {@code agora_executor_rejected_total} ({@code name=agora.client.hedges}); and the connection pools'
@@ -51,6 +52,7 @@ import reactor.core.Disposable;
 public final class ReplicaClients implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ReplicaClients.class);
+    private static final Duration HALF_OPEN_SLACK = Duration.ofSeconds(1);
 
     private final AgoraClients settings;
     private final LoadBalancerClientFactory loadBalancers;
@@ -122,7 +124,7 @@ public final class ReplicaClients implements AutoCloseable {
 
     private synchronized ReplicaClient create(String serviceId) {
         ClientSettings own = settings.of(serviceId);
-        breakers.addConfiguration(serviceId, breakerConfig());
+        breakers.addConfiguration(serviceId, breakerConfig(own));
         CloseableHttpClient http = PooledHttpClients.build(
                 serviceId, own.connectTimeout(), own.timeout(), own.maxConcurrentCalls(), meters);
         pools.add(http);
@@ -160,16 +162,49 @@ public final class ReplicaClients implements AutoCloseable {
                 bulkhead,
                 hedges,
                 hedging,
-                meters);
+                meters,
+                () -> fallback(serviceId));
         watch(serviceId, client);
         return client;
     }
 
     /**
-     * A replica that fails half of its last ten calls (at least five) or refuses a connection is ejected; after two
-     * health-check intervals two trial calls may go to it, and it is back when they succeed.
+     * Where an attempt goes when no replica the load balancer offers passes its breaker: the health-checked
+     * replicas; when there are none, every configured replica except those that answered their readiness probe
+     * with "not ready" (one whose probe timed out on a starved machine may well serve).
      */
-    private CircuitBreakerConfig breakerConfig() {
+    private ReplicaClient.Fallback fallback(String serviceId) {
+        List<ServiceInstance> listed = healthy.getOrDefault(serviceId, List.of());
+        if (!listed.isEmpty()) return new ReplicaClient.Fallback(listed, true);
+        ReadinessProbes probes = loadBalancers.getInstance(serviceId, ReadinessProbes.class);
+        return new ReplicaClient.Fallback(
+                discovery.getInstances(serviceId).stream()
+                        .filter(instance -> probes == null || !probes.answeredNotReady(instance.getUri()))
+                        .toList(),
+                false);
+    }
+
+    /**
+     * The replicas a call goes to when none is {@link #admitted}: the health-checked ones, whatever their breakers
+     * say, or when none passed its health check, those whose breaker is closed and that did not answer "not ready".
+     * Empty when calls end in 503 without an attempt.
+     */
+    public List<URI> lastResorts(String serviceId) {
+        ReplicaClient client = of(serviceId);
+        ReplicaClient.Fallback fallback = fallback(serviceId);
+        return fallback.replicas().stream()
+                .map(ServiceInstance::getUri)
+                .filter(uri -> fallback.admits(client.breaker(uri)))
+                .toList();
+    }
+
+    /**
+     * A replica that fails half of its last ten calls (at least five) or refuses a connection is ejected; after two
+     * health-check intervals two trial calls may go to it, and it is back when they succeed. A breaker whose trial
+     * calls have not all ended within {@link #maxHalfOpen} opens again (Resilience4j's default is to wait for
+     * them forever).
+     */
+    private CircuitBreakerConfig breakerConfig(ClientSettings own) {
         return CircuitBreakerConfig.custom()
                 .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
                 .slidingWindowSize(10)
@@ -177,7 +212,17 @@ public final class ReplicaClients implements AutoCloseable {
                 .failureRateThreshold(50)
                 .waitDurationInOpenState(healthInterval.multipliedBy(2))
                 .permittedNumberOfCallsInHalfOpenState(2)
+                .maxWaitDurationInHalfOpenState(maxHalfOpen(own))
                 .build();
+    }
+
+    /**
+     * The longest a trial call can take (waiting for a pooled connection and for the answer, each bounded by
+     * {@code timeout}), and a second more: a breaker still half-open after that has lost a trial call's
+     * outcome, and must not refuse calls for good.
+     */
+    static Duration maxHalfOpen(ClientSettings own) {
+        return own.timeout().multipliedBy(2).plus(HALF_OPEN_SLACK);
     }
 
     /** Follows the load balancer's health-checked list of the service, for the admission gauges. */
