@@ -186,7 +186,14 @@ public final class ReplicaClient {
                 CircuitBreaker candidate = breaker(instance.getUri());
                 if (candidate.tryAcquirePermission()) breaker = candidate;
             }
-            if (breaker == null) throw new Failed("no replica is available", null);
+            if (breaker == null) {
+                if (settings.waitsForReplicas()) {
+                    // Nothing was sent: a successor about to be ready may be admitted by the next look.
+                    lastFailure = Failure.CONNECT;
+                    throw new Retryable(Failure.CONNECT, "no replica is available", null);
+                }
+                throw new Failed("no replica is available", null);
+            }
             if (safety == CallSafety.IDEMPOTENT && settings.hedging()) {
                 return hedging.race(this, instance, breaker, settings.hedgeAfter());
             }
@@ -223,6 +230,9 @@ public final class ReplicaClient {
                 }
                 if (failure == Failure.CONNECT) {
                     eject(breaker, error);
+                } else if (failure == Failure.REFUSED) {
+                    // Up and answering, only not the one serving now: its health checks take it out, not its breaker.
+                    breaker.releasePermission();
                 } else {
                     breaker.onError(took, TimeUnit.NANOSECONDS, error);
                 }
