@@ -7,10 +7,14 @@ import io.github.resilience4j.retry.Retry;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.cloud.client.ServiceInstance;
@@ -52,6 +56,10 @@ public final class ReplicaClient {
     private final Bulkhead hedgeBudget;
     private final Hedging hedging;
     private final MeterRegistry meters;
+    /** Every replica discovery knows, admitted or not: where a service that waits for replicas looks when none is. */
+    private final Supplier<List<ServiceInstance>> known;
+
+    private final AtomicInteger nextKnown = new AtomicInteger();
     private final Map<URI, RestClient> byReplica = new ConcurrentHashMap<>();
 
     ReplicaClient(
@@ -64,7 +72,8 @@ public final class ReplicaClient {
             Bulkhead bulkhead,
             Bulkhead hedgeBudget,
             Hedging hedging,
-            MeterRegistry meters) {
+            MeterRegistry meters,
+            Supplier<List<ServiceInstance>> known) {
         this.serviceId = serviceId;
         this.settings = settings;
         this.loadBalancer = loadBalancer;
@@ -75,6 +84,7 @@ public final class ReplicaClient {
         this.hedgeBudget = hedgeBudget;
         this.hedging = hedging;
         this.meters = meters;
+        this.known = known;
     }
 
     public String serviceId() {
@@ -123,6 +133,27 @@ public final class ReplicaClient {
         Response<ServiceInstance> chosen =
                 Mono.from(loadBalancer.choose(request)).block(CHOICE_WAIT);
         return chosen != null && chosen.hasServer() ? chosen.getServer() : null;
+    }
+
+    /**
+     * The replicas discovery knows, in turn, {@code previous} last: for a service that waits for replicas
+     * ({@link ClientSettings#retryInterval()}) when none is admitted. A standby answers such a call with a refusal that
+     * applied nothing, so a successor is found by calling as soon as it serves, not one health check later; a replica
+     * that refused connections or let an attempt time out is passed over by its open breaker.
+     */
+    List<ServiceInstance> knownInTurn(ServiceInstance previous) {
+        List<ServiceInstance> all = known.get();
+        if (all.isEmpty()) return all;
+        int start = Math.floorMod(nextKnown.getAndIncrement(), all.size());
+        List<ServiceInstance> turn = new ArrayList<>(all.size());
+        ServiceInstance last = null;
+        for (int i = 0; i < all.size(); i++) {
+            ServiceInstance candidate = all.get((start + i) % all.size());
+            if (previous != null && candidate.getUri().equals(previous.getUri())) last = candidate;
+            else turn.add(candidate);
+        }
+        if (last != null) turn.add(last);
+        return turn;
     }
 
     Replica replica(ServiceInstance instance) {
@@ -186,6 +217,17 @@ public final class ReplicaClient {
                 CircuitBreaker candidate = breaker(instance.getUri());
                 if (candidate.tryAcquirePermission()) breaker = candidate;
             }
+            if (breaker == null && settings.waitsForReplicas()) {
+                for (ServiceInstance candidate : knownInTurn(previous)) {
+                    CircuitBreaker candidateBreaker = breaker(candidate.getUri());
+                    if (candidateBreaker.tryAcquirePermission()) {
+                        instance = candidate;
+                        previous = candidate;
+                        breaker = candidateBreaker;
+                        break;
+                    }
+                }
+            }
             if (breaker == null) {
                 if (settings.waitsForReplicas()) {
                     // Nothing was sent: a successor about to be ready may be admitted by the next look.
@@ -228,7 +270,9 @@ public final class ReplicaClient {
                     }
                     throw error;
                 }
-                if (failure == Failure.CONNECT) {
+                if (failure == Failure.CONNECT || (failure == Failure.IO && settings.waitsForReplicas())) {
+                    // A service that waits for replicas has one serving at a time, which answers in time: one that
+                    // did not is frozen or dying, and is passed over until its breaker lets a trial call through.
                     eject(breaker, error);
                 } else if (failure == Failure.REFUSED) {
                     // Up and answering, only not the one serving now: its health checks take it out, not its breaker.

@@ -169,7 +169,8 @@ public final class ReplicaClients implements AutoCloseable {
                 bulkhead,
                 hedges,
                 hedging,
-                meters);
+                meters,
+                () -> discovery.getInstances(serviceId));
         watch(serviceId, client);
         return client;
     }
