@@ -20,9 +20,11 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     answer wins, so a frozen or dying replica costs this instead of a timeout; {@code 0} turns hedging off
  * @param maxConcurrentCalls calls in flight at once (Resilience4j {@code Bulkhead}); more are refused with 503
  * @param retryInterval the pause before each repeated attempt; {@code 0} (the default) repeats at once on another
- *     replica. Above zero, a call that finds no replica admitted also waits and looks again (up to {@code attempts}
- *     times): for a service with one leader at a time, whose successor becomes ready a fraction of a second after
- *     the leader is lost, so {@code attempts x retryInterval} is how long a call waits for it
+ *     replica. Above zero the service is taken to have one leader at a time, whose successor serves a fraction of a
+ *     second after the leader is lost: a call that finds no replica admitted calls every replica discovery knows in
+ *     turn (a standby refuses with nothing applied, the successor answers), a replica that lets an attempt time out
+ *     is ejected, and a call with nowhere to go waits and looks again, so {@code attempts x retryInterval} is how
+ *     long a call waits for the successor
  */
 public record ClientSettings(
         @DefaultValue("2s") Duration timeout,

@@ -1,7 +1,6 @@
 package dev.agora.frontend.proxy;
 
 import dev.agora.common.client.CallSafety;
-import dev.agora.common.client.ReplicaClients;
 import dev.agora.frontend.upstream.Tier;
 import dev.agora.frontend.upstream.Upstream;
 import jakarta.servlet.http.HttpServletRequest;
@@ -90,7 +89,7 @@ final class Forwarding {
                         // answer: the replica client sends it again to the instance that serves now.
                         HttpServerErrorException refused = (HttpServerErrorException) HttpServerErrorException.create(
                                 answer.getStatusCode(), answer.getStatusText(), answer.getHeaders(), answerBody, null);
-                        if (ReplicaClients.refusedBeforeApplying(refused)) throw refused;
+                        if (Upstream.refusedBeforeApplying(refused)) throw refused;
                     }
                     HttpHeaders answerHeaders = new HttpHeaders();
                     for (String name : RESPONSE_HEADERS) {
