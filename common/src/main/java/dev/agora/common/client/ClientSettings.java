@@ -19,13 +19,20 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param hedgeAfter an idempotent attempt with no answer after this is also sent to another replica and the first
  *     answer wins, so a frozen or dying replica costs this instead of a timeout; {@code 0} turns hedging off
  * @param maxConcurrentCalls calls in flight at once (Resilience4j {@code Bulkhead}); more are refused with 503
+ * @param retryInterval the pause before each repeated attempt; {@code 0} (the default) repeats at once on another
+ *     replica. Above zero the service is taken to have one leader at a time, whose successor serves a fraction of a
+ *     second after the leader is lost: a call that finds no replica admitted calls every replica discovery knows in
+ *     turn (a standby refuses with nothing applied, the successor answers), a replica that lets an attempt time out
+ *     is ejected, and a call with nowhere to go waits and looks again, so {@code attempts x retryInterval} is how
+ *     long a call waits for the successor
  */
 public record ClientSettings(
         @DefaultValue("2s") Duration timeout,
         @DefaultValue("200ms") Duration connectTimeout,
         @DefaultValue("3") int attempts,
         @DefaultValue("0ms") Duration hedgeAfter,
-        @DefaultValue("200") int maxConcurrentCalls) {
+        @DefaultValue("200") int maxConcurrentCalls,
+        @DefaultValue("0ms") Duration retryInterval) {
 
     public ClientSettings {
         if (timeout == null || timeout.isNegative() || timeout.isZero()) {
@@ -39,18 +46,28 @@ public record ClientSettings(
         if (maxConcurrentCalls < 1) {
             throw new IllegalArgumentException("agora.clients.*.max-concurrent-calls must be at least 1");
         }
+        if (retryInterval == null || retryInterval.isNegative()) retryInterval = Duration.ZERO;
     }
 
     public static ClientSettings defaults() {
-        return new ClientSettings(Duration.ofSeconds(2), Duration.ofMillis(200), 3, Duration.ZERO, 200);
+        return new ClientSettings(Duration.ofSeconds(2), Duration.ofMillis(200), 3, Duration.ZERO, 200, Duration.ZERO);
     }
 
     public ClientSettings withTimeout(Duration timeout) {
-        return new ClientSettings(timeout, connectTimeout, attempts, hedgeAfter, maxConcurrentCalls);
+        return new ClientSettings(timeout, connectTimeout, attempts, hedgeAfter, maxConcurrentCalls, retryInterval);
     }
 
     public ClientSettings withHedgeAfter(Duration hedgeAfter) {
-        return new ClientSettings(timeout, connectTimeout, attempts, hedgeAfter, maxConcurrentCalls);
+        return new ClientSettings(timeout, connectTimeout, attempts, hedgeAfter, maxConcurrentCalls, retryInterval);
+    }
+
+    public ClientSettings withRetryInterval(Duration retryInterval) {
+        return new ClientSettings(timeout, connectTimeout, attempts, hedgeAfter, maxConcurrentCalls, retryInterval);
+    }
+
+    /** Whether a call that finds no replica admitted waits {@code retryInterval} and looks again. */
+    boolean waitsForReplicas() {
+        return !retryInterval.isZero() && attempts > 1;
     }
 
     /** Whether idempotent calls are hedged. */

@@ -16,8 +16,9 @@ import org.springframework.web.client.RestClient;
  * Spring Cloud LoadBalancer's instance list for every service called through {@link ReplicaClients}: the replicas
  * discovery knows ({@code agora.instances.*}), of those the ones whose readiness check passed in the latest round
  * ({@code spring.cloud.loadbalancer.health-check.*}: {@code /readyz} every 500 ms by default, each probe bounded by the
- * interval), and, for an attempt that repeats a failed one, not the replica that failed while another is left. The
- * load balancer itself is Spring Cloud's round robin. The probes remember which replicas answered "not ready"
+ * interval; a service may have an interval of its own, {@code spring.cloud.loadbalancer.clients.<id>.health-check.*}),
+ * and, for an attempt that repeats a failed one, not the replica that failed while another is left. The load balancer
+ * itself is Spring Cloud's round robin. The probes remember which replicas answered "not ready"
  * ({@link ReadinessProbes}), for the calls' last resort when the list is empty. Lives in each service's load-balancer
  * context, which closes the probes' connection pool with it.
  */
@@ -30,11 +31,22 @@ public class HealthCheckedInstances {
         return PooledHttpClients.build("health-checks", connect, interval, 4, null);
     }
 
-    /** {@code spring.cloud.loadbalancer.health-check.interval}, bound as Spring Cloud binds it. */
+    /** The health-check interval of the service whose load-balancer context {@code environment} is. */
     static Duration healthInterval(Environment environment) {
-        return Binder.get(environment)
-                .bind("spring.cloud.loadbalancer.health-check.interval", Duration.class)
+        return healthInterval(environment, environment.getProperty("loadbalancer.client.name"));
+    }
+
+    /**
+     * {@code spring.cloud.loadbalancer.clients.<serviceId>.health-check.interval} when set, as Spring Cloud's
+     * per-client properties override the global ones, else {@code spring.cloud.loadbalancer.health-check.interval}.
+     */
+    static Duration healthInterval(Environment environment, String serviceId) {
+        Binder binder = Binder.get(environment);
+        Duration global = binder.bind("spring.cloud.loadbalancer.health-check.interval", Duration.class)
                 .orElse(Duration.ofMillis(500));
+        if (serviceId == null) return global;
+        return binder.bind("spring.cloud.loadbalancer.clients." + serviceId + ".health-check.interval", Duration.class)
+                .orElse(global);
     }
 
     @Bean

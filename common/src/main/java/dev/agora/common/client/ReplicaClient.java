@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -68,6 +69,10 @@ public final class ReplicaClient {
     private final MeterRegistry meters;
     private final Supplier<Fallback> lastResorts;
     private final AtomicInteger lastResortTurn = new AtomicInteger();
+    /** Every replica discovery knows, admitted or not: where a service that waits for replicas looks when none is. */
+    private final Supplier<List<ServiceInstance>> known;
+
+    private final AtomicInteger nextKnown = new AtomicInteger();
     private final Map<URI, RestClient> byReplica = new ConcurrentHashMap<>();
     private final Counter rejectedCalls;
     private final Counter poolTimeouts;
@@ -83,7 +88,8 @@ public final class ReplicaClient {
             Bulkhead hedgeBudget,
             Hedging hedging,
             MeterRegistry meters,
-            Supplier<Fallback> lastResorts) {
+            Supplier<Fallback> lastResorts,
+            Supplier<List<ServiceInstance>> known) {
         this.serviceId = serviceId;
         this.settings = settings;
         this.loadBalancer = loadBalancer;
@@ -95,6 +101,7 @@ public final class ReplicaClient {
         this.hedging = hedging;
         this.meters = meters;
         this.lastResorts = lastResorts;
+        this.known = known;
         // Registered now, so a scrape lists them before the first refusal.
         this.rejectedCalls = meters.counter("agora.client.calls.rejected", "service", serviceId);
         this.poolTimeouts = meters.counter("agora.client.pool.timeouts", "service", serviceId);
@@ -186,6 +193,27 @@ public final class ReplicaClient {
         return new Choice(instance, breaker(instance.getUri()), false);
     }
 
+    /**
+     * The replicas discovery knows, in turn, {@code previous} last: for a service that waits for replicas
+     * ({@link ClientSettings#retryInterval()}) when none is admitted. A standby answers such a call with a refusal that
+     * applied nothing, so a successor is found by calling as soon as it serves, not one health check later; a replica
+     * that refused connections or let an attempt time out is passed over by its open breaker.
+     */
+    List<ServiceInstance> knownInTurn(ServiceInstance previous) {
+        List<ServiceInstance> all = known.get();
+        if (all.isEmpty()) return all;
+        int start = Math.floorMod(nextKnown.getAndIncrement(), all.size());
+        List<ServiceInstance> turn = new ArrayList<>(all.size());
+        ServiceInstance last = null;
+        for (int i = 0; i < all.size(); i++) {
+            ServiceInstance candidate = all.get((start + i) % all.size());
+            if (previous != null && candidate.getUri().equals(previous.getUri())) last = candidate;
+            else turn.add(candidate);
+        }
+        if (last != null) turn.add(last);
+        return turn;
+    }
+
     Replica replica(ServiceInstance instance) {
         URI uri = instance.getUri();
         return new Replica(serviceId, uri, byReplica.computeIfAbsent(uri, clients));
@@ -265,9 +293,26 @@ public final class ReplicaClient {
                 CircuitBreaker candidate = breaker(instance.getUri());
                 if (candidate.tryAcquirePermission()) choice = new Choice(instance, candidate, true);
             }
+            if (choice == null && settings.waitsForReplicas()) {
+                for (ServiceInstance candidate : knownInTurn(previous)) {
+                    CircuitBreaker candidateBreaker = breaker(candidate.getUri());
+                    if (candidateBreaker.tryAcquirePermission()) {
+                        choice = new Choice(candidate, candidateBreaker, true);
+                        previous = candidate;
+                        break;
+                    }
+                }
+            }
             if (choice == null) {
-                choice = lastResort(lastFailed, lastFailure != null && lastFailure != Failure.CONNECT);
-                if (choice == null) throw new Failed("no replica is available", null);
+                choice = lastResort(lastFailed, lastFailure == Failure.IO || lastFailure == Failure.SERVER_ERROR);
+                if (choice == null) {
+                    if (settings.waitsForReplicas()) {
+                        // Nothing was sent: a successor about to be ready may be admitted by the next look.
+                        lastFailure = Failure.CONNECT;
+                        throw new Retryable(Failure.CONNECT, "no replica is available", null);
+                    }
+                    throw new Failed("no replica is available", null);
+                }
                 meters.counter("agora.client.last.resorts", "service", serviceId)
                         .increment();
                 log.debug(
@@ -320,8 +365,13 @@ public final class ReplicaClient {
                     throw error;
                 }
                 lastFailed = instance;
-                if (failure == Failure.CONNECT) {
+                if (failure == Failure.CONNECT || (failure == Failure.IO && settings.waitsForReplicas())) {
+                    // A service that waits for replicas has one serving at a time, which answers in time: one that
+                    // did not is frozen or dying, and is passed over until its breaker lets a trial call through.
                     settled |= eject(breaker, error);
+                } else if (failure == Failure.REFUSED) {
+                    // Up and answering, only not the one serving now: its health checks take it out, not its breaker
+                    // (the permission is released below, unrecorded).
                 } else {
                     breaker.onError(took, TimeUnit.NANOSECONDS, error);
                     settled = true;

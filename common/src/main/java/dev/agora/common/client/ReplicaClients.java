@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,6 +32,7 @@ import org.springframework.cloud.client.ServiceInstance;
 import org.springframework.cloud.client.discovery.DiscoveryClient;
 import org.springframework.cloud.loadbalancer.core.ServiceInstanceListSupplier;
 import org.springframework.cloud.loadbalancer.support.LoadBalancerClientFactory;
+import org.springframework.web.client.HttpServerErrorException;
 import org.springframework.web.client.RestClient;
 import reactor.core.Disposable;
 
@@ -59,7 +61,7 @@ public final class ReplicaClients implements AutoCloseable {
     private final DiscoveryClient discovery;
     private final RestClient.Builder restClients;
     private final MeterRegistry meters;
-    private final Duration healthInterval;
+    private final Function<String, Duration> healthInterval;
     private final CircuitBreakerRegistry breakers = CircuitBreakerRegistry.ofDefaults();
     private final RetryRegistry retries = RetryRegistry.ofDefaults();
     private final BulkheadRegistry bulkheads = BulkheadRegistry.ofDefaults();
@@ -72,8 +74,9 @@ public final class ReplicaClients implements AutoCloseable {
     /**
      * @param restClients interceptors and observation of every call (request ids, {@code Server-Timing} and the
      *     writing frontend are added here)
-     * @param healthInterval how often the load balancer health-checks every replica
-     *     ({@code spring.cloud.loadbalancer.health-check.interval}): an ejected replica is tried again after two
+     * @param healthInterval how often the load balancer health-checks every replica of a service
+     *     ({@code spring.cloud.loadbalancer[.clients.<id>].health-check.interval}): an ejected replica is tried again
+     *     after two
      */
     public ReplicaClients(
             AgoraClients settings,
@@ -81,7 +84,7 @@ public final class ReplicaClients implements AutoCloseable {
             DiscoveryClient discovery,
             RestClient.Builder restClients,
             MeterRegistry meters,
-            Duration healthInterval) {
+            Function<String, Duration> healthInterval) {
         this.settings = settings;
         this.loadBalancers = loadBalancers;
         this.discovery = discovery;
@@ -108,6 +111,15 @@ public final class ReplicaClients implements AutoCloseable {
         return of(serviceId).call(safety, attempt);
     }
 
+    /**
+     * Whether {@code answered} is a refusal that applied nothing (503 problem+json of type {@code not-applied}),
+     * which calls repeat on another replica whatever their {@link CallSafety}. An attempt that reads the answer
+     * itself (a passthrough) throws such an answer to have it repeated.
+     */
+    public static boolean refusedBeforeApplying(HttpServerErrorException answered) {
+        return Failure.notApplied(answered);
+    }
+
     public ReplicaClient of(String serviceId) {
         ReplicaClient client = clients.get(serviceId);
         return client != null ? client : clients.computeIfAbsent(serviceId, this::create);
@@ -124,7 +136,7 @@ public final class ReplicaClients implements AutoCloseable {
 
     private synchronized ReplicaClient create(String serviceId) {
         ClientSettings own = settings.of(serviceId);
-        breakers.addConfiguration(serviceId, breakerConfig(own));
+        breakers.addConfiguration(serviceId, breakerConfig(own, healthInterval.apply(serviceId)));
         CloseableHttpClient http = PooledHttpClients.build(
                 serviceId, own.connectTimeout(), own.timeout(), own.maxConcurrentCalls(), meters);
         pools.add(http);
@@ -133,7 +145,7 @@ public final class ReplicaClients implements AutoCloseable {
                 serviceId,
                 RetryConfig.custom()
                         .maxAttempts(own.attempts())
-                        .waitDuration(Duration.ZERO)
+                        .waitDuration(own.retryInterval())
                         .retryOnException(e -> e instanceof ReplicaClient.Retryable)
                         .build());
         Bulkhead bulkhead = bulkheads.bulkhead(
@@ -163,7 +175,8 @@ public final class ReplicaClients implements AutoCloseable {
                 hedges,
                 hedging,
                 meters,
-                () -> fallback(serviceId));
+                () -> fallback(serviceId),
+                () -> discovery.getInstances(serviceId));
         watch(serviceId, client);
         return client;
     }
@@ -204,7 +217,7 @@ public final class ReplicaClients implements AutoCloseable {
      * calls have not all ended within {@link #maxHalfOpen} opens again (Resilience4j's default is to wait for
      * them forever).
      */
-    private CircuitBreakerConfig breakerConfig(ClientSettings own) {
+    private static CircuitBreakerConfig breakerConfig(ClientSettings own, Duration healthInterval) {
         return CircuitBreakerConfig.custom()
                 .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
                 .slidingWindowSize(10)

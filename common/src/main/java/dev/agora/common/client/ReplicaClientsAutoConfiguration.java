@@ -43,6 +43,6 @@ public class ReplicaClientsAutoConfiguration {
                 discovery,
                 restClients.getIfAvailable(RestClient::builder),
                 meters,
-                HealthCheckedInstances.healthInterval(environment));
+                serviceId -> HealthCheckedInstances.healthInterval(environment, serviceId));
     }
 }

@@ -31,6 +31,11 @@ public class ProblemException extends ErrorResponseException {
         return new ProblemException(HttpStatus.SERVICE_UNAVAILABLE, ProblemTypes.SERVICE_UNAVAILABLE, detail);
     }
 
+    /** 503 {@link ProblemTypes#NOT_APPLIED}: refused before anything of the request was applied; safe to send again. */
+    public static ProblemException notApplied(String detail) {
+        return new ProblemException(HttpStatus.SERVICE_UNAVAILABLE, ProblemTypes.NOT_APPLIED, detail);
+    }
+
     private static ProblemDetail problem(HttpStatus status, URI type, String detail) {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
         problem.setType(type);

@@ -17,6 +17,12 @@ public final class ProblemTypes {
     public static final URI METHOD_NOT_ALLOWED = of("method-not-allowed");
     public static final URI UNSUPPORTED_MEDIA_TYPE = of("unsupported-media-type");
     public static final URI SERVICE_UNAVAILABLE = of("service-unavailable");
+    /**
+     * 503 from an instance that refused the request before applying any of it (a standby, a deposed leader): the
+     * same request may be sent again, to it or another instance, even when it is not idempotent.
+     */
+    public static final URI NOT_APPLIED = of("not-applied");
+
     public static final URI CONTENT_TOO_LARGE = of("content-too-large");
     public static final URI TOO_MANY_REQUESTS = of("too-many-requests");
     public static final URI INTERNAL = of("internal");

@@ -51,7 +51,10 @@ import org.springframework.web.context.request.ServletRequestAttributes;
             "agora.clients.hedged.hedge-after=100ms",
             "agora.clients.narrow.timeout=3s",
             "agora.clients.narrow.max-concurrent-calls=2",
-            "agora.clients.with-dead.timeout=1s"
+            "agora.clients.with-dead.timeout=1s",
+            "agora.clients.leader.timeout=1s",
+            "agora.clients.leader.attempts=15",
+            "agora.clients.leader.retry-interval=100ms"
         })
 class ReplicaClientsTest {
 
@@ -61,7 +64,9 @@ class ReplicaClientsTest {
             OK,
             ERROR,
             HANG,
-            NOT_FOUND
+            NOT_FOUND,
+            /** 503 problem+json of type not-applied, as a standby answers. */
+            NOT_APPLIED
         }
 
         final HttpServer server;
@@ -88,8 +93,14 @@ class ReplicaClientsTest {
                             case OK, HANG -> 200;
                             case ERROR -> 500;
                             case NOT_FOUND -> 404;
+                            case NOT_APPLIED -> 503;
                         };
-                byte[] body = ("port " + server.getAddress().getPort()).getBytes(StandardCharsets.UTF_8);
+                byte[] body = (now == Mode.NOT_APPLIED
+                                ? "{\"type\":\"https://agora.dev/problems/not-applied\",\"status\":503}"
+                                : "port " + server.getAddress().getPort())
+                        .getBytes(StandardCharsets.UTF_8);
+                if (now == Mode.NOT_APPLIED)
+                    exchange.getResponseHeaders().set("Content-Type", "application/problem+json");
                 served.incrementAndGet();
                 exchange.sendResponseHeaders(status, body.length);
                 exchange.getResponseBody().write(body);
@@ -110,7 +121,7 @@ class ReplicaClientsTest {
     @DynamicPropertySource
     static void replicas(DynamicPropertyRegistry registry) {
         registry.add("agora.security.authorities", ISSUER::url);
-        for (String service : List.of("books", "hedged", "narrow")) {
+        for (String service : List.of("books", "hedged", "narrow", "leader")) {
             for (int i = 0; i < REPLICAS.size(); i++) {
                 String uri = REPLICAS.get(i).uri().toString();
                 registry.add(
@@ -249,6 +260,63 @@ class ReplicaClientsTest {
 
         assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofMillis(500));
         assertThat(servedTotal()).isEqualTo(before);
+    }
+
+    @Test
+    void aRefusalThatAppliedNothingIsRepeatedElsewhereEvenWhenNotIdempotent() {
+        REPLICAS.get(0).mode = Replica.Mode.NOT_APPLIED;
+
+        for (int i = 0; i < 10; i++) {
+            assertThat(get("books", CallSafety.NOT_IDEMPOTENT)).isEqualTo("port " + port(1));
+        }
+
+        assertThat(clients.of("books").breaker(REPLICAS.get(0).uri()).getState())
+                .as("a replica that answers refusals is up: its health checks decide, not its breaker")
+                .isEqualTo(CircuitBreaker.State.CLOSED);
+    }
+
+    @Test
+    void aServiceWithARetryIntervalFindsTheReplicaThatServesByCallingBeforeItsHealthCheckSaysSo() throws Exception {
+        // Both stand by: not ready, and every call refused with nothing applied.
+        REPLICAS.forEach(r -> {
+            r.readiness = 503;
+            r.mode = Replica.Mode.NOT_APPLIED;
+        });
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> clients.admitted("leader").isEmpty());
+
+        long started = System.nanoTime();
+        var call = java.util.concurrent.CompletableFuture.supplyAsync(() -> get("leader", CallSafety.NOT_IDEMPOTENT));
+        sleep(300);
+        assertThat(call).as("still waiting for a replica that serves").isNotDone();
+        // The second one takes over; its readiness still says no.
+        REPLICAS.get(1).mode = Replica.Mode.OK;
+
+        assertThat(call.get(10, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo("port " + port(1));
+        assertThat(Duration.ofNanos(System.nanoTime() - started))
+                .as("found within the attempts' 1.4 s of waiting")
+                .isLessThan(Duration.ofMillis(3_000));
+        assertThat(clients.admitted("leader"))
+                .as("its health check has not seen it ready")
+                .isEmpty();
+    }
+
+    @Test
+    void aServiceWithARetryIntervalGivesUpIn503AfterItsAttempts() {
+        REPLICAS.forEach(r -> {
+            r.readiness = 503;
+            r.mode = Replica.Mode.NOT_APPLIED;
+        });
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> clients.admitted("leader").isEmpty());
+
+        long started = System.nanoTime();
+        assertThatThrownBy(() -> get("leader", CallSafety.NOT_IDEMPOTENT))
+                .isInstanceOf(ServiceUnavailableException.class);
+
+        assertThat(Duration.ofNanos(System.nanoTime() - started))
+                .as("14 pauses of 100 ms")
+                .isBetween(Duration.ofMillis(1_300), Duration.ofMillis(5_000));
     }
 
     @Test

@@ -17,6 +17,8 @@ final class ApiModels {
     static final String SYMBOL = "[A-Za-z0-9]{1,32}";
     /** A user name, as the authorization server puts it in a token's subject. */
     static final String OWNER = "[A-Za-z0-9._@-]{1,100}";
+    /** An {@code Idempotency-Key} header: a UUID fits, and so does any other short token. */
+    static final String IDEMPOTENCY_KEY = "[A-Za-z0-9._:-]{1,64}";
 
     private ApiModels() {}
 
@@ -40,7 +42,15 @@ final class ApiModels {
     record PlaceOrder(
             @NotNull @Pattern(regexp = SYMBOL) String symbol,
             @NotNull @Digits(integer = 30, fraction = 12) BigDecimal amount,
-            @NotNull @Positive @Digits(integer = 30, fraction = 12) BigDecimal limit) {}
+            @NotNull @Positive @Digits(integer = 30, fraction = 12) BigDecimal limit) {
+
+        /** Whether {@code order} is the order this request asks for (scale aside: 5 and 5.0 are one amount). */
+        boolean describes(OrderView order) {
+            return symbol.equals(order.symbol())
+                    && amount.compareTo(order.amount()) == 0
+                    && limit.compareTo(order.limit()) == 0;
+        }
+    }
 
     record OrderView(
             long id,

@@ -58,7 +58,11 @@ class ExchangeGateway {
                     "The exchange did not answer in time; the request may not have been applied");
         } catch (ExecutionException e) {
             if (e.getCause() instanceof ExchangeUnavailableException unavailable) {
-                throw ProblemException.unavailable("The " + unavailable.getMessage());
+                // A refusal that applied nothing is told apart: the frontend sends it again to the instance that
+                // serves now, even a request that is not idempotent.
+                throw unavailable.refusedBeforeApplying()
+                        ? ProblemException.notApplied("The " + unavailable.getMessage() + "; nothing was applied")
+                        : ProblemException.unavailable("The " + unavailable.getMessage());
             }
             throw new IllegalStateException("Exchange command failed", e.getCause());
         } catch (InterruptedException e) {

@@ -1,16 +1,20 @@
 package dev.agora.exchange.api;
 
+import dev.agora.common.problem.ProblemException;
+import dev.agora.common.problem.ProblemTypes;
 import dev.agora.exchange.matching.MatchingEngine;
 import dev.agora.exchange.matching.Result;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Positive;
+import java.net.URI;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
@@ -20,20 +24,38 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping("/api/exchange/accounts/{accountId}/orders")
 class OrderController {
 
+    static final String IDEMPOTENCY_KEY = "Idempotency-Key";
+    static final URI KEY_REUSED = ProblemTypes.of("idempotency-key-reused");
+
     private final ExchangeGateway exchange;
 
     OrderController(ExchangeGateway exchange) {
         this.exchange = exchange;
     }
 
-    /** Places a limit order; the reply shows it after matching (executions that happened at once). */
+    /**
+     * Places a limit order; the reply shows it after matching (executions that happened at once). With an
+     * {@code Idempotency-Key} the order is placed once: the same key again (for the same account, as long as the
+     * engine remembers it) answers with the order placed the first time, also after a takeover; the same key with
+     * another order is refused with 422 and changes nothing.
+     */
     @PostMapping
     @ResponseStatus(HttpStatus.CREATED)
     ApiModels.OrderView place(
             @PathVariable @Pattern(regexp = ApiModels.ACCOUNT_ID) String accountId,
+            @RequestHeader(name = IDEMPOTENCY_KEY, required = false) @Pattern(regexp = ApiModels.IDEMPOTENCY_KEY)
+                    String idempotencyKey,
             @Valid @RequestBody ApiModels.PlaceOrder request) {
-        return view(
-                exchange.completed(exchange.callOnAccount(accountId, engine -> placed(engine, accountId, request))));
+        ApiModels.OrderView order = view(exchange.completed(
+                exchange.callOnAccount(accountId, engine -> placed(engine, accountId, request, idempotencyKey))));
+        if (idempotencyKey != null && !request.describes(order)) {
+            throw new ProblemException(
+                    HttpStatus.UNPROCESSABLE_CONTENT,
+                    KEY_REUSED,
+                    "Idempotency-Key " + idempotencyKey + " was used for order " + order.id()
+                            + ", a different order; send a new key for a new order");
+        }
+        return order;
     }
 
     @GetMapping("/{orderId}")
@@ -51,8 +73,10 @@ class OrderController {
         return view(exchange.completed(exchange.callOnAccount(accountId, engine -> engine.cancel(accountId, orderId))));
     }
 
-    private static Result placed(MatchingEngine engine, String accountId, ApiModels.PlaceOrder request) {
-        Result result = engine.placeOrder(accountId, request.symbol(), request.amount(), request.limit());
+    private static Result placed(
+            MatchingEngine engine, String accountId, ApiModels.PlaceOrder request, String idempotencyKey) {
+        Result result =
+                engine.placeOrder(accountId, request.symbol(), request.amount(), request.limit(), idempotencyKey);
         return result instanceof Result.OrderOpened opened ? engine.query(accountId, opened.orderId()) : result;
     }
 

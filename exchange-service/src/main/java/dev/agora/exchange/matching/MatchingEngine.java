@@ -22,10 +22,24 @@ import java.util.function.LongSupplier;
  */
 public final class MatchingEngine {
 
+    /**
+     * Idempotency keys remembered, those of the most recent keyed orders: a key protects the retries of one
+     * placement, which come within seconds, not a permanent name (README, "Idempotent order placement").
+     */
+    public static final int ORDER_KEYS_KEPT = 32_768;
+
     private final Map<String, Account> accounts = new HashMap<>();
     private final Map<String, OrderBook> books = new HashMap<>();
     private final Map<Long, Order> openOrders = new HashMap<>();
     private final Map<Long, Order> recentlyClosed;
+    /** Account and idempotency key of the latest keyed orders to the order's id, oldest first. */
+    private final Map<String, Long> orderKeys = new LinkedHashMap<>() {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Long> eldest) {
+            return size() > ORDER_KEYS_KEPT;
+        }
+    };
+
     private final int fillsKept;
     private final LongSupplier epochSeconds;
     private StateChanges changes = StateChanges.NONE;
@@ -81,8 +95,35 @@ public final class MatchingEngine {
 
     /** Places a limit order ({@code amount > 0} buys, {@code < 0} sells) and matches it at once. */
     public Result placeOrder(String accountId, String symbol, BigDecimal amount, BigDecimal limit) {
+        return placeOrder(accountId, symbol, amount, limit, null);
+    }
+
+    /**
+     * Places a limit order once per {@code clientKey} (null: no key) and account: when an order of the account was
+     * placed with the same key (among the last {@link #ORDER_KEYS_KEPT} keyed orders), nothing is placed and the
+     * answer names that order, so a client that did not get the answer to a placement may send it again. A placement
+     * that was rejected placed nothing, and a repeat is decided anew.
+     */
+    public Result placeOrder(String accountId, String symbol, BigDecimal amount, BigDecimal limit, String clientKey) {
         Account account = accounts.get(accountId);
         if (account == null) return Result.rejected(Rejection.UNKNOWN_ACCOUNT);
+        if (clientKey != null) {
+            Long placed = orderKeys.get(orderKey(accountId, clientKey));
+            if (placed != null) return new Result.OrderOpened(placed);
+        }
+        Result result = place(account, symbol, amount, limit, clientKey);
+        if (clientKey != null && result instanceof Result.OrderOpened opened) {
+            orderKeys.put(orderKey(accountId, clientKey), opened.orderId());
+        }
+        return result;
+    }
+
+    private static String orderKey(String accountId, String clientKey) {
+        // Account ids are digits only: the slash cannot occur in one, so no two pairs join to the same string.
+        return accountId + "/" + clientKey;
+    }
+
+    private Result place(Account account, String symbol, BigDecimal amount, BigDecimal limit, String clientKey) {
         if (!Names.isSymbol(symbol)) return Result.rejected(Rejection.INVALID_SYMBOL);
         if (amount == null || amount.signum() == 0) return Result.rejected(Rejection.INVALID_AMOUNT);
         if (limit == null || limit.signum() <= 0) return Result.rejected(Rejection.INVALID_LIMIT);
@@ -101,6 +142,7 @@ public final class MatchingEngine {
         }
         OrderBook book = books.computeIfAbsent(symbol, OrderBook::new);
         Order order = new Order(nextOrderId++, account, book.symbol, buy, shares, limit);
+        order.keyedBy(clientKey);
         match(order, book);
         if (order.isOpen()) {
             book.rest(order);
@@ -262,6 +304,11 @@ public final class MatchingEngine {
         openOrders.put(id, order);
         book.rest(order);
         nextOrderId = Math.max(nextOrderId, id + 1);
+    }
+
+    /** Remembers the key of a stored order; they must come oldest first, so the oldest are forgotten first. */
+    public void restoreOrderKey(String accountId, String clientKey, long orderId) {
+        orderKeys.put(orderKey(accountId, clientKey), orderId);
     }
 
     /** The highest order and execution ids ever given (0 for none), so the sequences go on after them. */

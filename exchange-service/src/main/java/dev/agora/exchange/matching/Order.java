@@ -24,6 +24,8 @@ public final class Order {
     private BigDecimal canceledShares;
     private long canceledAt;
     private List<Fill> fills = List.of();
+    /** The placing client's idempotency key (REST placements that carry one); null for none. */
+    private String clientKey;
     /** True once the executions are too many to keep: the store has them all. */
     private boolean fillsStored;
 
@@ -39,6 +41,14 @@ public final class Order {
         this.shares = shares;
         this.limit = limit;
         this.open = shares;
+    }
+
+    public String clientKey() {
+        return clientKey;
+    }
+
+    void keyedBy(String clientKey) {
+        this.clientKey = clientKey;
     }
 
     public long id() {

@@ -158,7 +158,7 @@ public final class Sequencer implements AutoCloseable {
      */
     public <R> CompletableFuture<R> submit(Command<R> command) {
         if (role != Role.ACTIVE || !store.leads()) {
-            return CompletableFuture.failedFuture(new ExchangeUnavailableException("exchange is not active"));
+            return CompletableFuture.failedFuture(ExchangeUnavailableException.refused("exchange is not active"));
         }
         CompletableFuture<R> reply = new CompletableFuture<>();
         if (!queue.offer(new Submission<>(command, reply))) {
@@ -302,9 +302,13 @@ public final class Sequencer implements AutoCloseable {
         changes.clear();
     }
 
+    /**
+     * Fails the commands applied since the last hand-over. They were never handed to a commit, and every caller
+     * rebuilds the engine from the database (or stops) next, so none of them can ever become durable.
+     */
     private void failAccumulated(String why) {
         for (Submission<?> submission : accumulated) {
-            submission.reply.completeExceptionally(new ExchangeUnavailableException(why));
+            submission.reply.completeExceptionally(ExchangeUnavailableException.refused(why));
         }
         accumulated = new ArrayList<>();
         accumulatedApplyNanos = 0;
@@ -354,7 +358,7 @@ public final class Sequencer implements AutoCloseable {
         List<Submission<?>> left = new ArrayList<>();
         queue.drainTo(left);
         for (Submission<?> submission : left) {
-            submission.reply.completeExceptionally(new ExchangeUnavailableException(why));
+            submission.reply.completeExceptionally(ExchangeUnavailableException.refused(why));
         }
     }
 
@@ -477,7 +481,7 @@ public final class Sequencer implements AutoCloseable {
                         // freeze) must not answer from a state its successor may have changed.
                         for (Submission<?> submission : written.commands()) {
                             submission.reply.completeExceptionally(
-                                    new ExchangeUnavailableException("exchange is not active"));
+                                    ExchangeUnavailableException.refused("exchange is not active"));
                         }
                         if (i == round.size() - 1) free();
                         continue;

@@ -70,9 +70,9 @@ public final class ExchangeStore implements AutoCloseable {
         WHERE position.account_id = changed.account_id AND position.symbol = changed.symbol""",
         """
         INSERT INTO exchange_order
-            (id, account_id, symbol, amount, limit_price, open_shares, canceled_shares, canceled_at)
+            (id, account_id, symbol, amount, limit_price, open_shares, canceled_shares, canceled_at, client_key)
         SELECT * FROM unnest(?::bigint[], ?::text[], ?::text[], ?::numeric[], ?::numeric[], ?::numeric[],
-                             ?::numeric[], ?::bigint[])""",
+                             ?::numeric[], ?::bigint[], ?::text[])""",
         """
         UPDATE exchange_order SET open_shares = changed.open_shares,
             canceled_shares = changed.canceled_shares, canceled_at = changed.canceled_at
@@ -91,7 +91,7 @@ public final class ExchangeStore implements AutoCloseable {
         {"text", "numeric"},
         {"text", "text", "numeric"},
         {"text", "text", "numeric"},
-        {"int8", "text", "text", "numeric", "numeric", "numeric", "numeric", "int8"},
+        {"int8", "text", "text", "numeric", "numeric", "numeric", "numeric", "int8", "text"},
         {"int8", "numeric", "numeric", "int8"},
         {"int8", "int8", "int8", "text", "numeric", "numeric", "int8"}
     };
@@ -201,6 +201,14 @@ public final class ExchangeStore implements AutoCloseable {
                             rows.getBigDecimal(6));
                     orders++;
                 }
+            }
+            // The idempotency keys of the latest keyed orders (V8's partial index), oldest first, so that a placement
+            // repeated to this instance after its predecessor placed it (and lost the answer) names that order.
+            try (PreparedStatement statement = read("SELECT account_id, client_key, id FROM (SELECT account_id,"
+                            + " client_key, id FROM exchange_order WHERE client_key IS NOT NULL ORDER BY id DESC"
+                            + " LIMIT " + MatchingEngine.ORDER_KEYS_KEPT + ") latest ORDER BY id");
+                    ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) engine.restoreOrderKey(rows.getString(1), rows.getString(2), rows.getLong(3));
             }
             try (PreparedStatement statement = read("SELECT (SELECT coalesce(max(id), 0) FROM exchange_order), "
                             + "(SELECT coalesce(max(id), 0) FROM execution)");
@@ -312,6 +320,7 @@ public final class ExchangeStore implements AutoCloseable {
         BigDecimal[] open = new BigDecimal[rows];
         BigDecimal[] canceled = new BigDecimal[rows];
         Long[] canceledAt = new Long[rows];
+        String[] clientKeys = new String[rows];
         int i = 0;
         for (Order order : placed) {
             ids[i] = order.id();
@@ -319,9 +328,10 @@ public final class ExchangeStore implements AutoCloseable {
             symbols[i] = order.symbol();
             amounts[i] = order.amount();
             limits[i] = order.limit();
+            clientKeys[i] = order.clientKey();
             copyProgress(order, i++, open, canceled, canceledAt);
         }
-        return new Object[][] {ids, owners, symbols, amounts, limits, open, canceled, canceledAt};
+        return new Object[][] {ids, owners, symbols, amounts, limits, open, canceled, canceledAt, clientKeys};
     }
 
     /** The columns an order's fills and cancel change (id, open, canceled shares and time); null when none. */

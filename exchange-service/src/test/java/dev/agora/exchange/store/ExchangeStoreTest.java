@@ -115,6 +115,43 @@ class ExchangeStoreTest {
     }
 
     @Test
+    void aSuccessorRebuiltFromTheTablesKnowsTheIdempotencyKeysOfOrdersItsPredecessorPlaced() {
+        MatchingEngine predecessor = store.load(() -> 1_700_000_000L, MemoryLimits.DEFAULT);
+        ChangeSet changes = new ChangeSet();
+        predecessor.reportChangesTo(changes);
+        predecessor.createAccount("1", new BigDecimal("100"), "trader");
+        predecessor.addShares("A", "1", BigDecimal.TEN);
+        predecessor.createAccount("2", new BigDecimal("100"), "trader");
+        // A buy that rests, a sell that fills at once (closed), and an order placed without a key.
+        long resting = opened(predecessor.placeOrder("1", "A", BigDecimal.ONE, BigDecimal.TWO, "key-1"));
+        long filled = opened(predecessor.placeOrder("1", "A", new BigDecimal("-1"), BigDecimal.TWO, "key-2"));
+        long unkeyed = opened(predecessor.placeOrder("2", "A", BigDecimal.ONE, BigDecimal.ONE));
+        store.commit(ExchangeStore.snapshot(changes));
+        changes.clear();
+
+        MatchingEngine successor = store.load(() -> 1_700_000_000L, new MemoryLimits(0, 0));
+        successor.reportChangesTo(changes);
+
+        assertThat(opened(successor.placeOrder("1", "A", BigDecimal.ONE, BigDecimal.TWO, "key-1")))
+                .isEqualTo(resting);
+        assertThat(opened(successor.placeOrder("1", "A", new BigDecimal("-1"), BigDecimal.TWO, "key-2")))
+                .as("a closed order's key too")
+                .isEqualTo(filled);
+        assertThat(changes.isEmpty()).as("a repeated placement changes nothing").isTrue();
+        assertThat(opened(successor.placeOrder("2", "A", BigDecimal.ONE, BigDecimal.TWO, "key-1")))
+                .as("a key is the account's own")
+                .isNotIn(resting, filled, unkeyed);
+        assertThat(new JdbcTemplate(dataSource)
+                        .queryForList("SELECT client_key FROM exchange_order ORDER BY id", String.class))
+                .containsExactly("key-1", "key-2", null);
+    }
+
+    private static long opened(Result result) {
+        assertThat(result).isInstanceOf(Result.OrderOpened.class);
+        return ((Result.OrderOpened) result).orderId();
+    }
+
+    @Test
     void theIntegrityCheckFindsWhatTheDroppedConstraintsRefused() {
         new JdbcTemplate(dataSource).update("INSERT INTO position (account_id, symbol, shares) VALUES ('7', 'X-1', 1)");
 

@@ -51,7 +51,17 @@ public final class Rest {
     }
 
     public Reply call(String method, String path, String json) {
+        return call(method, path, json, java.util.Map.of());
+    }
+
+    /** {@code POST} with these extra request headers. */
+    public Reply post(String path, String json, java.util.Map<String, String> headers) {
+        return call("POST", path, json, headers);
+    }
+
+    public Reply call(String method, String path, String json, java.util.Map<String, String> headers) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path));
+        headers.forEach(request::header);
         if (token != null) request.header("Authorization", "Bearer " + token);
         if (json == null) request.method(method, HttpRequest.BodyPublishers.noBody());
         else

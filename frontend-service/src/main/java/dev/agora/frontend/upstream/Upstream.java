@@ -9,6 +9,7 @@ import java.util.Map;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 import org.springframework.web.ErrorResponseException;
+import org.springframework.web.client.HttpServerErrorException;
 import org.springframework.web.client.RestClientResponseException;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.type.TypeReference;
@@ -36,6 +37,14 @@ public final class Upstream {
         } catch (RestClientResponseException answered) {
             throw passOn(answered);
         }
+    }
+
+    /**
+     * Whether a tier's answer is a refusal that applied nothing (503 {@code not-applied}: a standby, a deposed
+     * leader): an attempt that reads answers itself throws it, and the call is repeated where it can be served.
+     */
+    public static boolean refusedBeforeApplying(HttpServerErrorException answered) {
+        return ReplicaClients.refusedBeforeApplying(answered);
     }
 
     /** The tier's own problem (status, type, detail, extra properties), under the frontend's path. */

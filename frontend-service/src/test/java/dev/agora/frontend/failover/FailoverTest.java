@@ -209,7 +209,7 @@ class FailoverTest {
         write(what + " " + millis + " ms");
     }
 
-    private static void write(String line) {
+    static void write(String line) {
         System.out.println("[failover] " + line);
         try {
             Path file = Path.of("target", "failover-report.txt");
