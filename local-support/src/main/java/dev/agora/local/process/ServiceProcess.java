@@ -209,17 +209,43 @@ public final class ServiceProcess implements AutoCloseable {
         stop(Duration.ofSeconds(15));
     }
 
+    /**
+     * Sends {@code signal} and returns once it has taken effect: {@code kill} has exited, and after STOP (CONT) the
+     * kernel reports the process stopped (running again). On a loaded machine starting {@code kill} alone can take
+     * seconds, and a caller that went on before the process stopped would see a "frozen" service answer.
+     */
     private void signal(String signal) {
         if (!isAlive()) return;
         try {
             Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid()))
                     .inheritIO()
                     .start();
-            kill.waitFor(5, TimeUnit.SECONDS);
+            if (!kill.waitFor(30, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+                throw new IllegalStateException("kill -" + signal + " " + process.pid() + " did not succeed");
+            }
+            if (signal.equals("STOP") || signal.equals("CONT")) awaitStopped(signal.equals("STOP"));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Waits until /proc says the process is (or is no longer) stopped; where there is no /proc, returns at once. */
+    private void awaitStopped(boolean stopped) throws InterruptedException {
+        Path stat = Path.of("/proc", Long.toString(process.pid()), "stat");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < deadline && isAlive()) {
+            String line;
+            try {
+                line = Files.readString(stat);
+            } catch (IOException noProc) {
+                return;
+            }
+            // The state follows the command name, which is in parentheses and may itself contain spaces.
+            char state = line.charAt(line.lastIndexOf(')') + 2);
+            if ((state == 'T') == stopped) return;
+            Thread.sleep(5);
         }
     }
 
