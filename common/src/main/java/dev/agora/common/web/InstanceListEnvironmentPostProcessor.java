@@ -47,10 +47,18 @@ public class InstanceListEnvironmentPostProcessor implements EnvironmentPostProc
      * repeats calls, on another replica).
      */
     private static final Map<String, Object> LOAD_BALANCER = Map.of(
-            "spring.cloud.loadbalancer.health-check.interval", "500ms",
-            "spring.cloud.loadbalancer.health-check.path.default", "/readyz",
+            "spring.cloud.loadbalancer.health-check.interval",
+            "500ms",
+            "spring.cloud.loadbalancer.health-check.path.default",
+            "/readyz",
             // Each round's list whole, not growing replica by replica from empty (Spring Cloud's default): a list
             // of one replica in the middle of every round would take all calls to it.
-            "spring.cloud.loadbalancer.health-check.update-results-list", "false",
-            "spring.cloud.loadbalancer.retry.enabled", "false");
+            "spring.cloud.loadbalancer.health-check.update-results-list",
+            "false",
+            "spring.cloud.loadbalancer.retry.enabled",
+            "false",
+            // It warns on every repeated attempt when the failed replica was the only one listed, which the replica
+            // clients expect and handle (they go to the same one, or to their last resort): a line per retry.
+            "logging.level.org.springframework.cloud.loadbalancer.core.RetryAwareServiceInstanceListSupplier",
+            "error");
 }
