@@ -3,6 +3,7 @@ package dev.agora.catalog;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.agora.common.testing.ServerBoundsMetrics;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,17 +34,8 @@ class BoundsMetricsTest extends CatalogTestSupport {
     void everyPoolAndQueueHasADepthABoundAndARejectionMetric() {
         String scrape = scrape();
         assertThat(scrape)
+                .contains(ServerBoundsMetrics.TOMCAT_AND_HIKARI)
                 .contains(List.of(
-                        // Tomcat: request threads and connections against their bounds.
-                        "tomcat_threads_busy_threads",
-                        "tomcat_threads_config_max_threads",
-                        "tomcat_connections_current_connections",
-                        "tomcat_connections_config_max_connections",
-                        // Hikari: connections in use, callers waiting, the bound, and waits that timed out.
-                        "hikaricp_connections_active",
-                        "hikaricp_connections_pending",
-                        "hikaricp_connections_max",
-                        "hikaricp_connections_timeout_total",
                         // The invalidation sessions' threads and queue.
                         "executor_queued_tasks{name=\"agora.invalidation.sessions\"",
                         "executor_active_threads{name=\"agora.invalidation.sessions\"",

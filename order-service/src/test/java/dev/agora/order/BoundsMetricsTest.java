@@ -2,6 +2,7 @@ package dev.agora.order;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agora.common.testing.ServerBoundsMetrics;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -16,17 +17,8 @@ class BoundsMetricsTest extends OrderTestSupport {
     void everyPoolAndQueueHasADepthABoundAndARejectionMetric() {
         String scrape = prometheusScrape();
         assertThat(scrape)
+                .contains(ServerBoundsMetrics.TOMCAT_AND_HIKARI)
                 .contains(List.of(
-                        // Tomcat: request threads and connections against their bounds.
-                        "tomcat_threads_busy_threads",
-                        "tomcat_threads_config_max_threads",
-                        "tomcat_connections_current_connections",
-                        "tomcat_connections_config_max_connections",
-                        // Hikari.
-                        "hikaricp_connections_active",
-                        "hikaricp_connections_pending",
-                        "hikaricp_connections_max",
-                        "hikaricp_connections_timeout_total",
                         // The outcome writers' backlog.
                         "executor_queued_tasks{name=\"agora.orders.outcomes\"",
                         "agora_executor_queue_capacity{name=\"agora.orders.outcomes\"",

@@ -3,6 +3,7 @@ package dev.agora.frontend.limits;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.agora.common.testing.ServerBoundsMetrics;
 import dev.agora.frontend.cluster.BookstoreCluster;
 import dev.agora.frontend.cluster.Http;
 import java.io.IOException;
@@ -72,17 +73,8 @@ class BoundsMetricsTest {
     @Test
     void everyPoolAndQueueHasADepthABoundAndARejectionMetric() {
         assertThat(scrape())
+                .contains(ServerBoundsMetrics.TOMCAT_AND_HIKARI)
                 .contains(List.of(
-                        // Tomcat: request threads and connections against their bounds.
-                        "tomcat_threads_busy_threads",
-                        "tomcat_threads_config_max_threads",
-                        "tomcat_connections_current_connections",
-                        "tomcat_connections_config_max_connections",
-                        // Hikari (identity, web sessions).
-                        "hikaricp_connections_active",
-                        "hikaricp_connections_pending",
-                        "hikaricp_connections_max",
-                        "hikaricp_connections_timeout_total",
                         // Calls to the tiers: bulkheads, their refusals, hedges, connection pools.
                         "resilience4j_bulkhead_available_concurrent_calls{name=\"catalog-service\"",
                         "resilience4j_bulkhead_max_allowed_concurrent_calls{name=\"catalog-service\"",
