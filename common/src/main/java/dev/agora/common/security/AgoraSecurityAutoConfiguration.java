@@ -117,6 +117,9 @@ public class AgoraSecurityAutoConfiguration {
     /** GET paths anyone may read (search, lookup, downloads), in a service's {@code application.yml}. */
     public static final String PUBLIC_READS = "agora.security.public-reads";
 
+    /** Where {@link #agoraPublicReads} stands among the filter chains: first. Other chains order after it. */
+    public static final int PUBLIC_READS_ORDER = Ordered.HIGHEST_PRECEDENCE;
+
     /**
      * Public reads by anonymous callers need no identity: a chain of their own, ahead of the resource server's,
      * that keeps the firewall (every chain has it) and the security headers and leaves out what identifies,
@@ -124,9 +127,12 @@ public class AgoraSecurityAutoConfiguration {
      * hottest requests of the system, lookups and searches, then pay for a few filters instead of a dozen. A read
      * that carries credentials goes to the resource server's chain, so a bad token is refused there as everywhere.
      * The paths must also be open in the service's {@link AccessRules}, so the answer does not depend on the chain.
+     * It is the first chain asked ({@link #PUBLIC_READS_ORDER}): an anonymous GET of a listed path belongs to no other
+     * chain, and each chain asked before it costs every such read one more matcher (the frontend's authorization
+     * server alone tests ten endpoint patterns).
      */
     @Bean
-    @Order(CHAIN_ORDER - 1)
+    @Order(PUBLIC_READS_ORDER)
     SecurityFilterChain agoraPublicReads(HttpSecurity http, Environment environment) throws Exception {
         List<String> paths = Binder.get(environment)
                 .bind(PUBLIC_READS, Bindable.listOf(String.class))

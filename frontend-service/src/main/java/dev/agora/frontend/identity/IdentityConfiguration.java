@@ -17,7 +17,6 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -59,8 +58,9 @@ class IdentityConfiguration {
     /** Frontends start together; one seeds at a time (a PostgreSQL advisory lock held for the transaction). */
     private static final long SEEDING_LOCK = 0x4147_4f52_4149_4431L;
 
+    /** Right after common's chain of anonymous public reads, whose paths (GET, under /api) it never serves. */
     @Bean
-    @Order(Ordered.HIGHEST_PRECEDENCE)
+    @Order(AgoraSecurityAutoConfiguration.PUBLIC_READS_ORDER + 1)
     SecurityFilterChain authorizationServer(HttpSecurity http, ProblemSecurityHandlers problems) throws Exception {
         OAuth2AuthorizationServerConfigurer server = new OAuth2AuthorizationServerConfigurer();
         http.securityMatcher(server.getEndpointsMatcher())
