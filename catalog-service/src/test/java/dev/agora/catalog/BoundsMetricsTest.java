@@ -48,6 +48,7 @@ class BoundsMetricsTest extends CatalogTestSupport {
                         // The node-to-node file copies' connection pool.
                         "httpcomponents_httpclient_pool_total_pending{httpclient=\"file-copies\"",
                         "httpcomponents_httpclient_pool_total_max{httpclient=\"file-copies\"",
+                        "agora_files_copies_pool_rejected_total",
                         // What a client may send: bodies refused, rate limiters kept against their bound.
                         "agora_limits_body_rejected_total",
                         "agora_limits_callers{per=\"CALLER\"",

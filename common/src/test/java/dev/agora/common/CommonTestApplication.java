@@ -14,6 +14,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import org.apache.hc.core5.http.ConnectionRequestTimeoutException;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.annotation.Bean;
 import org.springframework.http.MediaType;
@@ -137,6 +138,14 @@ public class CommonTestApplication {
         @GetMapping("/public/boom")
         String boom() {
             throw new IllegalStateException("secret internal detail at com.example.Secret");
+        }
+
+        /** What a client of a full HttpClient 5 pool throws (the S3 SDK wraps it in its own exception). */
+        @GetMapping("/public/busy")
+        String busy() {
+            throw new IllegalStateException(
+                    "Unable to execute HTTP request",
+                    new ConnectionRequestTimeoutException("Timeout deadline: 1000 MILLISECONDS"));
         }
     }
 }

@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.httpcomponents.hc5.PoolingHttpClientConnectionManagerMetricsBinder;
 import java.io.IOException;
 import java.net.URI;
+import java.time.Duration;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
@@ -21,6 +22,7 @@ import org.springframework.http.HttpMethod;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.apache5.Apache5HttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
@@ -63,14 +65,17 @@ class FilesConfiguration {
             case LOCAL -> new LocalBlobStore(properties.directory());
             case S3 ->
                 new S3BlobStore(
-                        s3.client(), properties.s3().bucket(), properties.s3().prefix());
+                        s3.client(),
+                        s3.metrics(),
+                        properties.s3().bucket(),
+                        properties.s3().prefix());
         };
     }
 
     /** The S3 client, made only when the store is S3 (and closed with the context). */
     @Bean(destroyMethod = "close")
-    S3Clients s3Clients(FilesProperties properties) {
-        return new S3Clients(properties.s3());
+    S3Clients s3Clients(FilesProperties properties, MeterRegistry meters) {
+        return new S3Clients(properties.s3(), meters);
     }
 
     @Bean
@@ -80,13 +85,13 @@ class FilesConfiguration {
 
     @Bean
     BlobCopies blobCopies(FilesProperties properties, ServiceTokens tokens, MeterRegistry meters) {
-        return new BlobCopies(copyClient(properties, meters), tokens);
+        return new BlobCopies(copyClient(properties, meters), tokens, meters);
     }
 
     /**
      * Copies go node to node over pooled connections; the read timeout bounds a stalled transfer, not a whole one
-     * (a 1 GB copy reads for seconds, each read is short). The pool's use and waiting copies are
-     * {@code httpcomponents_httpclient_pool_*{httpclient="file-copies"}}.
+     * (a 1 GB copy reads for seconds, each read is short). A copy waits at most {@link #POOL_WAIT} for a pooled
+     * connection. The pool's use and waiting copies are {@code httpcomponents_httpclient_pool_*{httpclient="file-copies"}}.
      */
     private static CloseableHttpClient copyClient(FilesProperties properties, MeterRegistry meters) {
         var connections = PoolingHttpClientConnectionManagerBuilder.create()
@@ -102,6 +107,7 @@ class FilesConfiguration {
         return HttpClients.custom()
                 .setConnectionManager(connections)
                 .setDefaultRequestConfig(RequestConfig.custom()
+                        .setConnectionRequestTimeout(Timeout.of(POOL_WAIT))
                         .setResponseTimeout(Timeout.of(properties.copyReadTimeout()))
                         .build())
                 .disableAutomaticRetries()
@@ -110,18 +116,38 @@ class FilesConfiguration {
                 .build();
     }
 
+    /**
+     * How long a transfer (a node-to-node copy, an S3 call) waits for a pooled connection before it is refused: long
+     * enough to ride out a burst, short enough that a full pool is an answer, not a queue.
+     */
+    static final Duration POOL_WAIT = Duration.ofSeconds(1);
+
+    /** Connections the S3 client opens at most (the SDK's default); more calls wait {@link #POOL_WAIT}. */
+    static final int S3_MAX_CONNECTIONS = 50;
+
     static final class S3Clients implements AutoCloseable {
 
         private final FilesProperties.S3 settings;
+        private final MeterRegistry meters;
         private S3Client client;
+        private S3PoolMetrics metrics;
 
-        S3Clients(FilesProperties.S3 settings) {
+        S3Clients(FilesProperties.S3 settings, MeterRegistry meters) {
             this.settings = settings;
+            this.meters = meters;
         }
 
         synchronized S3Client client() {
-            if (client == null) client = open(settings);
+            if (client == null) {
+                metrics = new S3PoolMetrics(meters);
+                client = open(settings, metrics);
+            }
             return client;
+        }
+
+        synchronized S3PoolMetrics metrics() {
+            client();
+            return metrics;
         }
 
         @Override
@@ -129,8 +155,12 @@ class FilesConfiguration {
             if (client != null) client.close();
         }
 
-        private static S3Client open(FilesProperties.S3 s3) {
+        private static S3Client open(FilesProperties.S3 s3, S3PoolMetrics metrics) {
             S3ClientBuilder builder = S3Client.builder()
+                    .httpClientBuilder(Apache5HttpClient.builder()
+                            .maxConnections(S3_MAX_CONNECTIONS)
+                            .connectionAcquisitionTimeout(POOL_WAIT))
+                    .overrideConfiguration(config -> config.addMetricPublisher(metrics))
                     .region(Region.of(s3.region()))
                     .forcePathStyle(s3.pathStyle())
                     .credentialsProvider(

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.Optional;
+import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
@@ -19,11 +20,13 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 final class S3BlobStore implements BlobStore {
 
     private final S3Client s3;
+    private final S3PoolMetrics pool;
     private final String bucket;
     private final String prefix;
 
-    S3BlobStore(S3Client s3, String bucket, String prefix) {
+    S3BlobStore(S3Client s3, S3PoolMetrics pool, String bucket, String prefix) {
         this.s3 = s3;
+        this.pool = pool;
         this.bucket = bucket;
         this.prefix = prefix;
     }
@@ -44,6 +47,8 @@ final class S3BlobStore implements BlobStore {
         } catch (S3Exception e) {
             if (e.statusCode() == 404) return false;
             throw e;
+        } catch (SdkClientException e) {
+            throw pool.counted(e);
         }
     }
 
@@ -51,13 +56,17 @@ final class S3BlobStore implements BlobStore {
     public void keep(String hash, Path staged, long size) throws IOException {
         if (has(hash)) return;
         // From the staged file: the SDK streams it and can resend it when a part of the transfer fails.
-        s3.putObject(
-                PutObjectRequest.builder()
-                        .bucket(bucket)
-                        .key(key(hash))
-                        .contentLength(size)
-                        .build(),
-                RequestBody.fromFile(staged));
+        try {
+            s3.putObject(
+                    PutObjectRequest.builder()
+                            .bucket(bucket)
+                            .key(key(hash))
+                            .contentLength(size)
+                            .build(),
+                    RequestBody.fromFile(staged));
+        } catch (SdkClientException e) {
+            throw pool.counted(e);
+        }
     }
 
     @Override
@@ -67,7 +76,11 @@ final class S3BlobStore implements BlobStore {
 
     @Override
     public InputStream open(String hash, long first, long last) {
-        return s3.getObject(b -> b.bucket(bucket).key(key(hash)).range("bytes=" + first + "-" + last));
+        try {
+            return s3.getObject(b -> b.bucket(bucket).key(key(hash)).range("bytes=" + first + "-" + last));
+        } catch (SdkClientException e) {
+            throw pool.counted(e);
+        }
     }
 
     private String key(String hash) {

@@ -1,8 +1,21 @@
 package dev.agora.catalog.files;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.exception.SdkClientException;
 
 /**
  * The S3 store against a real S3-compatible server over HTTP: moto's server, started by the test (the AWS SDK, its
@@ -11,6 +24,7 @@ import org.junit.jupiter.api.BeforeAll;
  */
 class S3BlobStoreTest extends BlobStoreContract {
 
+    private static final MeterRegistry meters = new SimpleMeterRegistry();
     private static S3TestServer server;
     private static FilesConfiguration.S3Clients clients;
     private static S3BlobStore store;
@@ -27,8 +41,8 @@ class S3BlobStoreTest extends BlobStoreContract {
                 "test",
                 true,
                 true);
-        clients = new FilesConfiguration.S3Clients(settings);
-        store = new S3BlobStore(clients.client(), settings.bucket(), settings.prefix());
+        clients = new FilesConfiguration.S3Clients(settings, meters);
+        store = new S3BlobStore(clients.client(), clients.metrics(), settings.bucket(), settings.prefix());
     }
 
     @AfterAll
@@ -40,5 +54,40 @@ class S3BlobStoreTest extends BlobStoreContract {
     @Override
     BlobStore store() {
         return store;
+    }
+
+    @Test
+    void aCallThatFindsEveryPooledConnectionBusyIsRefusedAndCountedAndThePoolRecovers() throws IOException {
+        byte[] content = new byte[4 * 1024 * 1024];
+        new Random(7).nextBytes(content);
+        Staging staging = new Staging(folder.resolve("pool-staging"));
+        String hash;
+        try (Staging.Staged staged = staging.receive(new ByteArrayInputStream(content), content.length, 1L << 30)) {
+            hash = staged.hash();
+            store.keep(hash, staged.file(), staged.size());
+        }
+        double rejectedBefore =
+                meters.get("agora.files.s3.pool.rejected").counter().count();
+
+        // Every connection holds a download nobody reads: the pool is exhausted, not the server.
+        List<InputStream> held = new ArrayList<>();
+        try {
+            for (int i = 0; i < FilesConfiguration.S3_MAX_CONNECTIONS; i++) {
+                held.add(store.open(hash, 0, content.length - 1));
+            }
+            assertThatThrownBy(() -> store.has(hash)).isInstanceOf(SdkClientException.class);
+            assertThat(meters.get("agora.files.s3.pool.rejected").counter().count())
+                    .isEqualTo(rejectedBefore + 1);
+        } finally {
+            for (InputStream download : held) download.close();
+        }
+
+        assertThat(store.has(hash)).isTrue();
+        try (InputStream again = store.open(hash, 0, 9)) {
+            assertThat(again.readAllBytes()).isEqualTo(java.util.Arrays.copyOf(content, 10));
+        }
+        assertThat(meters.get("agora.files.s3.pool.max").gauge().value())
+                .isEqualTo(FilesConfiguration.S3_MAX_CONNECTIONS);
+        assertThat(meters.get("agora.files.s3.pool.pending").gauge().value()).isZero();
     }
 }

@@ -5,6 +5,7 @@ import java.net.URI;
 import java.sql.SQLTransientConnectionException;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.apache.hc.core5.http.ConnectionRequestTimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
@@ -52,11 +53,11 @@ public class AgoraProblemHandler extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(Exception.class)
     ResponseEntity<Object> unexpected(Exception ex, WebRequest request) {
-        if (databasePoolExhausted(ex)) {
-            // Hikari found no free connection within its connection-timeout: a bound reached, not a bug.
-            log.warn("No database connection within the pool's timeout: {}", ex.getMessage());
-            ProblemDetail body = ProblemDetail.forStatusAndDetail(
-                    HttpStatus.SERVICE_UNAVAILABLE, "The service is too busy to reach its database; try again");
+        String busy = poolExhausted(ex);
+        if (busy != null) {
+            // A pool found no free connection within its wait: a bound reached, not a bug.
+            log.warn("{}: {}", busy, ex.getMessage());
+            ProblemDetail body = ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE, busy + "; try again");
             body.setType(ProblemTypes.SERVICE_UNAVAILABLE);
             HttpHeaders headers = new HttpHeaders();
             headers.set(HttpHeaders.RETRY_AFTER, "1");
@@ -69,12 +70,20 @@ public class AgoraProblemHandler extends ResponseEntityExceptionHandler {
         return handleExceptionInternal(ex, body, new HttpHeaders(), HttpStatus.INTERNAL_SERVER_ERROR, request);
     }
 
-    /** Hikari's timeout waiting for a pooled connection, whichever Spring exception wraps it. */
-    private static boolean databasePoolExhausted(Throwable error) {
+    /**
+     * What was busy when a pooled connection did not come in time, whichever exception wraps the timeout: Hikari's
+     * (the database) or HttpClient 5's (another service or an object store, such as the catalog's S3 client); null
+     * for any other failure.
+     */
+    private static String poolExhausted(Throwable error) {
         for (Throwable cause = error; cause != null && cause.getCause() != cause; cause = cause.getCause()) {
-            if (cause instanceof SQLTransientConnectionException) return true;
+            if (cause instanceof SQLTransientConnectionException)
+                return "The service is too busy to reach its database";
+            if (cause instanceof ConnectionRequestTimeoutException) {
+                return "The service is too busy: all its connections to a store or service are in use";
+            }
         }
-        return false;
+        return null;
     }
 
     @Override
