@@ -9,13 +9,16 @@ import java.util.Map;
  *
  * @param firstFailure status and body (or the I/O error) of the first non-2xx answer; empty when none
  * @param cpuMillis per tier, CPU milliseconds between the batch's first request and its last answer
+ * @param invalidationPushMillis buys only: the mean time a catalog write waited for its invalidation to reach every
+ *     frontend during the batch; NaN for other kinds, or when the catalog has no such timer
  */
 public record BatchResult(
         RoundSchedule.Batch batch,
         LatencySummary latency,
         long failures,
         String firstFailure,
-        Map<CpuTier, Double> cpuMillis) {
+        Map<CpuTier, Double> cpuMillis,
+        double invalidationPushMillis) {
 
     public BatchResult {
         cpuMillis = Map.copyOf(cpuMillis);

@@ -70,6 +70,21 @@ final class CompareReport {
                         + " by its requests; median over rounds. postgres: the postmaster, its backends and those that"
                         + " exited. Clock ticks are 10 ms, so short batches read coarsely.",
                 cpuTable(results));
+        if (setup.cache()) {
+            RoundFigures push = RoundFigures.of(results, Kind.BUY, BatchResult::invalidationPushMillis);
+            report.section(
+                    "Invalidation per buy",
+                    "What a buy's stock write waits for its cache invalidation to reach every frontend, timed in the"
+                            + " catalog (`agora.invalidation.push`, its sum and count read before and after each buy"
+                            + " batch): median over rounds of each batch's mean.",
+                    Table.with("old ms", "new ms", "new - old ms", "new/old")
+                            .row(
+                                    format(push.baselineMedian()),
+                                    format(push.candidateMedian()),
+                                    format(push.candidateMedian() - push.baselineMedian()),
+                                    format(push.ratio()))
+                            .build());
+        }
         report.section("Rounds", "Every batch in the order it ran.", roundsTable(results));
         long failures = results.stream().mapToLong(BatchResult::failures).sum();
         if (failures > 0) {

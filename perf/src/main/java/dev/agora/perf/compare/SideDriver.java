@@ -1,6 +1,7 @@
 package dev.agora.perf.compare;
 
 import dev.agora.perf.experiment.ProcessFigures;
+import dev.agora.perf.experiment.ServerMetrics;
 import dev.agora.perf.experiment.Stock;
 import dev.agora.perf.load.AccessTokens;
 import dev.agora.perf.load.Bookstore;
@@ -100,11 +101,16 @@ final class SideDriver implements AutoCloseable {
         return failures;
     }
 
-    /** {@code count} sequential requests of the batch's kind, with the CPU time of every tier around them. */
+    /**
+     * {@code count} sequential requests of the batch's kind, with the CPU time of every tier around them and, for
+     * buys, the mean time the catalog's writes waited for their invalidations to reach every frontend (its
+     * {@code agora.invalidation.push} timer, read before and after the batch).
+     */
     BatchResult measure(RoundSchedule.Batch batch, int count) {
         LatencyHistogram latencies = new LatencyHistogram();
         long failures = 0;
         String firstFailure = "";
+        ServerMetrics pushesBefore = batch.kind() == Kind.BUY ? pushes() : ServerMetrics.NONE;
         Map<CpuTier, Long> before = cluster.cpuTicks();
         long started = System.nanoTime();
         for (int i = 0; i < count; i++) {
@@ -120,7 +126,12 @@ final class SideDriver implements AutoCloseable {
         Map<CpuTier, Double> cpuMillis = new EnumMap<>(CpuTier.class);
         after.forEach((tier, ticks) ->
                 cpuMillis.put(tier, (ticks - before.getOrDefault(tier, ticks)) * ProcessFigures.NANOS_PER_TICK / 1e6));
-        return new BatchResult(batch, latencies.summarize(wall), failures, firstFailure, cpuMillis);
+        double pushMillis = batch.kind() == Kind.BUY ? pushes().meanMillisSince(pushesBefore) : Double.NaN;
+        return new BatchResult(batch, latencies.summarize(wall), failures, firstFailure, cpuMillis, pushMillis);
+    }
+
+    private ServerMetrics pushes() {
+        return ServerMetrics.read(http, cluster.urls("catalog"), "agora_invalidation_push_seconds");
     }
 
     private static String describe(HttpReply reply) {

@@ -22,7 +22,7 @@ class CompareReportTest {
     Path directory;
 
     @Test
-    void writesMarkdownAndJsonNamedByTheStartMinuteWithMediansRatiosAndCpuPerTier() throws Exception {
+    void writesMarkdownAndJsonNamedByTheStartMinuteWithMediansRatiosCpuPerTierAndInvalidationPerBuy() throws Exception {
         List<BatchResult> results = new ArrayList<>();
         for (RoundSchedule.Batch batch : RoundSchedule.batches(3)) {
             // New lookups take 1.2x old ones; new buys 1.5x the order tier's CPU; one new buy refused in round 2.
@@ -37,7 +37,9 @@ class CompareReportTest {
                     new LatencySummary(100, p50, p50, p50, 2 * p50, 3 * p50, 4 * p50, 1000 / p50),
                     failures,
                     failures > 0 ? "409 out of stock" : "",
-                    cpu));
+                    cpu,
+                    // New invalidations take 0.25 ms longer than old ones' 0.5 ms.
+                    batch.kind() == Kind.BUY ? (candidate ? 0.75 : 0.5) : Double.NaN));
         }
         CompareReport.Setup setup = new CompareReport.Setup(
                 Map.of(Side.BASELINE, "5ebaaab", Side.CANDIDATE, "8d02221"),
@@ -64,6 +66,8 @@ class CompareReportTest {
                 .contains("| lookup | 1 | 1.2 | 1.2 | 1.2 | 2 | 2.4 | 1.2 | 1000 | 833 | 0 | 0 |")
                 .contains("| buy | order | 1 | 1.5 | 1.5 |")
                 .contains("| buy | postgres | 1 | 1 | 1 |")
+                .contains("## Invalidation per buy")
+                .contains("| 0.5 | 0.75 | 0.25 | 1.5 |")
                 .contains("1 measured answers were not 2xx")
                 .contains("409 out of stock");
         assertThat(report.headline())

@@ -53,7 +53,12 @@ class RoundFiguresTest {
                     * (batch.round() + 1)
                     * (batch.kind().ordinal() + 1);
             results.add(new BatchResult(
-                    batch, new LatencySummary(100, p50, p50, p50, p50, p50, p50, 1000 / p50), 0, "", Map.of()));
+                    batch,
+                    new LatencySummary(100, p50, p50, p50, p50, p50, p50, 1000 / p50),
+                    0,
+                    "",
+                    Map.of(),
+                    Double.NaN));
         }
 
         RoundFigures lookups =
@@ -71,7 +76,8 @@ class RoundFiguresTest {
                 new LatencySummary(200, 1, 1, 1, 1, 1, 1, 1000),
                 0,
                 "",
-                Map.of(CpuTier.ORDER, 300.0));
+                Map.of(CpuTier.ORDER, 300.0),
+                Double.NaN);
 
         assertThat(result.cpuMillisPerRequest(CpuTier.ORDER)).isEqualTo(1.5);
         assertThat(result.cpuMillisPerRequest(CpuTier.POSTGRES)).isNaN();
