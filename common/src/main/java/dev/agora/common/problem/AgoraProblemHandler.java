@@ -2,10 +2,8 @@ package dev.agora.common.problem;
 
 import jakarta.validation.ConstraintViolationException;
 import java.net.URI;
-import java.sql.SQLTransientConnectionException;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.apache.hc.core5.http.ConnectionRequestTimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
@@ -53,7 +51,7 @@ public class AgoraProblemHandler extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(Exception.class)
     ResponseEntity<Object> unexpected(Exception ex, WebRequest request) {
-        String busy = poolExhausted(ex);
+        String busy = BusyPools.busy(ex);
         if (busy != null) {
             // A pool found no free connection within its wait: a bound reached, not a bug.
             log.warn("{}: {}", busy, ex.getMessage());
@@ -68,22 +66,6 @@ public class AgoraProblemHandler extends ResponseEntityExceptionHandler {
                 ProblemDetail.forStatusAndDetail(HttpStatus.INTERNAL_SERVER_ERROR, "An unexpected error occurred");
         body.setType(ProblemTypes.INTERNAL);
         return handleExceptionInternal(ex, body, new HttpHeaders(), HttpStatus.INTERNAL_SERVER_ERROR, request);
-    }
-
-    /**
-     * What was busy when a pooled connection did not come in time, whichever exception wraps the timeout: Hikari's
-     * (the database) or HttpClient 5's (another service or an object store, such as the catalog's S3 client); null
-     * for any other failure.
-     */
-    private static String poolExhausted(Throwable error) {
-        for (Throwable cause = error; cause != null && cause.getCause() != cause; cause = cause.getCause()) {
-            if (cause instanceof SQLTransientConnectionException)
-                return "The service is too busy to reach its database";
-            if (cause instanceof ConnectionRequestTimeoutException) {
-                return "The service is too busy: all its connections to a store or service are in use";
-            }
-        }
-        return null;
     }
 
     @Override

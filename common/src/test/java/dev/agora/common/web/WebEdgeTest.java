@@ -236,6 +236,15 @@ class WebEdgeTest {
     }
 
     @Test
+    void aDatabasePoolTimeoutInAFilterIsABusyServiceNotAnError() throws Exception {
+        var response = get("/public/session-busy", null, null);
+        assertThat(response.statusCode()).isEqualTo(503);
+        assertProblem(response, "service-unavailable");
+        assertThat(response.headers().firstValue("Retry-After")).contains("1");
+        assertThat(response.body()).contains("database").doesNotContain("HikariPool");
+    }
+
+    @Test
     void requestIdIsEchoedWhenSaneAndMadeOtherwise() throws Exception {
         var echoed = get("/public/items/1", "X-Request-Id", "abc-123");
         assertThat(echoed.headers().firstValue("X-Request-Id")).contains("abc-123");
