@@ -68,7 +68,7 @@ import tools.jackson.databind.json.JsonMapper;
 final class StandbyWarmUp {
 
     private static final Logger log = LoggerFactory.getLogger(StandbyWarmUp.class);
-    /** An account no trader has: the checks refuse it before anything is looked up. */
+    /** The account the rounds name: whether it exists or not, nothing they send can write to it. */
     private static final String ACCOUNT = "0";
 
     private static final String BODY = "{\"symbol\":\"WARM\",\"amount\":1,\"limit\":1}";
@@ -128,7 +128,7 @@ final class StandbyWarmUp {
         try {
             while (sequencer.role() != Sequencer.Role.STANDBY) {
                 if (sequencer.role() == Sequencer.Role.STOPPED) return;
-                Thread.sleep(1_000);
+                Thread.sleep(250);
             }
             warmUp(orders);
         } catch (InterruptedException stopped) {
