@@ -393,8 +393,12 @@ public final class ReplicaClient {
                     // did not is frozen or dying, and is passed over until its breaker lets a trial call through.
                     settled |= eject(breaker, error);
                 } else if (failure == Failure.REFUSED) {
-                    // Up and answering, only not the one serving now: its health checks take it out, not its breaker
-                    // (the permission is released below, unrecorded).
+                    // Up and answering in time, only not the one serving now: its health checks keep it out of the
+                    // list, not its breaker, which records an answer. So the breaker of a standby that was ejected
+                    // (killed, restarted) closes on its refusals instead of staying half-open with its two trial
+                    // calls, which would hold back every call but two at the moment it takes over.
+                    breaker.onSuccess(took, TimeUnit.NANOSECONDS);
+                    settled = true;
                 } else {
                     breaker.onError(took, TimeUnit.NANOSECONDS, error);
                     settled = true;

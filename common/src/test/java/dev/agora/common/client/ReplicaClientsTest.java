@@ -290,6 +290,34 @@ class ReplicaClientsTest {
     }
 
     @Test
+    void aStandbyThatWasEjectedIsBackInFullOnceItAnswersRefusals() {
+        // The second one was killed and restarted as a standby: its breaker opened, and its wait is over.
+        REPLICAS.get(1).mode = ReplicaServer.Mode.NOT_APPLIED;
+        REPLICAS.get(1).readiness = 503;
+        await().atMost(Duration.ofSeconds(20)).until(() -> clients.admitted("leader")
+                .equals(List.of(REPLICAS.get(0).uri())));
+        CircuitBreaker standby = clients.of("leader").breaker(REPLICAS.get(1).uri());
+        standby.transitionToOpenState();
+        standby.transitionToHalfOpenState();
+        // The leader is lost: every call now falls back to the standby, which refuses until it takes over.
+        REPLICAS.get(0).mode = ReplicaServer.Mode.NOT_APPLIED;
+        REPLICAS.get(0).readiness = 503;
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> clients.admitted("leader").isEmpty());
+        int refusals = REPLICAS.get(1).served.get();
+        var waiting = CompletableFuture.supplyAsync(() -> get("leader", CallSafety.NOT_IDEMPOTENT));
+
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(standby.getState())
+                .as("its refusals are answers: no longer two trial calls at a time")
+                .isEqualTo(CircuitBreaker.State.CLOSED));
+        assertThat(REPLICAS.get(1).served.get() - refusals).isGreaterThanOrEqualTo(2);
+        // It takes over.
+        REPLICAS.get(1).mode = ReplicaServer.Mode.OK;
+        assertThat(get("leader", CallSafety.NOT_IDEMPOTENT)).isEqualTo("port " + port(1));
+        waiting.handle((answer, gaveUp) -> answer).join();
+    }
+
+    @Test
     void aServiceWithARetryIntervalGivesUpIn503AfterItsAttempts() {
         REPLICAS.forEach(r -> {
             r.readiness = 503;
