@@ -123,14 +123,19 @@ final class StandbyWarmUp {
                 .start(() -> warmWhileStandingBy(orders));
     }
 
-    /** Waits for this instance to stand by (it may lead first, and be deposed later), then warms up once. */
+    /**
+     * Waits for this instance to stand by (it may lead first, and be deposed later), then warms up once. A leader
+     * passes through standing by while it starts; when it leads before a round ran, this waits on.
+     */
     private void warmWhileStandingBy(URI orders) {
         try {
-            while (sequencer.role() != Sequencer.Role.STANDBY) {
-                if (sequencer.role() == Sequencer.Role.STOPPED) return;
-                Thread.sleep(250);
+            while (sent.get() == 0) {
+                while (sequencer.role() != Sequencer.Role.STANDBY) {
+                    if (sequencer.role() == Sequencer.Role.STOPPED) return;
+                    Thread.sleep(250);
+                }
+                warmUp(orders);
             }
-            warmUp(orders);
         } catch (InterruptedException stopped) {
             Thread.currentThread().interrupt();
         } catch (RuntimeException | JOSEException unexpected) {
@@ -158,10 +163,12 @@ final class StandbyWarmUp {
                 sent.incrementAndGet();
             }
         }
-        log.info(
-                "Ran the order path {} times while standing by, in {} ms",
-                sent.get(),
-                (System.nanoTime() - started) / 1_000_000);
+        if (sent.get() > 0) {
+            log.info(
+                    "Ran the order path {} times while standing by, in {} ms",
+                    sent.get(),
+                    (System.nanoTime() - started) / 1_000_000);
+        }
     }
 
     private static void sendToItself(HttpClient http, HttpRequest request) throws InterruptedException {
