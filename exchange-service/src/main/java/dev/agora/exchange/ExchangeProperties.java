@@ -33,6 +33,8 @@ import org.springframework.util.unit.DataSize;
  * @param fillsKeptPerOrder executions an open order keeps in memory; beyond that they are read from PostgreSQL
  * @param historyThreads threads reading closed orders from PostgreSQL (each holds a pooled connection while reading)
  * @param historyQueueCapacity reads of closed orders that may wait for a thread before more are refused
+ * @param standbyWarmUpRounds times a standby runs its JSON API's order path before it may have to take over (the
+ *     {@code api} package's {@code StandbyWarmUp}); 0 turns it off
  * @param leadership the lease that makes one instance active
  * @param tls TLS with client certificates for the XML protocol
  */
@@ -58,6 +60,7 @@ public record ExchangeProperties(
         @DefaultValue("8") int fillsKeptPerOrder,
         @DefaultValue("2") int historyThreads,
         @DefaultValue("1024") int historyQueueCapacity,
+        @DefaultValue("300") int standbyWarmUpRounds,
         @DefaultValue Leadership leadership,
         @DefaultValue Tls tls) {
 

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -42,12 +43,13 @@ import reactor.core.publisher.Mono;
  *
  * <p>Breakers and health checks only steer calls; they never answer one by themselves. When every replica the load
  * balancer offers is refused by its breaker, or the health-checked list is empty while replicas are configured, the
- * attempt goes to one that either signal says is up (Envoy's panic mode; {@code agora.client.last.resorts}): a
- * health-checked replica whatever its breaker says, or, when none passed its health check, a configured one whose
- * breaker is closed and whose readiness probe did not answer "not ready". So a 503 means an
- * attempt really failed, no replica is up by either signal, or the bulkhead is full, never that every breaker
- * happened to be open at once (a killed replica ejected while the live one lost hedges on a starved machine) or that
- * every probe timed out.
+ * attempt takes the one fallback path ({@link Fallback}; Envoy's panic mode; {@code agora.client.last.resorts}): to a
+ * replica that either signal says is up (a health-checked replica whatever its breaker says, or, when none passed its
+ * health check, a configured one whose breaker is closed and whose readiness probe did not answer "not ready"), or,
+ * for a service that waits for replicas, to any replica discovery knows whose breaker lets the call through. So a
+ * 503 means an attempt really failed, no replica is up by either signal, or the bulkhead is full, never that every
+ * breaker happened to be open at once (a killed replica ejected while the live one lost hedges on a starved machine)
+ * or that every probe timed out.
  */
 public final class ReplicaClient {
 
@@ -67,15 +69,13 @@ public final class ReplicaClient {
     private final Bulkhead hedgeBudget;
     private final Hedging hedging;
     private final MeterRegistry meters;
-    private final Supplier<Fallback> lastResorts;
-    private final AtomicInteger lastResortTurn = new AtomicInteger();
-    /** Every replica discovery knows, admitted or not: where a service that waits for replicas looks when none is. */
-    private final Supplier<List<ServiceInstance>> known;
-
-    private final AtomicInteger nextKnown = new AtomicInteger();
+    private final Supplier<Fallback> fallbacks;
+    private final AtomicInteger fallbackTurn = new AtomicInteger();
     private final Map<URI, RestClient> byReplica = new ConcurrentHashMap<>();
     private final Counter rejectedCalls;
     private final Counter poolTimeouts;
+    private final Counter lastResorts;
+    private final Counter failovers;
 
     ReplicaClient(
             String serviceId,
@@ -88,8 +88,7 @@ public final class ReplicaClient {
             Bulkhead hedgeBudget,
             Hedging hedging,
             MeterRegistry meters,
-            Supplier<Fallback> lastResorts,
-            Supplier<List<ServiceInstance>> known) {
+            Supplier<Fallback> fallbacks) {
         this.serviceId = serviceId;
         this.settings = settings;
         this.loadBalancer = loadBalancer;
@@ -100,11 +99,12 @@ public final class ReplicaClient {
         this.hedgeBudget = hedgeBudget;
         this.hedging = hedging;
         this.meters = meters;
-        this.lastResorts = lastResorts;
-        this.known = known;
-        // Registered now, so a scrape lists them before the first refusal.
+        this.fallbacks = fallbacks;
+        // Registered now, so a scrape lists them before the first refusal, and counted without a look-up by name.
         this.rejectedCalls = meters.counter("agora.client.calls.rejected", "service", serviceId);
         this.poolTimeouts = meters.counter("agora.client.pool.timeouts", "service", serviceId);
+        this.lastResorts = meters.counter("agora.client.last.resorts", "service", serviceId);
+        this.failovers = meters.counter("agora.client.failovers", "service", serviceId);
         meters.counter("agora.client.hedges.denied", "service", serviceId);
     }
 
@@ -163,55 +163,30 @@ public final class ReplicaClient {
     }
 
     /**
-     * The last resort of an attempt for which the load balancer offered no replica whose breaker let it through:
-     * round robin over {@link #lastResorts}, {@code failed} (this call's last failed replica) left out while there
-     * is another. A replica whose breaker lets a call through goes first; otherwise a health-checked one gets the
-     * attempt without its breaker's permission (its outcome is still recorded). A replica out of the health-checked
-     * list is tried only while its breaker is closed: when the health check and the breaker both call it down (a
-     * killed or frozen replica), it gets no attempt; and only while {@code waited} is false: once an attempt of the
-     * call reached a replica and failed (timed out, reset, 5xx) with every probe failing too, the call ends, so
-     * frozen replicas cost a call one timeout, as without the last resort. Null when there is no such replica.
+     * The one fallback of an attempt for which the load balancer offered no replica whose breaker let it through:
+     * the {@link Fallback}'s candidates in turn, {@code failed} (this call's last failed replica) set aside, and of
+     * those the first whose breaker lets a call through and that the fallback {@linkplain Fallback#admits admits};
+     * when there is none, a health-checked candidate gets the attempt without its breaker's permission (its outcome
+     * is still recorded). Null when there is no such replica, or when {@code waited} (an attempt of this call reached
+     * a replica and failed: timed out, reset, 5xx) and no candidate passed its health check: frozen replicas cost a
+     * call one timeout, as without a fallback.
      */
-    private Choice lastResort(ServiceInstance failed, boolean waited) {
-        Fallback fallback = lastResorts.get();
-        if (!fallback.healthChecked() && waited) return null;
-        List<ServiceInstance> candidates = fallback.replicas();
-        if (failed != null && candidates.size() > 1) {
-            candidates = candidates.stream()
-                    .filter(instance -> !instance.getUri().equals(failed.getUri()))
-                    .toList();
+    private Choice fallback(ServiceInstance failed, boolean waited) {
+        Fallback fallback = fallbacks.get();
+        if (waited && !fallback.waitsForReplicas() && fallback.healthChecked().isEmpty()) return null;
+        List<ServiceInstance> inTurn = fallback.inTurn(fallbackTurn.getAndIncrement(), failed);
+        for (ServiceInstance candidate : inTurn) {
+            CircuitBreaker breaker = breaker(candidate.getUri());
+            if (fallback.admits(candidate, breaker) && breaker.tryAcquirePermission()) {
+                return new Choice(candidate, breaker, true);
+            }
         }
-        if (candidates.isEmpty()) return null;
-        int turn = lastResortTurn.getAndIncrement() & Integer.MAX_VALUE;
-        for (int i = 0; i < candidates.size(); i++) {
-            ServiceInstance instance = candidates.get((turn + i) % candidates.size());
-            CircuitBreaker breaker = breaker(instance.getUri());
-            if (fallback.admits(breaker) && breaker.tryAcquirePermission()) return new Choice(instance, breaker, true);
+        for (ServiceInstance candidate : inTurn) {
+            if (fallback.healthChecked().contains(candidate.getUri())) {
+                return new Choice(candidate, breaker(candidate.getUri()), false);
+            }
         }
-        if (!fallback.healthChecked()) return null;
-        ServiceInstance instance = candidates.get(turn % candidates.size());
-        return new Choice(instance, breaker(instance.getUri()), false);
-    }
-
-    /**
-     * The replicas discovery knows, in turn, {@code previous} last: for a service that waits for replicas
-     * ({@link ClientSettings#retryInterval()}) when none is admitted. A standby answers such a call with a refusal that
-     * applied nothing, so a successor is found by calling as soon as it serves, not one health check later; a replica
-     * that refused connections or let an attempt time out is passed over by its open breaker.
-     */
-    List<ServiceInstance> knownInTurn(ServiceInstance previous) {
-        List<ServiceInstance> all = known.get();
-        if (all.isEmpty()) return all;
-        int start = Math.floorMod(nextKnown.getAndIncrement(), all.size());
-        List<ServiceInstance> turn = new ArrayList<>(all.size());
-        ServiceInstance last = null;
-        for (int i = 0; i < all.size(); i++) {
-            ServiceInstance candidate = all.get((start + i) % all.size());
-            if (previous != null && candidate.getUri().equals(previous.getUri())) last = candidate;
-            else turn.add(candidate);
-        }
-        if (last != null) turn.add(last);
-        return turn;
+        return null;
     }
 
     Replica replica(ServiceInstance instance) {
@@ -240,14 +215,56 @@ public final class ReplicaClient {
     }
 
     /**
-     * Where attempts fall back to: the health-checked replicas, or when none passed, the configured ones that did
-     * not answer their readiness probe with "not ready" ({@code healthChecked} false).
+     * Where attempts go when the load balancer offers none whose breaker lets them through (Envoy's panic mode;
+     * {@code agora.client.last.resorts}). For a service that waits for replicas ({@link
+     * ClientSettings#retryInterval()}) the candidates are every replica discovery knows, admitted or not: only one
+     * serves at a time, a standby refuses with nothing applied, so calling them in turn finds a successor as soon as it
+     * serves rather than one health check later; their breakers pass over those that refused connections or let an
+     * attempt time out. For any other service they are the health-checked replicas or, when none passed its health
+     * check, the configured ones that did not answer their readiness probe with "not ready" (one whose probe timed
+     * out on a starved machine may well serve).
+     *
+     * @param candidates where the attempt may go, in discovery's order
+     * @param healthChecked the candidates whose health check passed: they get an attempt whatever their breakers say
+     *     when no candidate's breaker lets one through
+     * @param waitsForReplicas whether {@code candidates} are every known replica of a service that waits for one
      */
-    record Fallback(List<ServiceInstance> replicas, boolean healthChecked) {
+    record Fallback(List<ServiceInstance> candidates, Set<URI> healthChecked, boolean waitsForReplicas) {
 
-        /** Whether a replica of this list with {@code breaker} may be a last resort at all. */
-        boolean admits(CircuitBreaker breaker) {
-            return healthChecked || breaker.getState() == CircuitBreaker.State.CLOSED;
+        Fallback {
+            candidates = List.copyOf(candidates);
+            healthChecked = Set.copyOf(healthChecked);
+        }
+
+        /**
+         * Whether {@code candidate}, with {@code breaker}, may have an attempt when its breaker lets it through:
+         * always when it passed its health check or the service waits for replicas (a half-open breaker's trial
+         * call finds out whether it serves again); otherwise only while its breaker is closed, so that a replica
+         * both signals call down (killed or frozen) gets no attempt.
+         */
+        boolean admits(ServiceInstance candidate, CircuitBreaker breaker) {
+            return waitsForReplicas
+                    || healthChecked.contains(candidate.getUri())
+                    || breaker.getState() == CircuitBreaker.State.CLOSED;
+        }
+
+        /**
+         * The candidates starting at {@code turn} (round robin), {@code failed} set aside: last for a service that
+         * waits for replicas (a standby that refused may be the one that serves when the call looks again), left
+         * out for any other while another candidate is left (the call's next attempt goes elsewhere).
+         */
+        List<ServiceInstance> inTurn(int turn, ServiceInstance failed) {
+            if (candidates.isEmpty()) return candidates;
+            int start = Math.floorMod(turn, candidates.size());
+            List<ServiceInstance> inTurn = new ArrayList<>(candidates.size());
+            ServiceInstance setAside = null;
+            for (int i = 0; i < candidates.size(); i++) {
+                ServiceInstance candidate = candidates.get((start + i) % candidates.size());
+                if (failed != null && candidate.getUri().equals(failed.getUri())) setAside = candidate;
+                else inTurn.add(candidate);
+            }
+            if (setAside != null && (waitsForReplicas || inTurn.isEmpty())) inTurn.add(setAside);
+            return inTurn;
         }
     }
 
@@ -280,7 +297,7 @@ public final class ReplicaClient {
         /** One attempt, as Resilience4j's {@code Retry} runs it. */
         T attempt() {
             if (++attempts > 1) {
-                meters.counter("agora.client.failovers", "service", serviceId).increment();
+                failovers.increment();
                 FailoverNotice.record(serviceId, FailoverNotice.Event.RETRY, lastFailure, System.nanoTime() - started);
             }
             Choice choice = null;
@@ -293,19 +310,10 @@ public final class ReplicaClient {
                 CircuitBreaker candidate = breaker(instance.getUri());
                 if (candidate.tryAcquirePermission()) choice = new Choice(instance, candidate, true);
             }
-            if (choice == null && settings.waitsForReplicas()) {
-                for (ServiceInstance candidate : knownInTurn(previous)) {
-                    CircuitBreaker candidateBreaker = breaker(candidate.getUri());
-                    if (candidateBreaker.tryAcquirePermission()) {
-                        choice = new Choice(candidate, candidateBreaker, true);
-                        previous = candidate;
-                        break;
-                    }
-                }
-            }
             if (choice == null) {
-                choice = lastResort(lastFailed, lastFailure == Failure.IO || lastFailure == Failure.SERVER_ERROR);
+                choice = fallback(lastFailed, lastFailure == Failure.IO || lastFailure == Failure.SERVER_ERROR);
                 if (choice == null) {
+                    log.debug("{}: attempt {} found no replica", serviceId, attempts);
                     if (settings.waitsForReplicas()) {
                         // Nothing was sent: a successor about to be ready may be admitted by the next look.
                         lastFailure = Failure.CONNECT;
@@ -313,13 +321,18 @@ public final class ReplicaClient {
                     }
                     throw new Failed("no replica is available", null);
                 }
-                meters.counter("agora.client.last.resorts", "service", serviceId)
-                        .increment();
-                log.debug(
-                        "{}: no replica offered passes its breaker; last resort {}",
-                        serviceId,
-                        choice.instance().getUri());
+                lastResorts.increment();
                 previous = choice.instance();
+            }
+            if (log.isDebugEnabled()) {
+                log.debug(
+                        "{}: attempt {} at {} ms to {} (breaker {}, permitted {})",
+                        serviceId,
+                        attempts,
+                        (System.nanoTime() - started) / 1_000_000,
+                        choice.instance().getUri(),
+                        choice.breaker().getState(),
+                        choice.permitted());
             }
             if (safety == CallSafety.IDEMPOTENT && settings.hedging()) {
                 return hedging.race(this, choice, settings.hedgeAfter());
@@ -365,13 +378,27 @@ public final class ReplicaClient {
                     throw error;
                 }
                 lastFailed = instance;
+                if (log.isDebugEnabled()) {
+                    log.debug(
+                            "{}: attempt {} to {} failed {} after {} ms: {}",
+                            serviceId,
+                            attempts,
+                            instance.getUri(),
+                            failure,
+                            took / 1_000_000,
+                            error.toString());
+                }
                 if (failure == Failure.CONNECT || (failure == Failure.IO && settings.waitsForReplicas())) {
                     // A service that waits for replicas has one serving at a time, which answers in time: one that
                     // did not is frozen or dying, and is passed over until its breaker lets a trial call through.
                     settled |= eject(breaker, error);
                 } else if (failure == Failure.REFUSED) {
-                    // Up and answering, only not the one serving now: its health checks take it out, not its breaker
-                    // (the permission is released below, unrecorded).
+                    // Up and answering in time, only not the one serving now: its health checks keep it out of the
+                    // list, not its breaker, which records an answer. So the breaker of a standby that was ejected
+                    // (killed, restarted) closes on its refusals instead of staying half-open with its two trial
+                    // calls, which would hold back every call but two at the moment it takes over.
+                    breaker.onSuccess(took, TimeUnit.NANOSECONDS);
+                    settled = true;
                 } else {
                     breaker.onError(took, TimeUnit.NANOSECONDS, error);
                     settled = true;

@@ -23,8 +23,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,7 +47,8 @@ import reactor.core.Disposable;
  * <p>Besides Resilience4j's metrics: {@code agora.client.instance.admitted{service,instance}} (1 while the replica
  * passes its health checks and its breaker is not open), {@code agora.client.instances.admitted{service}},
  * {@code agora.client.failovers}, {@code agora.client.hedges}, {@code agora.client.hedges.denied},
- * {@code agora.client.last.resorts} (attempts sent to a replica no breaker or health check admitted),
+ * {@code agora.client.last.resorts} (attempts sent past the load balancer's choice, by the one fallback path of
+ * {@link ReplicaClient.Fallback}),
  * {@code agora.client.calls.rejected} (the bulkhead was full) and {@code agora.client.pool.timeouts} (no pooled
  * connection within the timeout), each by {@code service}; the hedge threads' {@code executor_*} and
  * {@code agora_executor_rejected_total} ({@code name=agora.client.hedges}); and the connection pools'
@@ -175,39 +178,45 @@ public final class ReplicaClients implements AutoCloseable {
                 hedges,
                 hedging,
                 meters,
-                () -> fallback(serviceId),
-                () -> discovery.getInstances(serviceId));
+                () -> fallback(serviceId, own.waitsForReplicas()));
         watch(serviceId, client);
         return client;
     }
 
     /**
-     * Where an attempt goes when no replica the load balancer offers passes its breaker: the health-checked
-     * replicas; when there are none, every configured replica except those that answered their readiness probe
-     * with "not ready" (one whose probe timed out on a starved machine may well serve).
+     * Where an attempt goes when no replica the load balancer offers passes its breaker ({@link ReplicaClient.Fallback}):
+     * for a service that waits for replicas, every replica discovery knows; otherwise the health-checked replicas, or
+     * when there are none, every configured replica except those that answered their readiness probe with "not ready"
+     * (one whose probe timed out on a starved machine may well serve).
      */
-    private ReplicaClient.Fallback fallback(String serviceId) {
+    private ReplicaClient.Fallback fallback(String serviceId, boolean waitsForReplicas) {
         List<ServiceInstance> listed = healthy.getOrDefault(serviceId, List.of());
-        if (!listed.isEmpty()) return new ReplicaClient.Fallback(listed, true);
+        Set<URI> healthChecked = listed.stream().map(ServiceInstance::getUri).collect(Collectors.toUnmodifiableSet());
+        if (waitsForReplicas) {
+            return new ReplicaClient.Fallback(discovery.getInstances(serviceId), healthChecked, true);
+        }
+        if (!listed.isEmpty()) return new ReplicaClient.Fallback(listed, healthChecked, false);
         ReadinessProbes probes = loadBalancers.getInstance(serviceId, ReadinessProbes.class);
         return new ReplicaClient.Fallback(
                 discovery.getInstances(serviceId).stream()
                         .filter(instance -> probes == null || !probes.answeredNotReady(instance.getUri()))
                         .toList(),
+                Set.of(),
                 false);
     }
 
     /**
-     * The replicas a call goes to when none is {@link #admitted}: the health-checked ones, whatever their breakers
-     * say, or when none passed its health check, those whose breaker is closed and that did not answer "not ready".
-     * Empty when calls end in 503 without an attempt.
+     * The replicas a call may go to when none is {@link #admitted}: the health-checked ones, whatever their breakers
+     * say; when none passed its health check, those whose breaker is closed and that did not answer "not ready"; for
+     * a service that waits for replicas, every known one (its breaker decides at the call). Empty when calls end in
+     * 503 without an attempt.
      */
     public List<URI> lastResorts(String serviceId) {
         ReplicaClient client = of(serviceId);
-        ReplicaClient.Fallback fallback = fallback(serviceId);
-        return fallback.replicas().stream()
+        ReplicaClient.Fallback fallback = fallback(serviceId, client.settings().waitsForReplicas());
+        return fallback.candidates().stream()
+                .filter(instance -> fallback.admits(instance, client.breaker(instance.getUri())))
                 .map(ServiceInstance::getUri)
-                .filter(uri -> fallback.admits(client.breaker(uri)))
                 .toList();
     }
 
@@ -244,7 +253,17 @@ public final class ReplicaClients implements AutoCloseable {
         if (supplier != null) {
             watches.add(supplier.get()
                     .subscribe(
-                            list -> healthy.put(serviceId, List.copyOf(list)),
+                            list -> {
+                                List<ServiceInstance> previous = healthy.put(serviceId, List.copyOf(list));
+                                if (log.isDebugEnabled() && !list.equals(previous)) {
+                                    log.debug(
+                                            "{} health-checked: {}",
+                                            serviceId,
+                                            list.stream()
+                                                    .map(ServiceInstance::getUri)
+                                                    .toList());
+                                }
+                            },
                             error -> log.warn("Instance list of {} failed: {}", serviceId, error.toString())));
         }
         Gauge.builder("agora.client.instances.admitted", () -> admitted(serviceId)

@@ -4,21 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import com.sun.net.httpserver.HttpServer;
 import dev.agora.common.CommonTestApplication;
 import dev.agora.common.security.testing.TestIssuer;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
@@ -33,7 +26,7 @@ import org.springframework.test.context.DynamicPropertySource;
  * The last resort of replica calls (Envoy's panic mode), through the real stack against real HTTP replicas on
  * loopback that can be stopped and started again on their port: a call is answered by a replica that is up even when
  * its breaker refuses (open, or half-open with its trial permissions taken) or when every readiness probe goes
- * unanswered; a 503 comes only after an attempt really failed.
+ * unanswered; a 503 comes only after an attempt really failed. The replicas are {@link ReplicaServer}s.
  */
 @SpringBootTest(
         classes = CommonTestApplication.class,
@@ -50,65 +43,9 @@ class LastResortTest {
 
     private static final List<String> SERVICES = List.of("plain", "hedged");
 
-    /** One replica on a fixed port, which can be stopped (connections refused) and started again. */
-    static final class Replica {
-        final int port;
-        final AtomicInteger served = new AtomicInteger();
-        volatile long readinessDelayMillis;
-        volatile long answerDelayMillis;
-        private HttpServer server;
-
-        Replica() {
-            server = start(0);
-            port = server.getAddress().getPort();
-        }
-
-        private HttpServer start(int onPort) {
-            HttpServer created;
-            try {
-                created = HttpServer.create(new InetSocketAddress("127.0.0.1", onPort), 50);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            created.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
-            created.createContext("/readyz", exchange -> {
-                sleep(readinessDelayMillis);
-                exchange.sendResponseHeaders(200, -1);
-                exchange.close();
-            });
-            created.createContext("/", exchange -> {
-                sleep(answerDelayMillis);
-                byte[] body = ("port " + port()).getBytes(StandardCharsets.UTF_8);
-                served.incrementAndGet();
-                exchange.sendResponseHeaders(200, body.length);
-                exchange.getResponseBody().write(body);
-                exchange.close();
-            });
-            created.start();
-            return created;
-        }
-
-        private int port() {
-            return server.getAddress().getPort();
-        }
-
-        synchronized void stop() {
-            if (server != null) server.stop(0);
-            server = null;
-        }
-
-        synchronized void restart() {
-            if (server == null) server = start(port);
-        }
-
-        URI uri() {
-            return URI.create("http://127.0.0.1:" + port);
-        }
-    }
-
     private static final TestIssuer ISSUER = new TestIssuer();
-    private static final Replica FIRST = new Replica();
-    private static final Replica SECOND = new Replica();
+    private static final ReplicaServer FIRST = new ReplicaServer();
+    private static final ReplicaServer SECOND = new ReplicaServer();
 
     @DynamicPropertySource
     static void replicas(DynamicPropertyRegistry registry) {
@@ -135,13 +72,11 @@ class LastResortTest {
 
     @BeforeEach
     void bothReplicasUpAndAdmitted() {
-        for (Replica replica : List.of(FIRST, SECOND)) {
-            replica.readinessDelayMillis = 0;
-            replica.answerDelayMillis = 0;
-            replica.restart();
+        for (ReplicaServer replica : List.of(FIRST, SECOND)) {
+            replica.reset();
         }
         for (String service : SERVICES) {
-            for (Replica replica : List.of(FIRST, SECOND)) {
+            for (ReplicaServer replica : List.of(FIRST, SECOND)) {
                 clients.of(service).breaker(replica.uri()).reset();
             }
             await().atMost(Duration.ofSeconds(20))
@@ -267,7 +202,7 @@ class LastResortTest {
     @Test
     void withEveryProbeUnansweredACallWaitsOnOneUnansweringReplicaAtMost() {
         // Frozen replicas: neither their probes (bounded by the 500 ms interval) nor calls (1 s timeout) are answered.
-        for (Replica replica : List.of(FIRST, SECOND)) {
+        for (ReplicaServer replica : List.of(FIRST, SECOND)) {
             replica.readinessDelayMillis = 1_500;
             replica.answerDelayMillis = 1_500;
         }
@@ -292,7 +227,7 @@ class LastResortTest {
         SECOND.readinessDelayMillis = 1_500;
         await().atMost(Duration.ofSeconds(20))
                 .until(() -> clients.admitted("plain").isEmpty());
-        for (Replica replica : List.of(FIRST, SECOND))
+        for (ReplicaServer replica : List.of(FIRST, SECOND))
             clients.of("plain").breaker(replica.uri()).transitionToOpenState();
         assertThat(clients.lastResorts("plain")).isEmpty();
         int served = FIRST.served.get() + SECOND.served.get();

@@ -4,23 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import com.sun.net.httpserver.HttpServer;
 import dev.agora.common.CommonTestApplication;
 import dev.agora.common.security.testing.TestIssuer;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -36,8 +31,8 @@ import org.springframework.web.context.request.ServletRequestAttributes;
 
 /**
  * Replica calls through the real stack (Spring Cloud LoadBalancer's health-checked round robin, Resilience4j's
- * retry, breakers and bulkhead, the hedging class) against real HTTP replicas on loopback: small JDK servers whose
- * behaviour each test sets (answer, fail with 5xx, hang past the timeout, answer 404, fail their readiness), and an
+ * retry, breakers and bulkhead, the hedging class) against real HTTP replicas on loopback ({@link ReplicaServer}s)
+ * whose behaviour each test sets (answer, fail with 5xx, hang past the timeout, answer 404, fail their readiness), and an
  * address where nothing listens.
  */
 @SpringBootTest(
@@ -54,68 +49,14 @@ import org.springframework.web.context.request.ServletRequestAttributes;
             "agora.clients.with-dead.timeout=1s",
             "agora.clients.leader.timeout=1s",
             "agora.clients.leader.attempts=15",
-            "agora.clients.leader.retry-interval=100ms"
+            "agora.clients.leader.retry-interval=100ms",
+            // configured, never called: its counters must be there all the same
+            "agora.clients.idle.timeout=1s"
         })
 class ReplicaClientsTest {
 
-    /** One replica: counts the calls it answered and behaves as told. */
-    static final class Replica {
-        enum Mode {
-            OK,
-            ERROR,
-            HANG,
-            NOT_FOUND,
-            /** 503 problem+json of type not-applied, as a standby answers. */
-            NOT_APPLIED
-        }
-
-        final HttpServer server;
-        final AtomicInteger served = new AtomicInteger();
-        volatile Mode mode = Mode.OK;
-        volatile int readiness = 200;
-
-        Replica() {
-            try {
-                server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 50);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
-            server.createContext("/readyz", exchange -> {
-                exchange.sendResponseHeaders(readiness, -1);
-                exchange.close();
-            });
-            server.createContext("/", exchange -> {
-                Mode now = mode;
-                if (now == Mode.HANG) sleep(4_000);
-                int status =
-                        switch (now) {
-                            case OK, HANG -> 200;
-                            case ERROR -> 500;
-                            case NOT_FOUND -> 404;
-                            case NOT_APPLIED -> 503;
-                        };
-                byte[] body = (now == Mode.NOT_APPLIED
-                                ? "{\"type\":\"https://agora.dev/problems/not-applied\",\"status\":503}"
-                                : "port " + server.getAddress().getPort())
-                        .getBytes(StandardCharsets.UTF_8);
-                if (now == Mode.NOT_APPLIED)
-                    exchange.getResponseHeaders().set("Content-Type", "application/problem+json");
-                served.incrementAndGet();
-                exchange.sendResponseHeaders(status, body.length);
-                exchange.getResponseBody().write(body);
-                exchange.close();
-            });
-            server.start();
-        }
-
-        URI uri() {
-            return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
-        }
-    }
-
     private static final TestIssuer ISSUER = new TestIssuer();
-    private static final List<Replica> REPLICAS = List.of(new Replica(), new Replica());
+    private static final List<ReplicaServer> REPLICAS = List.of(new ReplicaServer(), new ReplicaServer());
     private static final String DEAD = "http://127.0.0.1:" + unusedPort();
 
     @DynamicPropertySource
@@ -136,7 +77,7 @@ class ReplicaClientsTest {
 
     @AfterAll
     static void stop() {
-        REPLICAS.forEach(r -> r.server.stop(0));
+        REPLICAS.forEach(ReplicaServer::stop);
         ISSUER.close();
     }
 
@@ -149,12 +90,9 @@ class ReplicaClientsTest {
     @BeforeEach
     void everyReplicaHealthyAndAdmitted() {
         RequestContextHolder.resetRequestAttributes();
-        for (Replica replica : REPLICAS) {
-            replica.mode = Replica.Mode.OK;
-            replica.readiness = 200;
-        }
-        for (String service : List.of("books", "hedged", "narrow")) {
-            for (Replica replica : REPLICAS)
+        REPLICAS.forEach(ReplicaServer::reset);
+        for (String service : List.of("books", "hedged", "narrow", "leader")) {
+            for (ReplicaServer replica : REPLICAS)
                 clients.of(service).breaker(replica.uri()).reset();
             await().atMost(Duration.ofSeconds(20))
                     .until(() -> clients.admitted(service).size() == REPLICAS.size());
@@ -198,7 +136,7 @@ class ReplicaClientsTest {
 
     @Test
     void aHangingReplicaIsLeftAfterOneTimeoutAndTheCallRepeatedElsewhere() {
-        REPLICAS.get(0).mode = Replica.Mode.HANG;
+        REPLICAS.get(0).mode = ReplicaServer.Mode.HANG;
 
         for (int i = 0; i < 4; i++) {
             long started = System.nanoTime();
@@ -209,7 +147,7 @@ class ReplicaClientsTest {
 
     @Test
     void aCallThatMayHaveBeenDeliveredIsNotRepeatedUnlessIdempotent() {
-        REPLICAS.get(0).mode = Replica.Mode.ERROR;
+        REPLICAS.get(0).mode = ReplicaServer.Mode.ERROR;
         int unknown = 0;
         for (int i = 0; i < 6; i++) {
             try {
@@ -224,7 +162,7 @@ class ReplicaClientsTest {
 
     @Test
     void serverErrorsAreRepeatedElsewhereAndEjectTheReplicaAfterARun() {
-        REPLICAS.get(0).mode = Replica.Mode.ERROR;
+        REPLICAS.get(0).mode = ReplicaServer.Mode.ERROR;
 
         for (int i = 0; i < 20; i++)
             assertThat(get("books", CallSafety.IDEMPOTENT)).isEqualTo("port " + port(1));
@@ -238,7 +176,7 @@ class ReplicaClientsTest {
 
     @Test
     void clientErrorsPassToTheCallerWithoutFailover() {
-        REPLICAS.forEach(r -> r.mode = Replica.Mode.NOT_FOUND);
+        REPLICAS.forEach(r -> r.mode = ReplicaServer.Mode.NOT_FOUND);
         int before = servedTotal();
 
         assertThatThrownBy(() -> get("books", CallSafety.IDEMPOTENT))
@@ -264,7 +202,7 @@ class ReplicaClientsTest {
 
     @Test
     void aRefusalThatAppliedNothingIsRepeatedElsewhereEvenWhenNotIdempotent() {
-        REPLICAS.get(0).mode = Replica.Mode.NOT_APPLIED;
+        REPLICAS.get(0).mode = ReplicaServer.Mode.NOT_APPLIED;
 
         for (int i = 0; i < 10; i++) {
             assertThat(get("books", CallSafety.NOT_IDEMPOTENT)).isEqualTo("port " + port(1));
@@ -280,17 +218,19 @@ class ReplicaClientsTest {
         // Both stand by: not ready, and every call refused with nothing applied.
         REPLICAS.forEach(r -> {
             r.readiness = 503;
-            r.mode = Replica.Mode.NOT_APPLIED;
+            r.mode = ReplicaServer.Mode.NOT_APPLIED;
         });
         await().atMost(Duration.ofSeconds(20))
                 .until(() -> clients.admitted("leader").isEmpty());
 
+        double fallbacksBefore =
+                meters.counter("agora.client.last.resorts", "service", "leader").count();
         long started = System.nanoTime();
         var call = java.util.concurrent.CompletableFuture.supplyAsync(() -> get("leader", CallSafety.NOT_IDEMPOTENT));
         sleep(300);
         assertThat(call).as("still waiting for a replica that serves").isNotDone();
         // The second one takes over; its readiness still says no.
-        REPLICAS.get(1).mode = Replica.Mode.OK;
+        REPLICAS.get(1).mode = ReplicaServer.Mode.OK;
 
         assertThat(call.get(10, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo("port " + port(1));
         assertThat(Duration.ofNanos(System.nanoTime() - started))
@@ -299,13 +239,89 @@ class ReplicaClientsTest {
         assertThat(clients.admitted("leader"))
                 .as("its health check has not seen it ready")
                 .isEmpty();
+        assertThat(meters.counter("agora.client.last.resorts", "service", "leader")
+                        .count())
+                .as("every attempt went by the fallback, to every known replica in turn")
+                .isGreaterThan(fallbacksBefore + 1);
+    }
+
+    @Test
+    void aServiceThatWaitsForReplicasFallsBackToTheHealthCheckedOneWhateverItsBreakerSays() {
+        // The first one serves and passes its health check, but its breaker was opened (an attempt timed out on a
+        // starved machine); the second stands by, its breaker open too.
+        REPLICAS.get(1).mode = ReplicaServer.Mode.NOT_APPLIED;
+        REPLICAS.get(1).readiness = 503;
+        await().atMost(Duration.ofSeconds(20)).until(() -> clients.admitted("leader")
+                .equals(List.of(REPLICAS.get(0).uri())));
+        for (ReplicaServer replica : REPLICAS)
+            clients.of("leader").breaker(replica.uri()).transitionToOpenState();
+        assertThat(clients.lastResorts("leader"))
+                .as("every known replica, breakers deciding at the call; the health-checked one anyway")
+                .containsExactlyInAnyOrder(
+                        REPLICAS.get(0).uri(), REPLICAS.get(1).uri());
+        int refusals = REPLICAS.get(1).served.get();
+
+        long started = System.nanoTime();
+        assertThat(get("leader", CallSafety.NOT_IDEMPOTENT)).isEqualTo("port " + port(0));
+
+        assertThat(Duration.ofNanos(System.nanoTime() - started))
+                .as("no waiting for the breaker's 400 ms")
+                .isLessThan(Duration.ofMillis(2_000));
+        assertThat(REPLICAS.get(1).served.get() - refusals)
+                .as("no attempt at the standby")
+                .isZero();
+        for (ReplicaServer replica : REPLICAS)
+            clients.of("leader").breaker(replica.uri()).reset();
+    }
+
+    @Test
+    void everyCounterOfAClientIsRegisteredBeforeItsFirstCall() {
+        for (String name : List.of(
+                "agora.client.last.resorts",
+                "agora.client.failovers",
+                "agora.client.calls.rejected",
+                "agora.client.pool.timeouts",
+                "agora.client.hedges.denied")) {
+            assertThat(meters.find(name).tag("service", "idle").counter())
+                    .as(name)
+                    .isNotNull()
+                    .satisfies(counter -> assertThat(counter.count()).isZero());
+        }
+    }
+
+    @Test
+    void aStandbyThatWasEjectedIsBackInFullOnceItAnswersRefusals() {
+        // The second one was killed and restarted as a standby: its breaker opened, and its wait is over.
+        REPLICAS.get(1).mode = ReplicaServer.Mode.NOT_APPLIED;
+        REPLICAS.get(1).readiness = 503;
+        await().atMost(Duration.ofSeconds(20)).until(() -> clients.admitted("leader")
+                .equals(List.of(REPLICAS.get(0).uri())));
+        CircuitBreaker standby = clients.of("leader").breaker(REPLICAS.get(1).uri());
+        standby.transitionToOpenState();
+        standby.transitionToHalfOpenState();
+        // The leader is lost: every call now falls back to the standby, which refuses until it takes over.
+        REPLICAS.get(0).mode = ReplicaServer.Mode.NOT_APPLIED;
+        REPLICAS.get(0).readiness = 503;
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> clients.admitted("leader").isEmpty());
+        int refusals = REPLICAS.get(1).served.get();
+        var waiting = CompletableFuture.supplyAsync(() -> get("leader", CallSafety.NOT_IDEMPOTENT));
+
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(standby.getState())
+                .as("its refusals are answers: no longer two trial calls at a time")
+                .isEqualTo(CircuitBreaker.State.CLOSED));
+        assertThat(REPLICAS.get(1).served.get() - refusals).isGreaterThanOrEqualTo(2);
+        // It takes over.
+        REPLICAS.get(1).mode = ReplicaServer.Mode.OK;
+        assertThat(get("leader", CallSafety.NOT_IDEMPOTENT)).isEqualTo("port " + port(1));
+        waiting.handle((answer, gaveUp) -> answer).join();
     }
 
     @Test
     void aServiceWithARetryIntervalGivesUpIn503AfterItsAttempts() {
         REPLICAS.forEach(r -> {
             r.readiness = 503;
-            r.mode = Replica.Mode.NOT_APPLIED;
+            r.mode = ReplicaServer.Mode.NOT_APPLIED;
         });
         await().atMost(Duration.ofSeconds(20))
                 .until(() -> clients.admitted("leader").isEmpty());
@@ -321,7 +337,7 @@ class ReplicaClientsTest {
 
     @Test
     void aHangingReplicaCostsIdempotentCallsTheHedgeDelayAndLosesItsPlace() {
-        REPLICAS.get(0).mode = Replica.Mode.HANG;
+        REPLICAS.get(0).mode = ReplicaServer.Mode.HANG;
         double hedgesBefore =
                 meters.counter("agora.client.hedges", "service", "hedged").count();
 
@@ -344,7 +360,7 @@ class ReplicaClientsTest {
 
     @Test
     void aHedgedCallPassesAClientErrorOn() {
-        REPLICAS.forEach(r -> r.mode = Replica.Mode.NOT_FOUND);
+        REPLICAS.forEach(r -> r.mode = ReplicaServer.Mode.NOT_FOUND);
 
         assertThatThrownBy(() -> get("hedged", CallSafety.IDEMPOTENT))
                 .isInstanceOf(HttpClientErrorException.NotFound.class);
@@ -355,9 +371,9 @@ class ReplicaClientsTest {
         MockHttpServletResponse response = new MockHttpServletResponse();
         RequestContextHolder.setRequestAttributes(new ServletRequestAttributes(new MockHttpServletRequest(), response));
         try {
-            REPLICAS.get(0).mode = Replica.Mode.ERROR;
+            REPLICAS.get(0).mode = ReplicaServer.Mode.ERROR;
             for (int i = 0; i < 2; i++) get("books", CallSafety.IDEMPOTENT);
-            REPLICAS.get(0).mode = Replica.Mode.HANG;
+            REPLICAS.get(0).mode = ReplicaServer.Mode.HANG;
             for (int i = 0; i < 2; i++) get("hedged", CallSafety.IDEMPOTENT);
         } finally {
             RequestContextHolder.resetRequestAttributes();
@@ -370,7 +386,7 @@ class ReplicaClientsTest {
 
     @Test
     void callsBeyondTheBulkheadAreRefusedAtOnceIn503() throws Exception {
-        REPLICAS.forEach(r -> r.mode = Replica.Mode.HANG);
+        REPLICAS.forEach(r -> r.mode = ReplicaServer.Mode.HANG);
         double rejectedBefore = meters.counter("agora.client.calls.rejected", "service", "narrow")
                 .count();
         List<CompletableFuture<String>> hanging = new ArrayList<>();
@@ -393,7 +409,7 @@ class ReplicaClientsTest {
         assertThat(meters.counter("agora.client.calls.rejected", "service", "narrow")
                         .count())
                 .isEqualTo(rejectedBefore + 1);
-        REPLICAS.forEach(r -> r.mode = Replica.Mode.OK);
+        REPLICAS.forEach(r -> r.mode = ReplicaServer.Mode.OK);
         for (CompletableFuture<String> call : hanging) {
             try {
                 call.join();
@@ -405,7 +421,7 @@ class ReplicaClientsTest {
     }
 
     private static int port(int replica) {
-        return REPLICAS.get(replica).server.getAddress().getPort();
+        return REPLICAS.get(replica).port;
     }
 
     private static void sleep(long millis) {

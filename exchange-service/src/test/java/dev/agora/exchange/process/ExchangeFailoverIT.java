@@ -7,6 +7,10 @@ import dev.agora.local.cluster.FreePorts;
 import dev.agora.local.cluster.Health;
 import dev.agora.local.process.ServiceProcess;
 import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -23,12 +27,15 @@ import org.junit.jupiter.api.Test;
 /**
  * Two real exchange processes on one PostgreSQL, active and standby, with the production lease (500 ms, renewed every
  * 100 ms): the standby answers within a second of the active one being killed (SIGKILL) or frozen (SIGSTOP), and a
- * frozen leader that is thawed after its successor took over writes nothing, stops being ready and stands by.
+ * frozen leader that is thawed after its successor took over writes nothing, stops being ready and stands by. Each
+ * standby has run its JSON API's order path while standing by, and that changed nothing.
  */
 class ExchangeFailoverIT {
 
     private static final Duration READY = Duration.ofSeconds(120);
     private static final Duration TAKEOVER = Duration.ofSeconds(1);
+    /** {@code agora.exchange.standby-warm-up-rounds}' default. */
+    private static final int WARM_UP_ROUNDS = 300;
 
     private final ExchangeInstances exchanges = new ExchangeInstances("exchange_failover");
     private final AtomicLong accountIds = new AtomicLong(100_000);
@@ -122,6 +129,7 @@ class ExchangeFailoverIT {
         standby.start();
         Health.await(standby, "\"role\":\"STANDBY\"", READY);
         assertThat(standby.isReady()).as("a standby is not ready").isFalse();
+        awaitWarmUp(standby);
         return new Pair(active, activeTcp, standby, standbyTcp);
     }
 
@@ -145,6 +153,37 @@ class ExchangeFailoverIT {
             Thread.sleep(5);
         }
         throw new AssertionError("the standby never answered");
+    }
+
+    /**
+     * Waits until {@code standby} has run its order path as often as it is set to (the exchange's
+     * {@code StandbyWarmUp}), and checks that doing so changed nothing: no order, no account of its own.
+     */
+    private void awaitWarmUp(ServiceProcess standby) throws Exception {
+        URI rounds = URI.create(standby.baseUrl() + "/actuator/metrics/agora.exchange.standby.warm.up.rounds");
+        long deadline = System.nanoTime() + READY.toNanos();
+        try (HttpClient http = HttpClient.newHttpClient()) {
+            while (true) {
+                String body = http.send(HttpRequest.newBuilder(rounds).build(), HttpResponse.BodyHandlers.ofString())
+                        .body();
+                if (body.contains("\"value\":" + WARM_UP_ROUNDS + ".0")) break;
+                assertThat(System.nanoTime() - deadline)
+                        .as("the standby's warm-up never finished: " + body)
+                        .isNegative();
+                Thread.sleep(100);
+            }
+        }
+        assertThat(count("SELECT count(*) FROM exchange_order")).as("orders").isZero();
+        assertThat(accountExists("0")).as("the warm-up's account").isFalse();
+    }
+
+    private long count(String query) throws SQLException {
+        try (Connection db = connect();
+                var statement = db.createStatement();
+                ResultSet row = statement.executeQuery(query)) {
+            row.next();
+            return row.getLong(1);
+        }
     }
 
     private static String sendOrFailure(XmlClient xml, String request) {

@@ -26,6 +26,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Issue 32's exchange failover: XML traders (who know both instances' ports) and REST traders (through a frontend,
@@ -41,6 +43,7 @@ public final class ExchangeFailoverExperiment implements Experiment {
     static final double TAKEOVER_TARGET_MS = 1_000;
 
     private static final Duration XML_TIMEOUT = Duration.ofMillis(500);
+    private static final Pattern GAUGE_VALUE = Pattern.compile("\"value\":([0-9.Ee+-]+)");
 
     enum Fault {
         KILL("SIGKILL"),
@@ -158,7 +161,10 @@ public final class ExchangeFailoverExperiment implements Experiment {
                         "takeover, first order acknowledged after the worst fault", "ms", TAKEOVER_TARGET_MS, worst))
                 .section(
                         "Takeover under load",
-                        "Each fault hits the active instance after " + before.toSeconds() + " s of load; the load goes"
+                        "Each fault hits the active instance after the standby has run its order path while standing by"
+                                + " (the exchange's StandbyWarmUp, as a standby in service has long done; the one restarted"
+                                + " after the kill has just started) and after " + before.toSeconds()
+                                + " s of load; the load goes"
                                 + " on for " + after.toSeconds() + " s. Times are from the moment the signal was"
                                 + " delivered (the kill or stop command returned) to: the standby's /readyz answering"
                                 + " 200 (polled every 10 ms), and the end of the first order sent after the fault that"
@@ -200,6 +206,8 @@ public final class ExchangeFailoverExperiment implements Experiment {
                 .orElseThrow(() -> new IllegalStateException("no exchange instance is active"));
         String victim = names.get(active - 1);
         String successor = urls.get(active % urls.size());
+        // The killed instance was restarted moments ago; a standby in service has stood by for a while.
+        awaitWarmedUp(successor, Duration.ofSeconds(60));
         traders.outcomes.clear();
         AtomicBoolean stop = new AtomicBoolean();
         List<Thread> threads = traders.start(stop);
@@ -271,6 +279,37 @@ public final class ExchangeFailoverExperiment implements Experiment {
         }
         if (readyAt.get() < 0) throw new IllegalStateException(baseUrl + " never became ready");
         return (readyAt.get() - since) / 1_000_000;
+    }
+
+    /**
+     * Waits until the standby at {@code baseUrl} has run its order path while standing by (the exchange's
+     * {@code StandbyWarmUp}: its gauge is above zero and has stopped moving), at most {@code timeout}; at once when
+     * the exchange has no such gauge.
+     */
+    private static void awaitWarmedUp(String baseUrl, Duration timeout) throws InterruptedException {
+        HttpClient http =
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        URI gauge = URI.create(baseUrl + "/actuator/metrics/agora.exchange.standby.warm.up.rounds");
+        long deadline = System.nanoTime() + timeout.toNanos();
+        String last = null;
+        while (System.nanoTime() < deadline) {
+            String rounds;
+            try {
+                HttpResponse<String> answer = http.send(
+                        HttpRequest.newBuilder(gauge)
+                                .timeout(Duration.ofSeconds(2))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+                if (answer.statusCode() == 404) return;
+                Matcher value = GAUGE_VALUE.matcher(answer.body());
+                rounds = value.find() ? value.group(1) : null;
+            } catch (java.io.IOException notAnswering) {
+                rounds = null;
+            }
+            if (rounds != null && Double.parseDouble(rounds) > 0 && rounds.equals(last)) return;
+            last = rounds;
+            Thread.sleep(1_000);
+        }
     }
 
     private static void awaitStandby(String baseUrl, Duration timeout) throws InterruptedException {

@@ -1,0 +1,126 @@
+package dev.agora.common.client;
+
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A replica for the replica-call tests: a small JDK HTTP server on loopback (an ephemeral port, kept across a stop
+ * and a restart, so a stopped replica refuses connections like a killed one) that answers {@code /readyz} and any
+ * other path as its test sets, counting the calls it answered. Shared by {@code ReplicaClientsTest} and
+ * {@code LastResortTest}.
+ */
+final class ReplicaServer {
+
+    /** How calls other than {@code /readyz} are answered. */
+    enum Mode {
+        /** 200 with {@code port <port>}. */
+        OK,
+        /** 500. */
+        ERROR,
+        /** 200, after 4 s: past every test client's timeout. */
+        HANG,
+        /** 404. */
+        NOT_FOUND,
+        /** 503 problem+json of type not-applied, as a standby answers. */
+        NOT_APPLIED
+    }
+
+    final int port;
+    final AtomicInteger served = new AtomicInteger();
+    volatile Mode mode = Mode.OK;
+    /** The status {@code /readyz} answers. */
+    volatile int readiness = 200;
+    /** How long {@code /readyz} takes to answer, e.g. past the health check's bound, as on a starved machine. */
+    volatile long readinessDelayMillis;
+    /** How long any other call takes before it is answered. */
+    volatile long answerDelayMillis;
+
+    private HttpServer server;
+
+    ReplicaServer() {
+        server = start(0);
+        port = server.getAddress().getPort();
+    }
+
+    /** Back to answering at once with 200 everywhere, started if it was stopped. */
+    void reset() {
+        mode = Mode.OK;
+        readiness = 200;
+        readinessDelayMillis = 0;
+        answerDelayMillis = 0;
+        restart();
+    }
+
+    /** Stops listening: connections are refused until {@link #restart}. */
+    synchronized void stop() {
+        if (server != null) server.stop(0);
+        server = null;
+    }
+
+    /** Listens again on its port. */
+    synchronized void restart() {
+        if (server == null) server = start(port);
+    }
+
+    URI uri() {
+        return URI.create("http://127.0.0.1:" + port);
+    }
+
+    /** What an OK call answers. */
+    String answer() {
+        return "port " + port;
+    }
+
+    private HttpServer start(int onPort) {
+        HttpServer created;
+        try {
+            created = HttpServer.create(new InetSocketAddress("127.0.0.1", onPort), 50);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        created.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
+        created.createContext("/readyz", exchange -> {
+            sleep(readinessDelayMillis);
+            exchange.sendResponseHeaders(readiness, -1);
+            exchange.close();
+        });
+        created.createContext("/", exchange -> {
+            sleep(answerDelayMillis);
+            Mode now = mode;
+            if (now == Mode.HANG) sleep(4_000);
+            int status =
+                    switch (now) {
+                        case OK, HANG -> 200;
+                        case ERROR -> 500;
+                        case NOT_FOUND -> 404;
+                        case NOT_APPLIED -> 503;
+                    };
+            byte[] body = (now == Mode.NOT_APPLIED
+                            ? "{\"type\":\"https://agora.dev/problems/not-applied\",\"status\":503}"
+                            : "port " + created.getAddress().getPort())
+                    .getBytes(StandardCharsets.UTF_8);
+            if (now == Mode.NOT_APPLIED) exchange.getResponseHeaders().set("Content-Type", "application/problem+json");
+            served.incrementAndGet();
+            exchange.sendResponseHeaders(status, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        created.start();
+        return created;
+    }
+
+    static void sleep(long millis) {
+        if (millis <= 0) return;
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
