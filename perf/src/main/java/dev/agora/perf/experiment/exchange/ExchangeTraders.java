@@ -53,6 +53,8 @@ final class ExchangeTraders {
     private final long[] silentUntil;
 
     private static final Duration SILENT_FOR = Duration.ofSeconds(3);
+    /** How long a request waits for an instance that let one time out, once every other instance refused. */
+    private static final Duration SILENT_RETRY = Duration.ofMillis(100);
 
     final ConcurrentLinkedQueue<Outcome> outcomes = new ConcurrentLinkedQueue<>();
     final Map<Long, Acknowledged> acknowledged = new ConcurrentHashMap<>();
@@ -122,7 +124,8 @@ final class ExchangeTraders {
 
     /**
      * Tries the instance that answered last first, then the others; an instance that let a request time out (frozen)
-     * is tried last for a while, so that clients do not queue behind it while its successor takes over.
+     * is tried last for a while, and then with a short wait, so that clients do not queue behind it while its
+     * successor takes over.
      */
     Answer sendXmlVia(String request) {
         return sendXmlVia(request, xmlTimeout);
@@ -136,19 +139,24 @@ final class ExchangeTraders {
             int index = (first + attempt) % xmlPorts.size();
             if (now - silentUntil[index] >= 0) order.add(index);
         }
+        int listening = order.size();
         for (int attempt = 0; attempt < xmlPorts.size(); attempt++) {
             int index = (first + attempt) % xmlPorts.size();
             if (!order.contains(index)) order.add(index);
         }
-        for (int index : order) {
+        for (int position = 0; position < order.size(); position++) {
+            int index = order.get(position);
+            // A silent instance, asked only after the others refused, gets a short wait: it is most likely frozen,
+            // and its successor, which refused a moment ago, is about to listen.
+            Duration wait = position < listening || SILENT_RETRY.compareTo(timeout) > 0 ? timeout : SILENT_RETRY;
             try {
-                String reply = new ExchangeXmlClient("127.0.0.1", xmlPorts.get(index), timeout).send(request);
+                String reply = new ExchangeXmlClient("127.0.0.1", xmlPorts.get(index), wait).send(request);
                 if (reply.startsWith("<results>") && !reply.startsWith("<results><error>")) {
                     activePort.set(index);
                     return new Answer(reply, index);
                 }
             } catch (java.net.SocketTimeoutException silent) {
-                silentUntil[index] = System.nanoTime() + SILENT_FOR.toNanos();
+                if (position < listening) silentUntil[index] = System.nanoTime() + SILENT_FOR.toNanos();
             } catch (IOException refused) {
                 // A standby does not listen: try the next instance.
             }
