@@ -307,6 +307,11 @@ public final class ReplicaClient {
                 ServiceInstance instance = choose(previous);
                 if (instance == null) break;
                 previous = instance;
+                // Not the replica that just failed this call: when the load balancer offers only it besides one whose
+                // breaker refuses (a killed replica still listed, a live one whose breaker opened on a starved box),
+                // the fallback sets it aside and tries the other, rather than spend the call's attempts on the dead
+                // one.
+                if (lastFailed != null && instance.getUri().equals(lastFailed.getUri())) continue;
                 CircuitBreaker candidate = breaker(instance.getUri());
                 if (candidate.tryAcquirePermission()) choice = new Choice(instance, candidate, true);
             }

@@ -23,10 +23,12 @@ public record ClockOffset(Duration offset, Duration roundTrip, Instant measuredA
 
     /**
      * Whether the offset exceeds {@code max} beyond doubt: the true offset lies within half the round trip of the
-     * measured one, so a slow query (a loaded machine) does not make a right clock look wrong.
+     * measured one, so a slow query (a loaded machine) does not make a right clock look wrong. A round trip that
+     * went backwards (the clock was set back while the query was out) counts by its size: such a measurement spans
+     * the step and proves nothing, and subtracting its negative half would have made it look certain.
      */
     public boolean exceeds(Duration max) {
-        return offset.abs().minus(roundTrip.dividedBy(2)).compareTo(max) > 0;
+        return offset.abs().minus(roundTrip.abs().dividedBy(2)).compareTo(max) > 0;
     }
 
     /** "812 ms ahead of the database" or "812 ms behind the database", as this instance's clock is. */

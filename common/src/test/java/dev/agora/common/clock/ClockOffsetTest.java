@@ -41,4 +41,13 @@ class ClockOffsetTest {
         ClockOffset certain = ClockOffset.of(T0, T0.plusMillis(5 + 600), T0.plusMillis(10));
         assertThat(certain.exceeds(Duration.ofMillis(500))).isTrue();
     }
+
+    @Test
+    void aMeasurementDuringWhichTheClockWasSetBackIsNeverBeyondDoubt() {
+        // The clock went back 1,500 ms while the query was out: the local readings are 1,490 ms apart the wrong way,
+        // and their midpoint is half a step off. Nothing can be concluded from such a measurement.
+        ClockOffset stepped = ClockOffset.of(T0, T0.plusMillis(5), T0.minusMillis(1490));
+        assertThat(stepped.roundTrip()).isNegative();
+        assertThat(stepped.exceeds(Duration.ofMillis(500))).isFalse();
+    }
 }
