@@ -1,5 +1,6 @@
 package dev.agora.catalog.files;
 
+import dev.agora.common.problem.BusyPools;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -47,12 +48,7 @@ final class S3PoolMetrics implements MetricPublisher {
 
     /** Counts {@code failure} when it is a refusal for want of a pooled connection; returns it either way. */
     SdkClientException counted(SdkClientException failure) {
-        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof org.apache.hc.core5.http.ConnectionRequestTimeoutException) {
-                rejected.increment();
-                break;
-            }
-        }
+        if (BusyPools.busy(failure) != null) rejected.increment();
         return failure;
     }
 
