@@ -9,26 +9,26 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.context.properties.bind.Bindable;
-import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.core.env.Environment;
-import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpMethod;
 import org.springframework.security.config.Customizer;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.annotation.web.configurers.AbstractHttpConfigurer;
 import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.config.observation.SecurityObservationSettings;
 import org.springframework.security.oauth2.jwt.JwtDecoder;
+import org.springframework.security.web.DefaultSecurityFilterChain;
 import org.springframework.security.web.SecurityFilterChain;
-import org.springframework.security.web.servlet.util.matcher.PathPatternRequestMatcher;
-import org.springframework.security.web.util.matcher.AndRequestMatcher;
-import org.springframework.security.web.util.matcher.OrRequestMatcher;
+import org.springframework.security.web.header.HeaderWriterFilter;
+import org.springframework.security.web.header.writers.CacheControlHeadersWriter;
+import org.springframework.security.web.header.writers.HstsHeaderWriter;
+import org.springframework.security.web.header.writers.XContentTypeOptionsHeaderWriter;
+import org.springframework.security.web.header.writers.XXssProtectionHeaderWriter;
+import org.springframework.security.web.header.writers.frameoptions.XFrameOptionsHeaderWriter;
 import org.springframework.security.web.util.matcher.RequestMatcher;
 
 /**
@@ -114,18 +114,23 @@ public class AgoraSecurityAutoConfiguration {
         return new ClientCredentialsTokens(properties);
     }
 
-    /** GET paths anyone may read (search, lookup, downloads), in a service's {@code application.yml}. */
-    public static final String PUBLIC_READS = "agora.security.public-reads";
+    /** The anonymous public reads of this service ({@link PublicReads#PROPERTY}). */
+    @Bean
+    @ConditionalOnMissingBean
+    PublicReads publicReads(Environment environment) {
+        return PublicReads.from(environment);
+    }
 
     /** Where {@link #agoraPublicReads} stands among the filter chains: first. Other chains order after it. */
     public static final int PUBLIC_READS_ORDER = Ordered.HIGHEST_PRECEDENCE;
 
     /**
-     * Public reads by anonymous callers need no identity: a chain of their own, ahead of the resource server's,
-     * that keeps the firewall (every chain has it) and the security headers and leaves out what identifies,
-     * remembers or refuses a caller (the security context, anonymous authentication, exception translation). The
-     * hottest requests of the system, lookups and searches, then pay for a few filters instead of a dozen. A read
-     * that carries credentials goes to the resource server's chain, so a bad token is refused there as everywhere.
+     * Anonymous public reads ({@link PublicReads}) get the firewall (every chain has it) and the default security
+     * headers, and nothing else: no security context, no anonymous authentication, no authorization decision (there
+     * is nothing to decide), no exception translation. The chain is assembled from Spring Security's own filter
+     * rather than through {@code HttpSecurity}, which always adds filters these requests do not need. The headers
+     * are written before the request goes on instead of when the response commits, so the response is not wrapped
+     * once more for every write and header call; an answer's own {@code Cache-Control} still replaces the default.
      * The paths must also be open in the service's {@link AccessRules}, so the answer does not depend on the chain.
      * It is the first chain asked ({@link #PUBLIC_READS_ORDER}): an anonymous GET of a listed path belongs to no other
      * chain, and each chain asked before it costs every such read one more matcher (the frontend's authorization
@@ -133,20 +138,15 @@ public class AgoraSecurityAutoConfiguration {
      */
     @Bean
     @Order(PUBLIC_READS_ORDER)
-    SecurityFilterChain agoraPublicReads(HttpSecurity http, Environment environment) throws Exception {
-        List<String> paths = Binder.get(environment)
-                .bind(PUBLIC_READS, Bindable.listOf(String.class))
-                .orElse(List.of());
-        RequestMatcher anonymous = request -> request.getHeader(HttpHeaders.AUTHORIZATION) == null;
-        RequestMatcher reads = paths.isEmpty()
-                ? request -> false
-                : new AndRequestMatcher(
-                        anonymous,
-                        new OrRequestMatcher(paths.stream()
-                                .map(path -> (RequestMatcher)
-                                        PathPatternRequestMatcher.withDefaults().matcher(HttpMethod.GET, path.strip()))
-                                .toList()));
-        return anonymousReads(http, reads).build();
+    SecurityFilterChain agoraPublicReads(PublicReads publicReads) {
+        var headers = new HeaderWriterFilter(List.of(
+                new XContentTypeOptionsHeaderWriter(),
+                new XXssProtectionHeaderWriter(),
+                new CacheControlHeadersWriter(),
+                new HstsHeaderWriter(),
+                new XFrameOptionsHeaderWriter(XFrameOptionsHeaderWriter.XFrameOptionsMode.DENY)));
+        headers.setShouldWriteHeadersEagerly(true);
+        return new DefaultSecurityFilterChain(publicReads, headers);
     }
 
     /**

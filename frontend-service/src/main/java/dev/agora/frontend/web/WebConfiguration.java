@@ -1,5 +1,6 @@
 package dev.agora.frontend.web;
 
+import dev.agora.common.security.PublicReads;
 import dev.agora.frontend.identity.PeopleTokens;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -15,6 +16,7 @@ import org.apache.hc.core5.util.Timeout;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.web.server.context.WebServerInitializedEvent;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -69,6 +71,13 @@ class WebConfiguration {
         } catch (RuntimeException databaseAway) {
             return Double.NaN;
         }
+    }
+
+    @Bean
+    FilterRegistrationBean<SessionlessPublicReads> sessionlessPublicReads(PublicReads publicReads) {
+        var registration = new FilterRegistrationBean<>(new SessionlessPublicReads(publicReads));
+        registration.setOrder(SessionlessPublicReads.ORDER);
+        return registration;
     }
 
     @Bean
