@@ -72,12 +72,18 @@ public final class Account {
         positions.put(symbol, positions.get(symbol).subtract(shares));
     }
 
-    /** Keeps {@code order}, just closed, among the account's latest {@code kept}, forgetting the oldest of them. */
-    void closed(Order order, int kept) {
-        if (kept == 0) return;
+    /**
+     * Keeps {@code order}, just closed, among the account's latest {@code kept}, forgetting the oldest of them.
+     *
+     * @return whether the account now keeps one more than before (false once its {@code kept} are all in use)
+     */
+    boolean closed(Order order, int kept) {
+        if (kept == 0) return false;
         if (latestClosed == null) latestClosed = new Order[kept];
+        boolean added = latestClosed[nextClosed] == null;
         latestClosed[nextClosed] = order;
         nextClosed = (nextClosed + 1) % latestClosed.length;
+        return added;
     }
 
     /** One of the account's latest closed orders, or null when it is not among them. */

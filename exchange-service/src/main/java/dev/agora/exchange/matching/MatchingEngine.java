@@ -42,6 +42,9 @@ public final class MatchingEngine {
 
     private final int fillsKept;
     private final int closedKeptPerAccount;
+    /** Closed orders the accounts keep ({@link MemoryLimits#closedOrdersKeptPerAccount()}), many also kept above. */
+    private long closedKeptByAccounts;
+
     private final LongSupplier epochSeconds;
     private StateChanges changes = StateChanges.NONE;
     private long nextOrderId = 1;
@@ -203,7 +206,7 @@ public final class MatchingEngine {
     /** Keeps an order that just closed among the exchange's and its account's latest closed orders. */
     private void closed(Order order) {
         recentlyClosed.put(order.id(), order);
-        order.owner().closed(order, closedKeptPerAccount);
+        if (order.owner().closed(order, closedKeptPerAccount)) closedKeptByAccounts++;
     }
 
     /** An order the engine does not hold: unknown when its id was never given, else closed and stored. */
@@ -236,6 +239,11 @@ public final class MatchingEngine {
 
     public int closedOrdersHeld() {
         return recentlyClosed.size();
+    }
+
+    /** Closed orders the accounts keep as their latest ones (some of them also among {@link #closedOrdersHeld()}). */
+    public long closedOrdersKeptByAccounts() {
+        return closedKeptByAccounts;
     }
 
     /** The id the next order will get. */

@@ -67,6 +67,7 @@ class EngineMemoryTest {
         long afterAMillion = usedHeapAfterGc();
 
         assertThat(engine.openOrderCount()).isZero();
+        assertThat(engine.closedOrdersKeptByAccounts()).isEqualTo(8L * ACCOUNTS);
         assertThat((double) afterAMillion)
                 .as("heap after 1,000,000 filled orders vs %,d bytes after 10,000", afterTenThousand)
                 .isLessThanOrEqualTo(afterTenThousand * 1.10);
