@@ -68,6 +68,10 @@ class ExchangeMetrics {
         Gauge.builder("agora.exchange.orders.held", sequencer, Sequencer::ordersHeld)
                 .description("Orders in memory: the open ones and the recently closed ones kept for queries")
                 .register(registry);
+        Gauge.builder("agora.exchange.orders.closed.kept.by.accounts", sequencer, Sequencer::closedOrdersKeptByAccounts)
+                .description("Closed orders kept as their accounts' latest (at most closed-orders-kept-per-account"
+                        + " each; many of them also among the recently closed ones)")
+                .register(registry);
 
         // Reads of closed orders.
         Gauge.builder("agora.exchange.history.queue.depth", history, OrderHistory::queued)

@@ -31,6 +31,8 @@ import org.springframework.util.unit.DataSize;
  * @param closedOrdersKept recently closed orders the engine keeps in memory for queries; older ones are read from
  *     PostgreSQL
  * @param fillsKeptPerOrder executions an open order keeps in memory; beyond that they are read from PostgreSQL
+ * @param closedOrdersKeptPerAccount each account's latest closed orders the engine keeps in memory besides, however
+ *     long ago they closed (memory follows accounts, not history)
  * @param historyThreads threads reading closed orders from PostgreSQL (each holds a pooled connection while reading)
  * @param historyQueueCapacity reads of closed orders that may wait for a thread before more are refused
  * @param standbyWarmUpRounds times a standby runs its JSON API's order path before it may have to take over (the
@@ -58,6 +60,7 @@ public record ExchangeProperties(
         @DefaultValue("2048") int maxBatch,
         @DefaultValue("16384") int closedOrdersKept,
         @DefaultValue("8") int fillsKeptPerOrder,
+        @DefaultValue("8") int closedOrdersKeptPerAccount,
         @DefaultValue("2") int historyThreads,
         @DefaultValue("1024") int historyQueueCapacity,
         @DefaultValue("300") int standbyWarmUpRounds,

@@ -28,7 +28,10 @@ final class ExchangeRuntime implements SmartLifecycle {
                 () -> clock.instant().getEpochSecond(),
                 properties.queueCapacity(),
                 properties.maxBatch(),
-                new MemoryLimits(properties.closedOrdersKept(), properties.fillsKeptPerOrder()));
+                new MemoryLimits(
+                        properties.closedOrdersKept(),
+                        properties.fillsKeptPerOrder(),
+                        properties.closedOrdersKeptPerAccount()));
         this.xmlServer = new XmlProtocolServer(
                 new XmlProtocolServer.Settings(
                         properties.tcpHost(),

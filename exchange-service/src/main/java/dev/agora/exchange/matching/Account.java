@@ -14,6 +14,10 @@ public final class Account {
     private final String owner;
     private BigDecimal balance;
     private final Map<String, BigDecimal> positions = new HashMap<>();
+    /** The account's latest closed orders, a ring written at {@link #nextClosed}; null until the first one closes. */
+    private Order[] latestClosed;
+
+    private int nextClosed;
 
     Account(String id, String owner, BigDecimal balance) {
         this.id = id;
@@ -66,6 +70,29 @@ public final class Account {
 
     void removeShares(String symbol, BigDecimal shares) {
         positions.put(symbol, positions.get(symbol).subtract(shares));
+    }
+
+    /**
+     * Keeps {@code order}, just closed, among the account's latest {@code kept}, forgetting the oldest of them.
+     *
+     * @return whether the account now keeps one more than before (false once its {@code kept} are all in use)
+     */
+    boolean closed(Order order, int kept) {
+        if (kept == 0) return false;
+        if (latestClosed == null) latestClosed = new Order[kept];
+        boolean added = latestClosed[nextClosed] == null;
+        latestClosed[nextClosed] = order;
+        nextClosed = (nextClosed + 1) % latestClosed.length;
+        return added;
+    }
+
+    /** One of the account's latest closed orders, or null when it is not among them. */
+    Order latestClosed(long orderId) {
+        if (latestClosed == null) return null;
+        for (Order order : latestClosed) {
+            if (order != null && order.id() == orderId) return order;
+        }
+        return null;
     }
 
     void restorePosition(String symbol, BigDecimal shares) {

@@ -41,6 +41,10 @@ public final class MatchingEngine {
     };
 
     private final int fillsKept;
+    private final int closedKeptPerAccount;
+    /** Closed orders the accounts keep ({@link MemoryLimits#closedOrdersKeptPerAccount()}), many also kept above. */
+    private long closedKeptByAccounts;
+
     private final LongSupplier epochSeconds;
     private StateChanges changes = StateChanges.NONE;
     private long nextOrderId = 1;
@@ -53,6 +57,7 @@ public final class MatchingEngine {
     public MatchingEngine(LongSupplier epochSeconds, MemoryLimits limits) {
         this.epochSeconds = epochSeconds;
         this.fillsKept = limits.fillsKeptPerOrder();
+        this.closedKeptPerAccount = limits.closedOrdersKeptPerAccount();
         int closedKept = limits.closedOrdersKept();
         this.recentlyClosed = new LinkedHashMap<>() {
             @Override
@@ -148,15 +153,16 @@ public final class MatchingEngine {
             book.rest(order);
             openOrders.put(order.id(), order);
         } else {
-            recentlyClosed.put(order.id(), order);
+            closed(order);
         }
         changes.orderPlaced(order);
         return new Result.OrderOpened(order.id());
     }
 
     public Result query(String accountId, long orderId) {
-        if (!accounts.containsKey(accountId)) return Result.rejected(Rejection.UNKNOWN_ACCOUNT);
-        Order order = held(orderId);
+        Account account = accounts.get(accountId);
+        if (account == null) return Result.rejected(Rejection.UNKNOWN_ACCOUNT);
+        Order order = held(orderId, account);
         if (order == null) return stored(orderId, accountId, false);
         if (!order.accountId().equals(accountId)) return Result.rejected(Rejection.FOREIGN_ORDER);
         return new Result.OrderStatus(order.snapshot(nextExecutionId - 1));
@@ -166,13 +172,13 @@ public final class MatchingEngine {
     public Result cancel(String accountId, long orderId) {
         Account account = accounts.get(accountId);
         if (account == null) return Result.rejected(Rejection.UNKNOWN_ACCOUNT);
-        Order order = held(orderId);
+        Order order = held(orderId, account);
         if (order == null) return stored(orderId, accountId, true);
         if (!order.accountId().equals(accountId)) return Result.rejected(Rejection.FOREIGN_ORDER);
         if (!order.isOpen()) return Result.rejected(Rejection.NOTHING_OPEN);
         books.get(order.symbol()).remove(order);
         openOrders.remove(orderId);
-        recentlyClosed.put(orderId, order);
+        closed(order);
         BigDecimal open = order.open();
         if (order.isBuy()) {
             account.credit(open.multiply(order.limit()));
@@ -189,6 +195,18 @@ public final class MatchingEngine {
     private Order held(long orderId) {
         Order order = openOrders.get(orderId);
         return order != null ? order : recentlyClosed.get(orderId);
+    }
+
+    /** {@link #held(long)}, or else one of the latest closed orders of the account that asks. */
+    private Order held(long orderId, Account asking) {
+        Order order = held(orderId);
+        return order != null ? order : asking.latestClosed(orderId);
+    }
+
+    /** Keeps an order that just closed among the exchange's and its account's latest closed orders. */
+    private void closed(Order order) {
+        recentlyClosed.put(order.id(), order);
+        if (order.owner().closed(order, closedKeptPerAccount)) closedKeptByAccounts++;
     }
 
     /** An order the engine does not hold: unknown when its id was never given, else closed and stored. */
@@ -223,6 +241,11 @@ public final class MatchingEngine {
         return recentlyClosed.size();
     }
 
+    /** Closed orders the accounts keep as their latest ones (some of them also among {@link #closedOrdersHeld()}). */
+    public long closedOrdersKeptByAccounts() {
+        return closedKeptByAccounts;
+    }
+
     /** The id the next order will get. */
     public long nextOrderId() {
         return nextOrderId;
@@ -246,7 +269,7 @@ public final class MatchingEngine {
             if (!resting.isOpen()) {
                 book.remove(resting);
                 openOrders.remove(resting.id());
-                recentlyClosed.put(resting.id(), resting);
+                closed(resting);
             }
             changes.orderChanged(resting);
             changes.executed(

@@ -198,6 +198,12 @@ public final class Sequencer implements AutoCloseable {
         return current == null ? 0 : (long) current.openOrderCount() + current.closedOrdersHeld();
     }
 
+    /** Closed orders the accounts keep as their latest ones (sequencer's view; read without a lock). */
+    public long closedOrdersKeptByAccounts() {
+        MatchingEngine current = engine;
+        return current == null ? 0 : current.closedOrdersKeptByAccounts();
+    }
+
     public Role role() {
         return role;
     }

@@ -19,6 +19,7 @@ class BoundsMetricsTest extends ExchangeServiceTest {
                         "agora_exchange_queue_rejected_total",
                         "agora_exchange_commit_pending",
                         "agora_exchange_orders_held",
+                        "agora_exchange_orders_closed_kept_by_accounts",
                         "agora_exchange_history_queue_depth",
                         "agora_exchange_history_rejected_total",
                         "agora_exchange_xml_connections",

@@ -14,8 +14,8 @@ import org.springframework.test.context.DynamicPropertySource;
 /**
  * One exchange for all in-process tests (one shared application context, a real embedded PostgreSQL, the
  * XML protocol on a free port, bound where it binds by default). Tests isolate themselves with fresh account ids
- * and symbols ({@link Ids}). Closed orders and executions are kept in memory only a little (two closed orders, one
- * execution per open order), so queries of nearly every order past its first fill are answered from PostgreSQL. The
+ * and symbols ({@link Ids}). Closed orders and executions are kept in memory only a little (two closed orders, none
+ * per account, one execution per open order), so queries of nearly every order past its first fill are answered from PostgreSQL. The
  * service takes its token keys from a {@link TestIssuer} over real HTTP, as it
  * takes them from the frontends, and runs in the launcher's {@code local} profile.
  */
@@ -31,6 +31,7 @@ import org.springframework.test.context.DynamicPropertySource;
             // answered from PostgreSQL are exactly what memory would have answered.
             "agora.exchange.closed-orders-kept=2",
             "agora.exchange.fills-kept-per-order=1",
+            "agora.exchange.closed-orders-kept-per-account=0",
             // A test JVM on a busy machine may stall for longer than the production lease; the failover tests
             // (process/*IT) run with the short one.
             "agora.exchange.leadership.ttl=5s",

@@ -68,6 +68,14 @@ public final class InTestExchange implements AutoCloseable {
 
     /** Starts on a database of its own, emptied and migrated; {@code prepare} may write rows before the engine loads. */
     public InTestExchange(String database, Limits limits, SqlStep prepare) throws Exception {
+        this(database, limits, new MemoryLimits(2, 1), prepare);
+    }
+
+    /**
+     * Starts with the engine's memory limited as given (the other constructor keeps two closed orders and one
+     * execution per order, so that nearly every query is answered from PostgreSQL).
+     */
+    public InTestExchange(String database, Limits limits, MemoryLimits memory, SqlStep prepare) throws Exception {
         this.url = postgres.jdbcUrl(database);
         FreshSchema.migrate(postgres, url);
         DataSource dataSource = new DriverManagerDataSource(url, postgres.username(), postgres.password());
@@ -77,8 +85,7 @@ public final class InTestExchange implements AutoCloseable {
                 prepare.run(statement);
             }
         }
-        sequencer = new Sequencer(
-                new ExchangeStore(dataSource, LEASE), () -> 1_700_000_000L, 10_000, 2048, new MemoryLimits(2, 1));
+        sequencer = new Sequencer(new ExchangeStore(dataSource, LEASE), () -> 1_700_000_000L, 10_000, 2048, memory);
         history = new OrderHistory(new JdbcStoredOrders(dataSource), 10_000, 2, 256);
         server = new XmlProtocolServer(
                 new XmlProtocolServer.Settings(

@@ -483,7 +483,10 @@ public final class ExchangeThroughputExperiment implements Experiment {
                     } catch (IOException e) {
                         throw new IllegalStateException("account set-up failed", e);
                     }
-                    if (count("<error") > 0) throw new IllegalStateException("account set-up was refused");
+                    if (count("<error") > 0) {
+                        throw new IllegalStateException("account set-up was refused: "
+                                + new String(reply, 0, Math.min(replyLength, 512), StandardCharsets.UTF_8));
+                    }
                     // One resting order, so that the account's first measured transaction has one to cancel.
                     xml.setLength(0);
                     xml.append("<transactions id=\"").append(id).append("\">");
