@@ -44,6 +44,8 @@ final class SmallFiles implements MeterBinder {
         this.bytes = Caffeine.newBuilder()
                 .maximumWeight(settings.maxTotal().toBytes())
                 .weigher((String hash, byte[] content) -> content.length)
+                // Evicts on the thread that adds, not later in the common pool: the bound holds when a put returns.
+                .executor(Runnable::run)
                 .recordStats()
                 .build();
     }

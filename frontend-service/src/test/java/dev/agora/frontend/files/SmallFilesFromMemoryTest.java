@@ -58,7 +58,7 @@ class SmallFilesFromMemoryTest {
         assumeTrue(cluster.catalogs.stream().allMatch(ServiceProcess::isAlive), "needs every catalog");
         long book = Books.register(http, cluster, "Kept in memory", 1);
         int size = 1024;
-        assertThat(FileTransfer.upload(url(book, "small one.txt"), size, 21, admin)
+        assertThat(FileTransfer.upload(url(book, "small%20one.txt"), size, 21, admin)
                         .statusCode())
                 .isEqualTo(201);
         String etag = "\"" + FileTransfer.sha256(size, 21) + "\"";
