@@ -1,5 +1,7 @@
 package dev.agora.catalog.files;
 
+import dev.agora.common.files.ByteRange;
+import dev.agora.common.files.EntityTags;
 import dev.agora.common.problem.ProblemResponses;
 import dev.agora.common.problem.ProblemTypes;
 import io.micrometer.core.instrument.Counter;
@@ -55,13 +57,12 @@ final class SendingFiles {
         response.setDateHeader(HttpHeaders.LAST_MODIFIED, file.created().toEpochMilli());
         // A name can be given new content: clients keep the bytes but ask each time (a 304 costs no body).
         response.setHeader(HttpHeaders.CACHE_CONTROL, "no-cache");
-        if (matches(request.getHeader(HttpHeaders.IF_NONE_MATCH), etag)) {
+        if (EntityTags.noneMatchHits(request.getHeader(HttpHeaders.IF_NONE_MATCH), etag)) {
             response.setStatus(HttpStatus.NOT_MODIFIED.value());
             return;
         }
         ByteRange range = ByteRange.of(request.getHeader(HttpHeaders.RANGE), file.size());
-        String ifRange = request.getHeader(HttpHeaders.IF_RANGE);
-        if (ifRange != null && !ifRange.strip().equals(etag)) range = new ByteRange.Whole();
+        if (!EntityTags.ifRangeHolds(request.getHeader(HttpHeaders.IF_RANGE), etag)) range = new ByteRange.Whole();
         long first;
         long last;
         switch (range) {
@@ -112,15 +113,5 @@ final class SendingFiles {
             byte[] buffer = new byte[Staging.BUFFER];
             for (int read; (read = in.read(buffer)) >= 0; ) out.write(buffer, 0, read);
         }
-    }
-
-    private static boolean matches(String ifNoneMatch, String etag) {
-        if (ifNoneMatch == null) return false;
-        for (String candidate : ifNoneMatch.split(",")) {
-            String tag = candidate.strip();
-            if (tag.startsWith("W/")) tag = tag.substring(2);
-            if (tag.equals("*") || tag.equals(etag)) return true;
-        }
-        return false;
     }
 }

@@ -5,6 +5,7 @@ import dev.agora.common.client.ReplicaClients;
 import dev.agora.frontend.upstream.Tier;
 import dev.agora.frontend.upstream.Upstream;
 import java.net.URI;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -35,34 +36,58 @@ final class CatalogNodes {
         this.upstream = upstream;
     }
 
+    /**
+     * How long one reading of the nodes and their health serves transfers. Reading it costs more than a small
+     * download's own work in the frontend (discovery builds each instance's URI through {@code String.format}, the
+     * breakers are looked up by name), so it is taken at most this often; health checks and breakers change on a
+     * scale of seconds, and a node that died since is passed over on its refused connection.
+     */
+    private static final long REFRESH_NANOS = Duration.ofMillis(100).toNanos();
+
+    private volatile Snapshot snapshot;
+
+    /** The nodes at one moment: admitted ones, the others, and the set of each for lookups. */
+    private record Snapshot(long takenAt, List<URI> healthy, List<URI> rest, Set<URI> admitted, Set<URI> known) {}
+
     /** Every catalog node, a different healthy one first on each call; nodes found unhealthy come last. */
     List<URI> inTurn() {
-        Set<URI> admitted = admitted();
-        List<URI> healthy = new ArrayList<>();
-        List<URI> rest = new ArrayList<>();
-        for (URI node : all()) (admitted.contains(node) ? healthy : rest).add(node);
+        Snapshot now = snapshot();
+        List<URI> ordered = new ArrayList<>(now.healthy().size() + now.rest().size());
+        List<URI> healthy = now.healthy();
         if (!healthy.isEmpty()) {
             int start = Math.floorMod(turn.getAndIncrement(), healthy.size());
-            List<URI> rotated = new ArrayList<>(healthy.subList(start, healthy.size()));
-            rotated.addAll(healthy.subList(0, start));
-            healthy = rotated;
+            ordered.addAll(healthy.subList(start, healthy.size()));
+            ordered.addAll(healthy.subList(0, start));
         }
-        healthy.addAll(rest);
-        return healthy;
+        ordered.addAll(now.rest());
+        return ordered;
     }
 
     /** The nodes holding a file, in the index's order, those known unhealthy last. */
     List<URI> holders(List<URI> holders) {
-        Set<URI> admitted = admitted();
-        Set<URI> known = Set.copyOf(all());
+        Snapshot now = snapshot();
         List<URI> ordered = new ArrayList<>();
         List<URI> unhealthy = new ArrayList<>();
         for (URI holder : holders) {
             URI base = base(holder);
-            (known.contains(base) && !admitted.contains(base) ? unhealthy : ordered).add(holder);
+            (now.known().contains(base) && !now.admitted().contains(base) ? unhealthy : ordered).add(holder);
         }
         ordered.addAll(unhealthy);
         return ordered;
+    }
+
+    private Snapshot snapshot() {
+        Snapshot current = snapshot;
+        long now = System.nanoTime();
+        if (current != null && now - current.takenAt() < REFRESH_NANOS) return current;
+        Set<URI> admitted = admitted();
+        List<URI> all = all();
+        List<URI> healthy = new ArrayList<>();
+        List<URI> rest = new ArrayList<>();
+        for (URI node : all) (admitted.contains(node) ? healthy : rest).add(node);
+        Snapshot fresh = new Snapshot(now, List.copyOf(healthy), List.copyOf(rest), admitted, Set.copyOf(all));
+        snapshot = fresh;
+        return fresh;
     }
 
     private List<URI> all() {

@@ -2,6 +2,7 @@ package dev.agora.frontend.files;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -24,7 +25,8 @@ import org.apache.hc.core5.http.NoHttpResponseException;
  * (200, 206, 304, 416, problems), the bytes copied through one 64 KB buffer as the client takes them, so a 1 GB
  * download costs this heap what a 1 KB one does. A node without the bytes answers 307 naming the holders, which are
  * tried in turn. When a holder dies mid-transfer the rest is asked of the next holder as a range of the same
- * version ({@code If-Range} with the ETag), and the client sees one unbroken body.
+ * version ({@code If-Range} with the ETag), and the client sees one unbroken body. A whole small file that went
+ * through is handed to {@link SmallFiles} to be kept.
  */
 final class Downloading {
 
@@ -58,7 +60,11 @@ final class Downloading {
         }
     }
 
-    void pass(String catalogPath, HttpServletRequest request, HttpServletResponse response) throws IOException {
+    /**
+     * @param filling where a whole small file's bytes go once they have reached the client, or null to keep nothing
+     */
+    void pass(String catalogPath, HttpServletRequest request, HttpServletResponse response, SmallFiles.Filling filling)
+            throws IOException {
         boolean head = "HEAD".equals(request.getMethod());
         Answer answer = open(catalogPath, request.getMethod(), headers(request), nodes.inTurn());
         boolean readToTheEnd = false;
@@ -73,9 +79,75 @@ final class Downloading {
                 readToTheEnd = true;
                 return;
             }
-            readToTheEnd = copy(answer, catalogPath, response.getOutputStream());
+            KeptFile keepable = filling == null ? null : keepable(answer.response, filling.maxFileSize());
+            if (keepable == null) {
+                readToTheEnd = copy(answer, catalogPath, response.getOutputStream());
+                return;
+            }
+            ByteArrayOutputStream kept = new ByteArrayOutputStream((int) keepable.size());
+            readToTheEnd = copy(answer, catalogPath, new Tee(response.getOutputStream(), kept));
+            filling.keep(keepable, kept.toByteArray());
         } finally {
             answer.release(readToTheEnd);
+        }
+    }
+
+    /** The file a whole answer (200) of at most {@code maxSize} bytes with a strong ETag carries; else null. */
+    private static KeptFile keepable(ClassicHttpResponse response, long maxSize) {
+        if (response.getCode() != 200) return null;
+        Header length = response.getFirstHeader("Content-Length");
+        Header etag = response.getFirstHeader("ETag");
+        Header type = response.getFirstHeader("Content-Type");
+        if (length == null || etag == null || type == null) return null;
+        String tag = etag.getValue();
+        if (tag.length() < 3 || !tag.startsWith("\"") || !tag.endsWith("\"")) return null;
+        long size;
+        try {
+            size = Long.parseLong(length.getValue().strip());
+        } catch (NumberFormatException malformed) {
+            return null;
+        }
+        if (size < 0 || size > maxSize) return null;
+        return new KeptFile(
+                tag,
+                size,
+                type.getValue(),
+                value(response, "Last-Modified"),
+                value(response, "Content-Disposition"),
+                value(response, "Cache-Control"));
+    }
+
+    private static String value(ClassicHttpResponse response, String name) {
+        Header header = response.getFirstHeader(name);
+        return header == null ? null : header.getValue();
+    }
+
+    /** Writes to the client and to the copy kept; the client's failures end the copy as they would without it. */
+    private static final class Tee extends OutputStream {
+
+        private final OutputStream client;
+        private final ByteArrayOutputStream kept;
+
+        Tee(OutputStream client, ByteArrayOutputStream kept) {
+            this.client = client;
+            this.kept = kept;
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            client.write(b);
+            kept.write(b);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            client.write(b, off, len);
+            kept.write(b, off, len);
+        }
+
+        @Override
+        public void flush() throws IOException {
+            client.flush();
         }
     }
 
@@ -147,7 +219,8 @@ final class Downloading {
         List<URI> others = new ArrayList<>(answer.others());
         Answer resumed = null;
         boolean resumedToTheEnd = false;
-        byte[] buffer = new byte[BUFFER];
+        // Sized to the body when it is small: a fresh 64 KB for every 1 KB download is most of what copying one costs.
+        byte[] buffer = new byte[end < 0 ? BUFFER : (int) Math.clamp(end - position + 1, 1, BUFFER)];
         try {
             while (true) {
                 int read;

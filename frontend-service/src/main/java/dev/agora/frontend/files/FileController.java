@@ -24,12 +24,14 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.util.UriUtils;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Book files on the public API (seed 003): search, a book's files, download (public), and register (publisher or
  * admin, the caller's token relayed to the catalog, which checks it again). Uploads and downloads are streamed
- * through, never held here; names and bounds are the catalog's to check, and its problems are passed on as they are.
+ * through, never held here, except small files once downloaded: their bytes are kept and answered from memory
+ * ({@link SmallFiles}). Names and bounds are the catalog's to check, and its problems are passed on as they are.
  */
 @RestController
 class FileController {
@@ -41,6 +43,7 @@ class FileController {
     private final ListingFiles listing;
     private final Uploading uploading;
     private final Downloading downloading;
+    private final SmallFiles smallFiles;
     private final JsonMapper json;
     private final Counter poolRefusals;
 
@@ -49,12 +52,14 @@ class FileController {
             ListingFiles listing,
             Uploading uploading,
             Downloading downloading,
+            SmallFiles smallFiles,
             JsonMapper json,
             MeterRegistry meters) {
         this.nodes = nodes;
         this.listing = listing;
         this.uploading = uploading;
         this.downloading = downloading;
+        this.smallFiles = smallFiles;
         this.json = json;
         this.poolRefusals = Counter.builder("agora.files.pool.rejected")
                 .description("Transfers refused with 503: every pooled connection to the node stayed busy")
@@ -76,8 +81,16 @@ class FileController {
             method = {RequestMethod.GET, RequestMethod.HEAD})
     void download(@PathVariable @Positive long id, HttpServletRequest request, HttpServletResponse response)
             throws IOException {
+        String raw = rawName(request);
+        String name = decoded(raw);
+        SmallFiles.Kept kept = name == null ? null : smallFiles.find(id, name);
+        if (kept != null) {
+            AnsweringFromMemory.answer(kept, request, response);
+            return;
+        }
+        SmallFiles.Filling filling = name == null ? null : smallFiles.filling(id, name);
         try {
-            downloading.pass("/books/" + id + "/files/" + rawName(request), request, response);
+            downloading.pass("/books/" + id + "/files/" + raw, request, response, filling);
         } catch (Downloading.Unavailable unavailable) {
             if (response.isCommitted()) throw unavailable;
             response.reset();
@@ -133,6 +146,15 @@ class FileController {
         String name = uri.substring(uri.lastIndexOf('/') + 1);
         if (name.isEmpty()) throw ProblemException.badRequest("A file name is missing");
         return name;
+    }
+
+    /** The name as the catalog will read it, or null when it does not decode (the catalog then answers the problem). */
+    private static String decoded(String raw) {
+        try {
+            return UriUtils.decode(raw, StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException malformed) {
+            return null;
+        }
     }
 
     /** The catalog's answer to an upload: a file view or a problem, a few hundred bytes (bounded at 64 KB). */

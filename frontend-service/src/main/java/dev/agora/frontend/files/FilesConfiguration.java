@@ -1,5 +1,6 @@
 package dev.agora.frontend.files;
 
+import com.github.benmanes.caffeine.cache.Cache;
 import dev.agora.common.security.AccessRules;
 import dev.agora.common.security.Roles;
 import dev.agora.frontend.book.BookCache;
@@ -75,6 +76,17 @@ class FilesConfiguration {
     @Bean
     BookSideCache<List<FileView>> bookFilesCache(BookCache books) {
         return books.side("books.files");
+    }
+
+    /** Which content each of a book's names stands for, kept beside the book (and dropped with it). */
+    @Bean
+    BookSideCache<Cache<String, KeptFile>> bookFileNamesCache(BookCache books) {
+        return books.side("books.files.names");
+    }
+
+    @Bean
+    SmallFiles smallFiles(FilesSettings settings, BookSideCache<Cache<String, KeptFile>> bookFileNamesCache) {
+        return new SmallFiles(settings.memory(), bookFileNamesCache);
     }
 
     @Bean

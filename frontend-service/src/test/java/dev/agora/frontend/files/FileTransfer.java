@@ -89,6 +89,12 @@ final class FileTransfer {
         return send(request, HttpResponse.BodyHandlers.ofByteArray());
     }
 
+    static HttpResponse<byte[]> head(String url) {
+        return send(
+                HttpRequest.newBuilder(URI.create(url)).method("HEAD", HttpRequest.BodyPublishers.noBody()),
+                HttpResponse.BodyHandlers.ofByteArray());
+    }
+
     private static <T> HttpResponse<T> send(HttpRequest.Builder request, HttpResponse.BodyHandler<T> handler) {
         try {
             return HTTP.send(request.timeout(Duration.ofMinutes(10)).build(), handler);

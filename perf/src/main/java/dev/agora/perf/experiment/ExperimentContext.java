@@ -42,6 +42,25 @@ public final class ExperimentContext {
         return quick ? reduced : full;
     }
 
+    /**
+     * The integers a system property lists ({@code -Dregister-search-download.clients=1,8}), or {@code otherwise}
+     * when it is not set: lets a run narrow an experiment to some of its points at full counts.
+     */
+    public static List<Integer> chosen(String property, List<Integer> otherwise) {
+        String configured = System.getProperty(property);
+        if (configured == null || configured.isBlank()) return otherwise;
+        return java.util.Arrays.stream(configured.split(","))
+                .map(String::strip)
+                .map(Integer::valueOf)
+                .toList();
+    }
+
+    /** The integer a system property gives ({@code -Dregister-search-download.files=10000}), or {@code otherwise}. */
+    public static int chosen(String property, int otherwise) {
+        String configured = System.getProperty(property);
+        return configured == null || configured.isBlank() ? otherwise : Integer.parseInt(configured.strip());
+    }
+
     public Target cluster(ClusterShape shape) {
         return clusters.acquire(shape);
     }

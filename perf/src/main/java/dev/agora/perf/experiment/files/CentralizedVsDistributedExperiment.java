@@ -24,7 +24,11 @@ import java.util.Map;
 /**
  * Seed 003, evaluation set 3: clients each download 10,000 1 KB files, from a central layout (one catalog node holds
  * and serves every file) and from the distributed one (files spread over all catalog nodes by consistent hashing,
- * two copies each). Both clusters have the same processes; only {@code AGORA_FILES_LAYOUT} differs.
+ * two copies each). Both clusters have the same processes; only {@code AGORA_FILES_LAYOUT} differs. Their frontends
+ * keep no small file in memory ({@code AGORA_FILES_MEMORY_ENABLED=false}), so every download is served by the layout.
+ *
+ * <p>{@code -Dcentralized-vs-distributed.clients=1,8} and {@code -Dcentralized-vs-distributed.files=10000} choose the
+ * client counts and the files (default: the seed's, or the reduced ones with {@code --quick}).
  */
 public final class CentralizedVsDistributedExperiment implements Experiment {
 
@@ -60,8 +64,9 @@ public final class CentralizedVsDistributedExperiment implements Experiment {
     @Override
     public Report run(ExperimentContext context) throws Exception {
         Instant started = Instant.now();
-        int files = context.count(10_000, 300);
-        List<Integer> clientCounts = context.choose(List.of(1, 2, 4, 6, 8), List.of(1, 8));
+        int files = ExperimentContext.chosen(name() + ".files", context.count(10_000, 300));
+        List<Integer> clientCounts =
+                ExperimentContext.chosen(name() + ".clients", context.choose(List.of(1, 2, 4, 6, 8), List.of(1, 8)));
         Report.Builder report = Report.builder(name(), "Central against distributed book files")
                 .seed(seed(), Seeds.HARDWARE_003)
                 .quick(context.quick());
@@ -69,8 +74,11 @@ public final class CentralizedVsDistributedExperiment implements Experiment {
         Map<String, Object> raw = new LinkedHashMap<>();
         String described = "";
         for (String layout : List.of("central", "distributed")) {
-            ClusterShape shape =
-                    ClusterShape.bookstore().withReplicas(2, CATALOGS, 1).with("catalog", "AGORA_FILES_LAYOUT", layout);
+            // The frontends keep no file in memory here: every download must reach the layout being measured.
+            ClusterShape shape = ClusterShape.bookstore()
+                    .withReplicas(2, CATALOGS, 1)
+                    .with("catalog", "AGORA_FILES_LAYOUT", layout)
+                    .with("frontend", "AGORA_FILES_MEMORY_ENABLED", "false");
             Target target = context.cluster(shape);
             described = target.shape().describe();
             List<String> frontends = target.urls("frontend");
@@ -155,6 +163,8 @@ public final class CentralizedVsDistributedExperiment implements Experiment {
                                 + "(the first catalog holds and serves every file; the others answer with a redirect "
                                 + "to it, which the frontends follow), distributed spreads the files over all "
                                 + CATALOGS + " catalogs by consistent hashing of their SHA-256, two copies each. "
+                                + "The frontends keep no file in memory in either (AGORA_FILES_MEMORY_ENABLED=false): "
+                                + "every download reaches the layout measured. "
                                 + files + " files of 1 KB are registered, then each client downloads all of them, "
                                 + "starting at a different file. Time per client = mean download latency x " + files
                                 + ".",

@@ -26,6 +26,11 @@ import java.util.Map;
  * Seed 003, evaluation set 1: each client registers, then searches for, then downloads its own 1 KB files (10,000
  * of each), with 1, 2, 4, 6 and 8 clients at once. Registrations go through the frontend with an admin token and
  * are durable (fsync'd blob, PostgreSQL commit); searches ask the index by file name; downloads stream the bytes.
+ * Beyond the seed, each client then downloads its files a second time (what a frontend keeps in memory answers
+ * those), and the same clients measure two floors: a cached book lookup and the frontend's liveness probe.
+ *
+ * <p>{@code -Dregister-search-download.clients=1,8} and {@code -Dregister-search-download.files=10000} choose the
+ * client counts and the files per client (default: the seed's, or the reduced ones with {@code --quick}).
  */
 public final class RegisterSearchDownloadExperiment implements Experiment {
 
@@ -37,7 +42,11 @@ public final class RegisterSearchDownloadExperiment implements Experiment {
             6, new double[] {4618, 1201.83, 19236.67},
             8, new double[] {6034.63, 1319.13, 29458.75});
 
+    /** The seed's operations, compared with its figures. */
     private static final List<String> OPERATIONS = List.of("register", "search", "download");
+    /** Measured beside them with the same clients: a second download of each file, and the two floors. */
+    private static final List<String> BESIDE = List.of("download again", "lookup floor", "livez floor");
+
     private static final int SIZE = 1024;
 
     @Override
@@ -66,8 +75,9 @@ public final class RegisterSearchDownloadExperiment implements Experiment {
         Target target = context.cluster(ClusterShape.bookstore());
         List<String> frontends = target.urls("frontend");
         String admin = FileWorkloads.admin(target);
-        int perClient = context.count(10_000, 300);
-        List<Integer> clientCounts = context.choose(List.of(1, 2, 4, 6, 8), List.of(1, 8));
+        int perClient = ExperimentContext.chosen(name() + ".files", context.count(10_000, 300));
+        List<Integer> clientCounts =
+                ExperimentContext.chosen(name() + ".clients", context.choose(List.of(1, 2, 4, 6, 8), List.of(1, 8)));
         String run = FileWorkloads.runId();
         Report.Builder report = Report.builder(name(), "Register, search and download book files")
                 .seed(seed(), Seeds.HARDWARE_003)
@@ -80,6 +90,10 @@ public final class RegisterSearchDownloadExperiment implements Experiment {
                 "Agora search/s",
                 "seed download/s",
                 "Agora download/s",
+                "download again/s",
+                "lookup floor/s",
+                "livez floor/s",
+                "search / lookup floor",
                 "failures");
         Map<String, List<Double>> series = new LinkedHashMap<>();
         List<Double> x = new ArrayList<>();
@@ -88,7 +102,8 @@ public final class RegisterSearchDownloadExperiment implements Experiment {
             for (int clients : clientCounts) {
                 String kind = "c" + clients;
                 Map<String, LoadResult> byOperation = new LinkedHashMap<>();
-                for (String operation : OPERATIONS) {
+                for (String operation : java.util.stream.Stream.concat(OPERATIONS.stream(), BESIDE.stream())
+                        .toList()) {
                     LoadResult result = ClosedLoad.run(
                             clients,
                             perClient,
@@ -107,6 +122,12 @@ public final class RegisterSearchDownloadExperiment implements Experiment {
                                                         client * 1_000_000L + i,
                                                         admin));
                                     case "search" -> recorder.time(operation, () -> files.search(frontend, file));
+                                    case "lookup floor" ->
+                                        recorder.time(
+                                                operation,
+                                                () -> files.get(frontend + "/api/books/" + FileWorkloads.BOOK));
+                                    case "livez floor" ->
+                                        recorder.time(operation, () -> files.get(frontend + "/livez"));
                                     default ->
                                         recorder.time(
                                                 operation, () -> files.download(frontend, FileWorkloads.BOOK, file));
@@ -134,6 +155,17 @@ public final class RegisterSearchDownloadExperiment implements Experiment {
                     report.compare(Comparison.higherIsBetter(
                             clients + " clients, " + operation + " per second per client", "/s", theirs, ours));
                 }
+                for (String operation : BESIDE) {
+                    LoadResult result = byOperation.get(operation);
+                    double ours = 1000 / result.all().meanMillis();
+                    series.computeIfAbsent(operation, k -> new ArrayList<>()).add(ours);
+                    row.add(Numbers.format(ours));
+                    failures += result.totalFailures();
+                }
+                double searchShare = byOperation.get("lookup floor").all().meanMillis()
+                        / byOperation.get("search").all().meanMillis();
+                row.add(Numbers.format(100 * searchShare) + "%");
+                raw.put(clients + " clients search share of the lookup floor", searchShare);
                 row.add(failures);
                 table.row(row.toArray());
                 context.log("  " + clients + " clients: " + row);
@@ -149,7 +181,14 @@ public final class RegisterSearchDownloadExperiment implements Experiment {
                         "Every client registers its own " + perClient + " files of 1 KB through the frontends "
                                 + "(`PUT /api/books/1/files/{name}`, admin token), then searches each by name "
                                 + "(`GET /api/files?q=`), then downloads each (`GET /api/books/1/files/{name}`). Rates "
-                                + "are per client (1000 / mean ms), as the seed's are. Cluster: "
+                                + "are per client (1000 / mean ms), as the seed's are. Then, beyond the seed, each "
+                                + "downloads its files again (the frontends keep small files in memory once "
+                                + "downloaded, so these never reach a catalog), and the same clients measure two "
+                                + "floors: a cached book lookup (`GET /api/books/1`: the frontend's whole request "
+                                + "path, its cache, no catalog) and the frontend's liveness probe (`GET /livez`). "
+                                + "\"search / lookup floor\" is the search rate as a share of the lookup floor's: "
+                                + "how close a search through the catalog's index comes to a request that does "
+                                + "nothing but pass through the frontend. Cluster: "
                                 + target.shape().describe() + ", files on two catalogs each.",
                         table.build())
                 .section(

@@ -1,4 +1,4 @@
-package dev.agora.catalog.files;
+package dev.agora.common.files;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

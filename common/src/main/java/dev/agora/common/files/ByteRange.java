@@ -1,17 +1,18 @@
-package dev.agora.catalog.files;
+package dev.agora.common.files;
 
 /**
  * The part of a file a request asked for (RFC 9110 section 14): the whole file, one range of it, or nothing
  * satisfiable. Several ranges in one request are answered with the whole file, which the RFC allows; resumable
- * downloads ask for one.
+ * downloads ask for one. Shared by every service that answers a download (the catalog from its blobs, the frontend
+ * from the small files it keeps in memory), so both read a {@code Range} header alike.
  */
-sealed interface ByteRange {
+public sealed interface ByteRange {
 
     record Whole() implements ByteRange {}
 
     /** Bytes {@code first} to {@code last}, both included. */
     record Part(long first, long last) implements ByteRange {
-        long length() {
+        public long length() {
             return last - first + 1;
         }
     }
