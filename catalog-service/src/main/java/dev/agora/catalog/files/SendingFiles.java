@@ -1,9 +1,7 @@
 package dev.agora.catalog.files;
 
 import dev.agora.common.files.ByteRange;
-import dev.agora.common.files.EntityTags;
-import dev.agora.common.problem.ProblemResponses;
-import dev.agora.common.problem.ProblemTypes;
+import dev.agora.common.files.RangedAnswers;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.servlet.http.HttpServletRequest;
@@ -16,7 +14,6 @@ import java.nio.file.Path;
 import java.util.Optional;
 import org.springframework.http.ContentDisposition;
 import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpStatus;
 
 /**
  * Answers a download: {@code ETag} (the hash) with {@code If-None-Match} (304), one {@code Range} with
@@ -51,42 +48,13 @@ final class SendingFiles {
 
     void send(StoredFile file, String name, HttpServletRequest request, HttpServletResponse response)
             throws IOException {
-        String etag = file.etag();
-        response.setHeader(HttpHeaders.ETAG, etag);
-        response.setHeader(HttpHeaders.ACCEPT_RANGES, "bytes");
         response.setDateHeader(HttpHeaders.LAST_MODIFIED, file.created().toEpochMilli());
         // A name can be given new content: clients keep the bytes but ask each time (a 304 costs no body).
         response.setHeader(HttpHeaders.CACHE_CONTROL, "no-cache");
-        if (EntityTags.noneMatchHits(request.getHeader(HttpHeaders.IF_NONE_MATCH), etag)) {
-            response.setStatus(HttpStatus.NOT_MODIFIED.value());
-            return;
-        }
-        ByteRange range = ByteRange.of(request.getHeader(HttpHeaders.RANGE), file.size());
-        if (!EntityTags.ifRangeHolds(request.getHeader(HttpHeaders.IF_RANGE), etag)) range = new ByteRange.Whole();
-        long first;
-        long last;
-        switch (range) {
-            case ByteRange.Unsatisfiable ignored -> {
-                response.setHeader(HttpHeaders.CONTENT_RANGE, "bytes */" + file.size());
-                ProblemResponses.write(
-                        response,
-                        HttpStatus.REQUESTED_RANGE_NOT_SATISFIABLE,
-                        ProblemTypes.of("range-not-satisfiable"),
-                        "The file has " + file.size() + " bytes; the range asked for starts past its end");
-                return;
-            }
-            case ByteRange.Part part -> {
-                first = part.first();
-                last = part.last();
-                response.setStatus(HttpStatus.PARTIAL_CONTENT.value());
-                response.setHeader(HttpHeaders.CONTENT_RANGE, "bytes " + first + "-" + last + "/" + file.size());
-            }
-            case ByteRange.Whole ignored -> {
-                first = 0;
-                last = file.size() - 1;
-                response.setStatus(HttpStatus.OK.value());
-            }
-        }
+        ByteRange.Part bytes = RangedAnswers.decide(request, response, file.etag(), file.size());
+        if (bytes == null) return;
+        long first = bytes.first();
+        long last = bytes.last();
         long length = last - first + 1;
         response.setContentType(file.mediaType());
         response.setContentLengthLong(length);

@@ -167,11 +167,13 @@ public final class ReplicaClient {
      * the {@link Fallback}'s candidates in turn, {@code failed} (this call's last failed replica) set aside, and of
      * those the first whose breaker lets a call through and that the fallback {@linkplain Fallback#admits admits};
      * when there is none, a health-checked candidate gets the attempt without its breaker's permission (its outcome
-     * is still recorded). Null when there is no such replica, or when {@code waited} (an attempt of this call reached
-     * a replica and failed: timed out, reset, 5xx) and no candidate passed its health check: frozen replicas cost a
-     * call one timeout, as without a fallback.
+     * is still recorded). When {@code refused} ({@code failed} refused the call's connection: it is down, whatever its
+     * last health check said), {@code failed} gets no such attempt, and a configured replica other than it does, as
+     * the last step. Null when there is no such replica, or when {@code waited} (an attempt of this call reached a
+     * replica and failed: timed out, reset, 5xx) and no candidate passed its health check: frozen replicas cost a call
+     * one timeout, as without a fallback.
      */
-    private Choice fallback(ServiceInstance failed, boolean waited) {
+    private Choice fallback(ServiceInstance failed, boolean waited, boolean refused) {
         Fallback fallback = fallbacks.get();
         if (waited && !fallback.waitsForReplicas() && fallback.healthChecked().isEmpty()) return null;
         List<ServiceInstance> inTurn = fallback.inTurn(fallbackTurn.getAndIncrement(), failed);
@@ -182,11 +184,24 @@ public final class ReplicaClient {
             }
         }
         for (ServiceInstance candidate : inTurn) {
+            if (refused && sameReplica(candidate, failed)) continue;
             if (fallback.healthChecked().contains(candidate.getUri())) {
                 return new Choice(candidate, breaker(candidate.getUri()), false);
             }
         }
+        if (refused && !fallback.waitsForReplicas()) {
+            // The list offered only the replica that just refused this call's connection (killed since its last
+            // health check) or nothing: a configured one left out of it, whose probe may have timed out on a starved
+            // machine and whose breaker may have opened there, may well serve; the one that refused certainly does not.
+            for (ServiceInstance candidate : fallback.configured()) {
+                if (!sameReplica(candidate, failed)) return new Choice(candidate, breaker(candidate.getUri()), false);
+            }
+        }
         return null;
+    }
+
+    private static boolean sameReplica(ServiceInstance candidate, ServiceInstance other) {
+        return other != null && candidate.getUri().equals(other.getUri());
     }
 
     Replica replica(ServiceInstance instance) {
@@ -228,12 +243,23 @@ public final class ReplicaClient {
      * @param healthChecked the candidates whose health check passed: they get an attempt whatever their breakers say
      *     when no candidate's breaker lets one through
      * @param waitsForReplicas whether {@code candidates} are every known replica of a service that waits for one
+     * @param configured every replica discovery knows that did not answer its readiness probe with "not ready": where
+     *     an attempt goes once the call's last one found its replica refusing connections and no candidate is left
      */
-    record Fallback(List<ServiceInstance> candidates, Set<URI> healthChecked, boolean waitsForReplicas) {
+    record Fallback(
+            List<ServiceInstance> candidates,
+            Set<URI> healthChecked,
+            boolean waitsForReplicas,
+            List<ServiceInstance> configured) {
 
         Fallback {
             candidates = List.copyOf(candidates);
             healthChecked = Set.copyOf(healthChecked);
+            configured = List.copyOf(configured);
+        }
+
+        Fallback(List<ServiceInstance> candidates, Set<URI> healthChecked, boolean waitsForReplicas) {
+            this(candidates, healthChecked, waitsForReplicas, candidates);
         }
 
         /**
@@ -316,7 +342,10 @@ public final class ReplicaClient {
                 if (candidate.tryAcquirePermission()) choice = new Choice(instance, candidate, true);
             }
             if (choice == null) {
-                choice = fallback(lastFailed, lastFailure == Failure.IO || lastFailure == Failure.SERVER_ERROR);
+                choice = fallback(
+                        lastFailed,
+                        lastFailure == Failure.IO || lastFailure == Failure.SERVER_ERROR,
+                        lastFailure == Failure.CONNECT);
                 if (choice == null) {
                     log.debug("{}: attempt {} found no replica", serviceId, attempts);
                     if (settings.waitsForReplicas()) {

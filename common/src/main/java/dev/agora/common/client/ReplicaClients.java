@@ -195,14 +195,12 @@ public final class ReplicaClients implements AutoCloseable {
         if (waitsForReplicas) {
             return new ReplicaClient.Fallback(discovery.getInstances(serviceId), healthChecked, true);
         }
-        if (!listed.isEmpty()) return new ReplicaClient.Fallback(listed, healthChecked, false);
         ReadinessProbes probes = loadBalancers.getInstance(serviceId, ReadinessProbes.class);
-        return new ReplicaClient.Fallback(
-                discovery.getInstances(serviceId).stream()
-                        .filter(instance -> probes == null || !probes.answeredNotReady(instance.getUri()))
-                        .toList(),
-                Set.of(),
-                false);
+        List<ServiceInstance> configured = discovery.getInstances(serviceId).stream()
+                .filter(instance -> probes == null || !probes.answeredNotReady(instance.getUri()))
+                .toList();
+        if (!listed.isEmpty()) return new ReplicaClient.Fallback(listed, healthChecked, false, configured);
+        return new ReplicaClient.Fallback(configured, Set.of(), false);
     }
 
     /**

@@ -222,6 +222,26 @@ class LastResortTest {
     }
 
     @Test
+    void whenTheOnlyListedReplicaRefusesConnectionsAConfiguredOneLeftOutOfTheListServes() {
+        // The live replica's probes go unanswered and its breaker opened, as on a starved machine: only the first is
+        // listed, and it is killed before its next health check.
+        SECOND.readinessDelayMillis = 1_500;
+        for (String service : SERVICES) {
+            await().atMost(Duration.ofSeconds(20))
+                    .until(() -> clients.admitted(service).equals(List.of(FIRST.uri())));
+            clients.of(service).breaker(SECOND.uri()).transitionToOpenState();
+        }
+        FIRST.stop();
+        int served = SECOND.served.get();
+
+        for (String service : SERVICES) {
+            assertThat(get(service, CallSafety.IDEMPOTENT)).as(service).isEqualTo("port " + SECOND.port);
+        }
+
+        assertThat(SECOND.served.get() - served).isEqualTo(SERVICES.size());
+    }
+
+    @Test
     void whenTheHealthCheckAndTheBreakersAllCallTheReplicasDownCallsEndAtOnceIn503() {
         FIRST.readinessDelayMillis = 1_500;
         SECOND.readinessDelayMillis = 1_500;
