@@ -286,7 +286,7 @@ public final class ReplicaClient {
             ServiceInstance setAside = null;
             for (int i = 0; i < candidates.size(); i++) {
                 ServiceInstance candidate = candidates.get((start + i) % candidates.size());
-                if (failed != null && candidate.getUri().equals(failed.getUri())) setAside = candidate;
+                if (sameReplica(candidate, failed)) setAside = candidate;
                 else inTurn.add(candidate);
             }
             if (setAside != null && (waitsForReplicas || inTurn.isEmpty())) inTurn.add(setAside);
@@ -337,7 +337,7 @@ public final class ReplicaClient {
                 // breaker refuses (a killed replica still listed, a live one whose breaker opened on a starved box),
                 // the fallback sets it aside and tries the other, rather than spend the call's attempts on the dead
                 // one.
-                if (lastFailed != null && instance.getUri().equals(lastFailed.getUri())) continue;
+                if (sameReplica(instance, lastFailed)) continue;
                 CircuitBreaker candidate = breaker(instance.getUri());
                 if (candidate.tryAcquirePermission()) choice = new Choice(instance, candidate, true);
             }
