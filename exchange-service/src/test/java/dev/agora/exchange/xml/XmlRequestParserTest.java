@@ -7,7 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** One parser (and its reused StAX reader) across many documents, good and bad, as the XML server uses it. */
+/** One parser across many documents, good and bad, as the XML server's event loop uses it. */
 class XmlRequestParserTest {
 
     private final XmlRequestParser parser = new XmlRequestParser(100);
@@ -49,6 +49,23 @@ class XmlRequestParserTest {
         assertThatThrownBy(() -> parser.parse(bytes("<create><account id=\"1\" balance=\"1\"></create>")))
                 .isInstanceOf(ProtocolException.class)
                 .hasMessageStartingWith("invalid XML");
+    }
+
+    @Test
+    void xmlsOwnEntitiesAndCharacterReferencesAreReadOthersAreRefused() throws ProtocolException {
+        assertThat(parser.parse(bytes("<create><account id=\"a&amp;&lt;&#66;\" balance=\"1\"/></create>")))
+                .isEqualTo(new XmlRequest.Create(List.of(new XmlRequest.NewAccount("a&<B", "1"))));
+
+        assertThatThrownBy(() -> parser.parse(bytes("<create><account id=\"&nbsp;\" balance=\"1\"/></create>")))
+                .hasMessage("invalid XML: Undeclared general entity \"nbsp\"");
+    }
+
+    @Test
+    void aRefusalSaysWhatIsWrongWithoutTheParsersPosition() {
+        assertThatThrownBy(() -> parser.parse(bytes("<create><account id=\"1\" balance=\"1\"></create>")))
+                .isInstanceOf(ProtocolException.class)
+                .hasMessageStartingWith("invalid XML: Unexpected close tag </create>")
+                .hasMessageNotContaining("row,col");
     }
 
     private static byte[] bytes(String xml) {
