@@ -24,11 +24,8 @@ import org.springframework.security.oauth2.jwt.JwtDecoder;
 import org.springframework.security.web.DefaultSecurityFilterChain;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.header.HeaderWriterFilter;
-import org.springframework.security.web.header.writers.CacheControlHeadersWriter;
 import org.springframework.security.web.header.writers.HstsHeaderWriter;
 import org.springframework.security.web.header.writers.XContentTypeOptionsHeaderWriter;
-import org.springframework.security.web.header.writers.XXssProtectionHeaderWriter;
-import org.springframework.security.web.header.writers.frameoptions.XFrameOptionsHeaderWriter;
 import org.springframework.security.web.util.matcher.RequestMatcher;
 
 /**
@@ -125,26 +122,23 @@ public class AgoraSecurityAutoConfiguration {
     public static final int PUBLIC_READS_ORDER = Ordered.HIGHEST_PRECEDENCE;
 
     /**
-     * Anonymous public reads ({@link PublicReads}) get the firewall (every chain has it) and the default security
-     * headers, and nothing else: no security context, no anonymous authentication, no authorization decision (there
-     * is nothing to decide), no exception translation. The chain is assembled from Spring Security's own filter
-     * rather than through {@code HttpSecurity}, which always adds filters these requests do not need. The headers
-     * are written before the request goes on instead of when the response commits, so the response is not wrapped
-     * once more for every write and header call; an answer's own {@code Cache-Control} still replaces the default.
-     * The paths must also be open in the service's {@link AccessRules}, so the answer does not depend on the chain.
-     * It is the first chain asked ({@link #PUBLIC_READS_ORDER}): an anonymous GET of a listed path belongs to no other
-     * chain, and each chain asked before it costs every such read one more matcher (the frontend's authorization
-     * server alone tests ten endpoint patterns).
+     * Anonymous public reads ({@link PublicReads}) get the firewall (every chain has it) and the security headers that
+     * apply to public data, and nothing else: no security context, no anonymous authentication, no authorization
+     * decision (there is nothing to decide), no exception translation. The chain is assembled from Spring Security's
+     * own filter rather than through {@code HttpSecurity}, which always adds filters these requests do not need. The
+     * headers are {@code X-Content-Type-Options: nosniff} and, over HTTPS, HSTS; the defaults' {@code Cache-Control:
+     * no-store} (public data may be cached), {@code X-Frame-Options} and the disabling {@code X-XSS-Protection: 0}
+     * (no page is read here: the pages have chains of their own) are left out. They are written before the request
+     * goes on instead of when the response commits, so the response is not wrapped once more for every write and
+     * header call. The paths must also be open in the service's {@link AccessRules}, so the answer does not depend on
+     * the chain. It is the first chain asked ({@link #PUBLIC_READS_ORDER}): an anonymous GET of a listed path belongs
+     * to no other chain, and each chain asked before it costs every such read one more matcher (the frontend's
+     * authorization server alone tests ten endpoint patterns).
      */
     @Bean
     @Order(PUBLIC_READS_ORDER)
     SecurityFilterChain agoraPublicReads(PublicReads publicReads) {
-        var headers = new HeaderWriterFilter(List.of(
-                new XContentTypeOptionsHeaderWriter(),
-                new XXssProtectionHeaderWriter(),
-                new CacheControlHeadersWriter(),
-                new HstsHeaderWriter(),
-                new XFrameOptionsHeaderWriter(XFrameOptionsHeaderWriter.XFrameOptionsMode.DENY)));
+        var headers = new HeaderWriterFilter(List.of(new XContentTypeOptionsHeaderWriter(), new HstsHeaderWriter()));
         headers.setShouldWriteHeadersEagerly(true);
         return new DefaultSecurityFilterChain(publicReads, headers);
     }

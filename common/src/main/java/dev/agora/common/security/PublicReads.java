@@ -7,9 +7,12 @@ import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.Environment;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
-import org.springframework.security.web.servlet.util.matcher.PathPatternRequestMatcher;
-import org.springframework.security.web.util.matcher.OrRequestMatcher;
+import org.springframework.http.server.PathContainer;
+import org.springframework.http.server.RequestPath;
 import org.springframework.security.web.util.matcher.RequestMatcher;
+import org.springframework.web.util.ServletRequestPathUtils;
+import org.springframework.web.util.pattern.PathPattern;
+import org.springframework.web.util.pattern.PathPatternParser;
 
 /**
  * The requests that read public data and carry no credentials: a {@code GET} of one of the paths a service lists
@@ -19,22 +22,24 @@ import org.springframework.security.web.util.matcher.RequestMatcher;
  * frontend keeps them out of Spring Session. A read that carries a token is not one of them: it goes to the
  * resource server's chain, where a bad token is refused as everywhere. Paths are matched as Spring Security's
  * other rules are, on the normalized path the firewall let through.
+ *
+ * <p>It is asked twice per request on the frontend (by the filter that keeps Spring Session out and by Spring
+ * Security's chain selection), so it does the cheap checks first and parses the path once, with the same
+ * {@link PathPatternParser} Spring Security's {@code PathPatternRequestMatcher} uses; that matcher caches each parse
+ * in a request attribute and takes it out again, per pattern, which cost a public read more than its handler lookup.
  */
 public final class PublicReads implements RequestMatcher {
 
     /** GET paths anyone may read, comma-separated, in a service's {@code application.yml}. */
     public static final String PROPERTY = "agora.security.public-reads";
 
-    private final RequestMatcher paths;
+    private final List<PathPattern> paths;
 
     private PublicReads(List<String> patterns) {
-        this.paths = patterns.isEmpty()
-                ? request -> false
-                : new OrRequestMatcher(patterns.stream()
-                        .map(String::strip)
-                        .map(path -> (RequestMatcher)
-                                PathPatternRequestMatcher.withDefaults().matcher(HttpMethod.GET, path))
-                        .toList());
+        this.paths = patterns.stream()
+                .map(String::strip)
+                .map(PathPatternParser.defaultInstance::parse)
+                .toList();
     }
 
     public static PublicReads of(List<String> patterns) {
@@ -49,6 +54,18 @@ public final class PublicReads implements RequestMatcher {
 
     @Override
     public boolean matches(HttpServletRequest request) {
-        return request.getHeader(HttpHeaders.AUTHORIZATION) == null && paths.matches(request);
+        if (paths.isEmpty()
+                || !HttpMethod.GET.matches(request.getMethod())
+                || request.getHeader(HttpHeaders.AUTHORIZATION) != null) {
+            return false;
+        }
+        PathContainer path = ServletRequestPathUtils.hasParsedRequestPath(request)
+                ? ServletRequestPathUtils.getParsedRequestPath(request).pathWithinApplication()
+                : RequestPath.parse(request.getRequestURI(), request.getContextPath())
+                        .pathWithinApplication();
+        for (PathPattern pattern : paths) {
+            if (pattern.matches(path)) return true;
+        }
+        return false;
     }
 }
