@@ -15,8 +15,8 @@ import javax.xml.stream.XMLStreamReader;
  * children are bounded. Not thread-safe: one parser per thread (the XML server parses on its event loop).
  *
  * <p>Woodstox rather than the JDK's built-in StAX: the JDK's factory resets its security limits and properties for
- * every document, which took most of a small request's parsing time and a fifth of the event loop's; a Woodstox
- * reader is made in a few microseconds, from symbol tables its factory keeps.
+ * every document, most of what parsing a small request cost; a Woodstox reader is made from symbol tables its factory
+ * keeps (perf/reports/exchange-throughput-old-new-2026-11-27-1954.md has the profile).
  */
 final class XmlRequestParser {
 
@@ -47,14 +47,12 @@ final class XmlRequestParser {
         try {
             reader = factory.createXMLStreamReader(new ByteArrayInputStream(xml));
             nextElement(reader);
-            XmlRequest request =
-                    switch (reader.getLocalName()) {
-                        case "create" -> new XmlRequest.Create(createItems(reader));
-                        case "transactions" ->
-                            new XmlRequest.Transactions(reader.getAttributeValue(null, "id"), transactionItems(reader));
-                        default -> throw new ProtocolException("unsupported request <" + reader.getLocalName() + ">");
-                    };
-            return request;
+            return switch (reader.getLocalName()) {
+                case "create" -> new XmlRequest.Create(createItems(reader));
+                case "transactions" ->
+                    new XmlRequest.Transactions(reader.getAttributeValue(null, "id"), transactionItems(reader));
+                default -> throw new ProtocolException("unsupported request <" + reader.getLocalName() + ">");
+            };
         } catch (XMLStreamException | RuntimeException e) {
             throw new ProtocolException("invalid XML: " + explanation(e.getMessage()));
         } finally {
