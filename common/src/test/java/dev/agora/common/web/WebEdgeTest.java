@@ -126,6 +126,21 @@ class WebEdgeTest {
     }
 
     @Test
+    void theBearerSchemeIsReadInAnyCaseAndAMalformedHeaderIsRefused() throws Exception {
+        String token = ISSUER.token("root", "admin");
+        for (String scheme : new String[] {"Bearer ", "bearer ", "BEARER "}) {
+            assertThat(get("/admin/ping", "Authorization", scheme + token).statusCode())
+                    .as(scheme)
+                    .isEqualTo(200);
+        }
+        for (String malformed : new String[] {"Bearer  " + token, "Bearer " + token + " x", "Bearer=" + token}) {
+            var response = get("/admin/ping", "Authorization", malformed);
+            assertThat(response.statusCode()).as(malformed.substring(0, 8)).isEqualTo(401);
+            assertProblem(response, "unauthorized");
+        }
+    }
+
+    @Test
     void aPersonOnAnInternalEndpointIsForbidden() throws Exception {
         var response = get("/internal/ping", "Authorization", "Bearer " + ISSUER.token("alice", "customer", "admin"));
         assertThat(response.statusCode()).isEqualTo(403);

@@ -1,0 +1,64 @@
+package dev.agora.common.security;
+
+import jakarta.servlet.http.HttpServletRequest;
+import org.springframework.http.HttpHeaders;
+import org.springframework.security.oauth2.core.OAuth2AuthenticationException;
+import org.springframework.security.oauth2.server.resource.BearerTokenErrors;
+import org.springframework.security.oauth2.server.resource.web.BearerTokenResolver;
+import org.springframework.security.oauth2.server.resource.web.DefaultBearerTokenResolver;
+
+/**
+ * The bearer token of a request's {@code Authorization} header, read as Spring Security's {@link
+ * DefaultBearerTokenResolver} reads it with its defaults (no token in the query or the body): a header that does not
+ * start with {@code bearer} (any case) carries none; one that does must be {@code Bearer}, one space and an RFC 6750
+ * {@code b64token}, or it is refused as malformed. Spring Security checks that grammar with a case-insensitive regular
+ * expression, which took about 30 µs of each service's CPU for a 600-character token, on every call that carries one
+ * (a buy crosses three services); this class checks it with a loop. {@code HeaderBearerTokensTest} holds both to the
+ * same answers.
+ */
+public final class HeaderBearerTokens implements BearerTokenResolver {
+
+    private static final String SCHEME = "bearer ";
+
+    @Override
+    public String resolve(HttpServletRequest request) {
+        String authorization = request.getHeader(HttpHeaders.AUTHORIZATION);
+        if (authorization == null || !startsWithAsciiIgnoringCase(authorization, "bearer")) return null;
+        if (!startsWithAsciiIgnoringCase(authorization, SCHEME) || !isB64Token(authorization, SCHEME.length())) {
+            throw new OAuth2AuthenticationException(BearerTokenErrors.invalidToken("Bearer token is malformed"));
+        }
+        return authorization.substring(SCHEME.length());
+    }
+
+    /** @param lowerCase the expected text in lower case (letters and spaces only) */
+    private static boolean startsWithAsciiIgnoringCase(String text, String lowerCase) {
+        if (text.length() < lowerCase.length()) return false;
+        for (int i = 0; i < lowerCase.length(); i++) {
+            char c = text.charAt(i);
+            char expected = lowerCase.charAt(i);
+            if (c != expected && !(c >= 'A' && c <= 'Z' && (char) (c + ('a' - 'A')) == expected)) return false;
+        }
+        return true;
+    }
+
+    /** {@code 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="} from {@code from} to the end. */
+    private static boolean isB64Token(String text, int from) {
+        int i = from;
+        while (i < text.length() && isTokenCharacter(text.charAt(i))) i++;
+        if (i == from) return false;
+        while (i < text.length() && text.charAt(i) == '=') i++;
+        return i == text.length();
+    }
+
+    private static boolean isTokenCharacter(char c) {
+        return (c >= 'a' && c <= 'z')
+                || (c >= 'A' && c <= 'Z')
+                || (c >= '0' && c <= '9')
+                || c == '-'
+                || c == '.'
+                || c == '_'
+                || c == '~'
+                || c == '+'
+                || c == '/';
+    }
+}
