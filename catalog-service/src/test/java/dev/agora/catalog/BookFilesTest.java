@@ -184,6 +184,12 @@ class BookFilesTest extends CatalogTestSupport {
                 .containsExactly("Zebra-Notes.epub", "appendix.pdf");
         // Wildcards are text, not patterns.
         assertThat(get("/files?q=%25").json().size()).isZero();
+        assertThat(get("/files?q=zebra_").json().size()).isZero();
+        // A prefix ending in a code point outside the BMP: the index range above it is still right.
+        String smile = "\uD83D\uDE00";
+        upload(book, smile + "-smile.txt", randomBytes(10, 11), "text/plain", admin());
+        assertThat(names(get("/files?q=" + encode(smile)).json())).containsExactly(smile + "-smile.txt");
+        assertThat(names(get("/files?q=" + encode(smile + "-S")).json())).containsExactly(smile + "-smile.txt");
         Response blank = get("/files?q=%20");
         assertThat(blank.status()).isEqualTo(400);
         assertThat(blank.isProblem()).isTrue();

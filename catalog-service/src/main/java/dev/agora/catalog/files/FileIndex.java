@@ -5,6 +5,7 @@ import dev.agora.common.timing.ServerTiming;
 import java.sql.Array;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.Arrays;
@@ -108,37 +109,48 @@ class FileIndex {
 
     /**
      * Files whose name starts with {@code query}, or whose book's title or topic contains it, case ignored; at most
-     * {@code limit}, by book and name. The name match runs on its index; titles and topics are few.
+     * {@code limit}, by book and name. One call of {@code search_files} (V6__search_files_function.sql), whose plan is
+     * made once per connection: the name prefix goes to it also as a range of the name index, which a plan made
+     * without knowing the query can use.
      */
     List<FileView> search(String query, int limit) {
-        String text = escapeLike(query.toLowerCase(Locale.ROOT));
-        return ServerTiming.measure(ServerTiming.DB, () -> jdbc.sql(
-                        """
-                        WITH hits AS (
-                            (SELECT book_id, name FROM book_files
-                             WHERE lower(name) LIKE :prefix ESCAPE '\\' ORDER BY lower(name) LIMIT :limit)
-                            UNION
-                            (SELECT f.book_id, f.name FROM book_files f JOIN books b ON b.id = f.book_id
-                             WHERE lower(b.title) LIKE :contains ESCAPE '\\' OR lower(b.topic) LIKE :contains ESCAPE '\\'
-                             ORDER BY f.book_id, f.name LIMIT :limit))
-                        SELECT f.book_id, b.title, f.name, f.size, f.media_type, f.hash, f.created, %s
-                        FROM hits h JOIN book_files f ON f.book_id = h.book_id AND f.name = h.name
-                        JOIN books b ON b.id = f.book_id
-                        ORDER BY f.book_id, f.name LIMIT :limit"""
-                                .formatted(NODES))
-                .param("prefix", text + "%")
-                .param("contains", "%" + text + "%")
-                .param("limit", limit)
-                .query((rows, n) -> new FileView(
-                        rows.getLong(1),
-                        rows.getString(2),
-                        rows.getString(3),
-                        rows.getLong(4),
-                        rows.getString(5),
-                        rows.getString(6),
-                        instant(rows, 7),
-                        strings(rows.getArray(8))))
-                .list());
+        String prefix = query.toLowerCase(Locale.ROOT);
+        String text = escapeLike(prefix);
+        return ServerTiming.measure(
+                ServerTiming.DB, () -> jdbc.sql("SELECT * FROM search_files(:from, :to, :prefix, :contains, :limit)")
+                        .param("from", prefix)
+                        .param("to", above(prefix), Types.VARCHAR)
+                        .param("prefix", text + "%")
+                        .param("contains", "%" + text + "%")
+                        .param("limit", limit)
+                        .query((rows, n) -> new FileView(
+                                rows.getLong(1),
+                                rows.getString(2),
+                                rows.getString(3),
+                                rows.getLong(4),
+                                rows.getString(5),
+                                rows.getString(6),
+                                instant(rows, 7),
+                                strings(rows.getArray(8))))
+                        .list());
+    }
+
+    /**
+     * The least string above every string that starts with {@code prefix} in code point order, which is the byte
+     * order of their UTF-8 and so the name index's order: the prefix with its last code point raised by one (a code
+     * point that cannot be raised is dropped and the one before it raised). Null when there is none.
+     */
+    static String above(String prefix) {
+        int[] codePoints = prefix.codePoints().toArray();
+        for (int last = codePoints.length - 1; last >= 0; last--) {
+            int next = codePoints[last] + 1;
+            if (next >= Character.MIN_SURROGATE && next <= Character.MAX_SURROGATE) next = Character.MAX_SURROGATE + 1;
+            if (next <= Character.MAX_CODE_POINT) {
+                codePoints[last] = next;
+                return new String(codePoints, 0, last + 1);
+            }
+        }
+        return null;
     }
 
     private static String escapeLike(String text) {
