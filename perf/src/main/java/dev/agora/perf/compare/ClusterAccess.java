@@ -1,6 +1,7 @@
 package dev.agora.perf.compare;
 
 import dev.agora.perf.load.AccessTokens;
+import dev.agora.perf.load.Bookstore;
 import dev.agora.perf.load.Credentials;
 import java.io.IOException;
 import java.io.Reader;
@@ -59,6 +60,14 @@ public record ClusterAccess(
         return customer.isPresent();
     }
 
+    /**
+     * Whether this cluster's stock can be topped up: with its admin client's token, or, on the open door, with the
+     * static admin token its catalog took then ({@link Bookstore#restock}).
+     */
+    public boolean canRestock() {
+        return admin.isPresent() || equals(OPEN_DOOR);
+    }
+
     /** Tokens of the clients this cluster has (none for an open door); the caller closes them. */
     public AccessTokens tokens() {
         Map<AccessTokens.User, Credentials.Client> clients = new EnumMap<>(AccessTokens.User.class);
@@ -72,7 +81,7 @@ public record ClusterAccess(
         if (customer.isPresent() && admin.isPresent()) return "customer and admin clients";
         if (customer.isPresent()) return "customer client only (no restock)";
         if (admin.isPresent()) return "admin client only (buys without a token)";
-        return "no credentials (open door: buys without a token, no restock)";
+        return "no credentials (open door: buys without a token, restocked with its static dev admin token)";
     }
 
     private static Optional<Credentials.Client> client(Properties properties, String user, Path file) {

@@ -32,8 +32,13 @@ import picocli.CommandLine.Option;
         })
 public final class CompareCommand implements Callable<Integer> {
 
-    /** Buys the warm-up makes on each cluster at most (fewer where an unrestockable cluster holds less). */
-    static final long WARM_UP_BUYS = 2_000;
+    /**
+     * Buys the warm-up makes on each cluster at most (fewer where an unrestockable cluster holds less). Enough for the
+     * JIT to have compiled the buy's own code with C2 (its thresholds are in the thousands of calls per method, and
+     * the code only buys run, security's bearer-token path among it, sees no other request): with 2,000 the new
+     * jars' buys were still getting faster round by round while the old ones' were flat.
+     */
+    static final long WARM_UP_BUYS = 15_000;
 
     private static final Duration WARM_UP_SLICE = Duration.ofSeconds(10);
 
@@ -228,10 +233,7 @@ public final class CompareCommand implements Callable<Integer> {
         drivers.forEach((side, driver) -> plans.put(
                 side,
                 StockPlan.plan(
-                        driver.stock(),
-                        measured,
-                        WARM_UP_BUYS,
-                        driver.access().admin().isPresent())));
+                        driver.stock(), measured, WARM_UP_BUYS, driver.access().canRestock())));
         long warmUpBuys =
                 plans.values().stream().mapToLong(StockPlan::warmUpBuys).min().orElseThrow();
         drivers.forEach((side, driver) -> {

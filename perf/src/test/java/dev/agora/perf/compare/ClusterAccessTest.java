@@ -78,6 +78,23 @@ class ClusterAccessTest {
     }
 
     @Test
+    void theOpenDoorIsRestockedWithItsStaticAdminTokenAndACustomerOnlyClusterIsNot() throws IOException {
+        assertThat(ClusterAccess.OPEN_DOOR.canRestock()).isTrue();
+        try (HttpDriver http = new HttpDriver(1);
+                AccessTokens tokens = ClusterAccess.OPEN_DOOR.tokens()) {
+            assertThat(new Bookstore(http, tokens).restock(frontend.url(), 1, 5).status())
+                    .isEqualTo(200);
+        }
+        assertThat(frontend.restockHeaders.remove()).isEqualTo("X-Admin-Token=dev-admin-token, Authorization=(none)");
+
+        Path file = directory.resolve(Credentials.FILE_NAME);
+        Files.writeString(
+                file,
+                "customer.client-id=shopper\ncustomer.client-secret=s3cret\ntoken-url=" + frontend.tokenUrl() + "\n");
+        assertThat(ClusterAccess.read(file).canRestock()).isFalse();
+    }
+
+    @Test
     void halfAClientOrClientsWithoutATokenEndpointAreADamagedFile() throws IOException {
         Path halfClient = directory.resolve("half.properties");
         Files.writeString(halfClient, "customer.client-id=shopper\ntoken-url=http://127.0.0.1:1/oauth2/token\n");
@@ -106,6 +123,7 @@ class ClusterAccessTest {
 
         final Queue<String> tokenRequests = new ConcurrentLinkedQueue<>();
         final Queue<String> orderAuthorizations = new ConcurrentLinkedQueue<>();
+        final Queue<String> restockHeaders = new ConcurrentLinkedQueue<>();
         private final HttpServer server;
 
         Frontend() {
@@ -129,6 +147,13 @@ class ClusterAccessTest {
                 String authorization = exchange.getRequestHeaders().getFirst("Authorization");
                 orderAuthorizations.add(authorization == null ? "(none)" : authorization);
                 answer(exchange, 201, "{\"status\":\"CONFIRMED\"}");
+            });
+            server.createContext("/admin/books/1/restock", exchange -> {
+                String admin = exchange.getRequestHeaders().getFirst("X-Admin-Token");
+                String authorization = exchange.getRequestHeaders().getFirst("Authorization");
+                restockHeaders.add("X-Admin-Token=" + admin + ", Authorization="
+                        + (authorization == null ? "(none)" : authorization));
+                answer(exchange, 200, "{\"id\":1,\"stock\":5}");
             });
             server.start();
         }
