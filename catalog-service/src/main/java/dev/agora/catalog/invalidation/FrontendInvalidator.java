@@ -17,10 +17,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
@@ -61,6 +63,21 @@ final class FrontendInvalidator implements BookChangeListener, AutoCloseable {
     /** One thread, one periodic task (reopening sessions): its queue never holds more. */
     private final ScheduledThreadPoolExecutor reconnects = new ScheduledThreadPoolExecutor(
             1, Thread.ofPlatform().name("invalidation-sessions").daemon().factory());
+    /**
+     * Writes the messages to every frontend's socket, in each socket's order. A writer's thread only hands its
+     * message over: writing it itself (the JDK's WebSocket writes on the caller's thread when the socket is free) kept
+     * the book's row locked and the buy waiting for a socket write of a frontend it may not even wait for (the one the
+     * buy came through). Each session has at most one message handed over at a time (the next is handed over when the
+     * last is written), so the queue holds at most one per frontend; were it ever full, the writer writes itself.
+     */
+    private final ThreadPoolExecutor writes = new ThreadPoolExecutor(
+            1,
+            1,
+            0,
+            TimeUnit.SECONDS,
+            new ArrayBlockingQueue<>(1024),
+            Thread.ofPlatform().name("invalidation-writes").daemon().factory(),
+            new ThreadPoolExecutor.CallerRunsPolicy());
     /** What invalidation adds to a write: from the announcement to the last frontend's acknowledgement. */
     private final Timer pushTime;
     /** Frontends whose last push failed: logged once when they fail and once when they are back. */
@@ -90,6 +107,7 @@ final class FrontendInvalidator implements BookChangeListener, AutoCloseable {
                 .description("Frontends with an open invalidation session")
                 .register(meters);
         BoundedExecutors.monitor(meters, reconnects, "agora.invalidation.reconnects");
+        BoundedExecutors.monitor(meters, writes, "agora.invalidation.writes");
         long every = Math.max(100, properties.lease().toMillis() / 2);
         reconnects.scheduleWithFixedDelay(this::reconnectAll, 0, every, TimeUnit.MILLISECONDS);
     }
@@ -205,7 +223,8 @@ final class FrontendInvalidator implements BookChangeListener, AutoCloseable {
                 properties.lease(),
                 tokens::bearer,
                 this::grantable,
-                announcements::get);
+                announcements::get,
+                writes);
     }
 
     private void reconnectAll() {
@@ -220,5 +239,6 @@ final class FrontendInvalidator implements BookChangeListener, AutoCloseable {
     public void close() {
         reconnects.shutdownNow();
         sessions.values().forEach(FrontendSession::close);
+        writes.shutdown();
     }
 }

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongPredicate;
@@ -44,6 +45,8 @@ final class FrontendSession implements WebSocket.Listener {
     private final LongPredicate grantable;
 
     private final Supplier<Long> lastAnnouncement;
+    /** Where messages are written: not a writer's thread, whose transaction holds the book's row meanwhile. */
+    private final Executor writes;
 
     private final AtomicLong sequence = new AtomicLong();
     private final Map<Long, CompletableFuture<Void>> acknowledgements = new ConcurrentHashMap<>();
@@ -67,7 +70,8 @@ final class FrontendSession implements WebSocket.Listener {
             Duration lease,
             Supplier<String> token,
             LongPredicate grantable,
-            Supplier<Long> lastAnnouncement) {
+            Supplier<Long> lastAnnouncement,
+            Executor writes) {
         this.frontend = frontend;
         this.socketUri = socketUri(frontend);
         this.http = http;
@@ -76,6 +80,7 @@ final class FrontendSession implements WebSocket.Listener {
         this.token = token;
         this.grantable = grantable;
         this.lastAnnouncement = lastAnnouncement;
+        this.writes = writes;
     }
 
     private static URI socketUri(URI frontend) {
@@ -93,7 +98,7 @@ final class FrontendSession implements WebSocket.Listener {
 
     /**
      * Sends the change, over a new socket when there is none; never blocks (a reservation announces while its
-     * transaction holds the book's row). The acknowledgement fails with {@link Unreachable} when the frontend cannot
+     * transaction holds the book's row): the message is written on the invalidator's writing thread. The acknowledgement fails with {@link Unreachable} when the frontend cannot
      * be reached or its socket ends first.
      */
     Sent send(BookChanged change) {
@@ -159,7 +164,8 @@ final class FrontendSession implements WebSocket.Listener {
     }
 
     private synchronized CompletableFuture<?> send(WebSocket to, String message) {
-        sending = sending.handle((ignored, failed) -> null).thenCompose(ignored -> to.sendText(message, true));
+        sending = sending.handle((ignored, failed) -> null)
+                .thenComposeAsync(ignored -> to.sendText(message, true), writes);
         return sending;
     }
 
