@@ -92,27 +92,6 @@ final class Downloading {
         }
     }
 
-    /**
-     * Reads a small file whole from a catalog node and hands it to {@code filling}, with no client waiting
-     * ({@link KeepingUploads}). The node is found and the answer checked as for a client's download; an answer that is
-     * not a whole file of at most the filling's size is cut off and nothing is kept.
-     *
-     * @return whether the file was kept
-     */
-    boolean fetch(String catalogPath, SmallFiles.Filling filling) throws IOException {
-        Answer answer = open(catalogPath, "GET", List.of(), nodes.inTurn());
-        boolean readToTheEnd = false;
-        try {
-            KeptFile keepable = keepable(answer.response, filling.maxFileSize());
-            if (keepable == null || answer.response.getEntity() == null) return false;
-            ByteArrayOutputStream kept = new ByteArrayOutputStream((int) keepable.size());
-            readToTheEnd = copy(answer, catalogPath, kept);
-            return filling.keep(keepable, kept.toByteArray());
-        } finally {
-            answer.release(readToTheEnd);
-        }
-    }
-
     /** The file a whole answer (200) of at most {@code maxSize} bytes with a strong ETag carries; else null. */
     private static KeptFile keepable(ClassicHttpResponse response, long maxSize) {
         if (response.getCode() != 200) return null;

@@ -44,7 +44,6 @@ class FileController {
     private final Uploading uploading;
     private final Downloading downloading;
     private final SmallFiles smallFiles;
-    private final KeepingUploads keepingUploads;
     private final JsonMapper json;
     private final Counter poolRefusals;
 
@@ -54,7 +53,6 @@ class FileController {
             Uploading uploading,
             Downloading downloading,
             SmallFiles smallFiles,
-            KeepingUploads keepingUploads,
             JsonMapper json,
             MeterRegistry meters) {
         this.nodes = nodes;
@@ -62,7 +60,6 @@ class FileController {
         this.uploading = uploading;
         this.downloading = downloading;
         this.smallFiles = smallFiles;
-        this.keepingUploads = keepingUploads;
         this.json = json;
         this.poolRefusals = Counter.builder("agora.files.pool.rejected")
                 .description("Transfers refused with 503: every pooled connection to the node stayed busy")
@@ -110,9 +107,8 @@ class FileController {
     void upload(@PathVariable @Positive long id, HttpServletRequest request, HttpServletResponse response)
             throws IOException {
         ClassicHttpResponse answer;
-        String raw = rawName(request);
         try {
-            answer = uploading.send("/admin/books/" + id + "/files/" + raw, request);
+            answer = uploading.send("/admin/books/" + id + "/files/" + rawName(request), request);
         } catch (java.net.ConnectException unreachable) {
             throw ProblemException.unavailable("No catalog node took the upload; try again");
         } catch (ConnectionRequestTimeoutException busy) {
@@ -133,7 +129,6 @@ class FileController {
                 response.setHeader("Location", CatalogFile.url(id, file.name()));
                 response.setContentType(MediaType.APPLICATION_JSON_VALUE);
                 json.writeValue(response.getOutputStream(), file.view());
-                keepingUploads.uploaded(id, raw, decoded(raw), file.size());
             } else {
                 if (type != null) response.setContentType(type.getValue());
                 response.getOutputStream().write(body);

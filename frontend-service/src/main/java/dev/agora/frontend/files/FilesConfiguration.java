@@ -89,12 +89,6 @@ class FilesConfiguration {
         return new SmallFiles(settings.memory(), bookFileNamesCache);
     }
 
-    @Bean(destroyMethod = "close")
-    KeepingUploads keepingUploads(
-            FilesSettings settings, SmallFiles smallFiles, Downloading downloading, MeterRegistry meters) {
-        return new KeepingUploads(settings.memory().keepUploads(), smallFiles, downloading, meters);
-    }
-
     @Bean
     ListingFiles listingFiles(CatalogNodes nodes, BookSideCache<List<FileView>> bookFilesCache) {
         return new ListingFiles(nodes, bookFilesCache);

@@ -19,7 +19,7 @@ record FilesSettings(
 
     FilesSettings {
         if (poolWait == null) poolWait = Duration.ofSeconds(1);
-        if (memory == null) memory = new Memory(true, null, null, 0, null);
+        if (memory == null) memory = new Memory(true, null, null, 0);
     }
 
     /**
@@ -28,16 +28,13 @@ record FilesSettings(
      * @param maxFileSize the largest file kept; larger ones always stream from a catalog
      * @param maxTotal the bytes kept at most, all files together (least used go first)
      * @param maxNamesPerBook the names remembered per book (name to content), each a few hundred bytes
-     * @param keepUploads whether a small file uploaded through this frontend is kept at once ({@link KeepingUploads}),
-     *     so its first download is answered from memory too (default: yes)
      */
-    record Memory(boolean enabled, DataSize maxFileSize, DataSize maxTotal, int maxNamesPerBook, Boolean keepUploads) {
+    record Memory(boolean enabled, DataSize maxFileSize, DataSize maxTotal, int maxNamesPerBook) {
 
         Memory {
             if (maxFileSize == null) maxFileSize = DataSize.ofKilobytes(64);
             if (maxTotal == null) maxTotal = DataSize.ofMegabytes(64);
             if (maxNamesPerBook <= 0) maxNamesPerBook = 100_000;
-            if (keepUploads == null) keepUploads = true;
         }
     }
 }

@@ -22,8 +22,7 @@ import java.util.HexFormat;
  *       Caffeine cache bounded by bytes (its weigher), the least used going first.
  * </ul>
  *
- * <p>Both are filled by a download that passed through from a catalog ({@link #filling}), or that this frontend made
- * itself after an upload ({@link KeepingUploads}); the bytes are checked
+ * <p>Both are filled by a download that passed through from a catalog ({@link #filling}); the bytes are checked
  * against their hash before they are kept. A name learnt while a change of its book was under way is never served:
  * the filling takes the book's map of names before the catalog is asked, and an invalidation arriving later drops
  * that map whole (so what is put in it afterwards is lost with it), while a map created after the invalidation is
@@ -49,11 +48,6 @@ final class SmallFiles implements MeterBinder {
                 .executor(Runnable::run)
                 .recordStats()
                 .build();
-    }
-
-    /** Whether a file of this size would be kept. */
-    boolean keeps(long size) {
-        return enabled && size >= 0 && size <= maxFileSize;
     }
 
     /** A file with its bytes, ready to be answered from memory. */
@@ -102,17 +96,12 @@ final class SmallFiles implements MeterBinder {
             return maxFileSize;
         }
 
-        /**
-         * Keeps a whole body (a 200 answer, read to its end) if it is the content its ETag names.
-         *
-         * @return whether it was the content and under the size limit (the names may still be dropped with the book)
-         */
-        boolean keep(KeptFile file, byte[] content) {
-            if (content.length != file.size() || content.length > maxFileSize) return false;
-            if (!sha256(content).equalsIgnoreCase(file.hash())) return false;
+        /** Keeps a whole body (a 200 answer, read to its end) if it is the content its ETag names. */
+        void keep(KeptFile file, byte[] content) {
+            if (content.length != file.size() || content.length > maxFileSize) return;
+            if (!sha256(content).equalsIgnoreCase(file.hash())) return;
             bytes.asMap().putIfAbsent(file.etag(), content);
             if (ofBook != null) ofBook.put(name, file);
-            return true;
         }
     }
 

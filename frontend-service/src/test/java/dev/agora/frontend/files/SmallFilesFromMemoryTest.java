@@ -7,7 +7,6 @@ import dev.agora.frontend.cluster.Books;
 import dev.agora.frontend.cluster.BookstoreCluster;
 import dev.agora.frontend.cluster.Http;
 import dev.agora.local.process.ServiceProcess;
-import io.micrometer.core.instrument.MeterRegistry;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -59,11 +58,9 @@ class SmallFilesFromMemoryTest {
         assumeTrue(cluster.catalogs.stream().allMatch(ServiceProcess::isAlive), "needs every catalog");
         long book = Books.register(http, cluster, "Kept in memory", 1);
         int size = 1024;
-        double keptBefore = uploadsReadBack();
         assertThat(FileTransfer.upload(url(book, "small%20one.txt"), size, 21, admin)
                         .statusCode())
                 .isEqualTo(201);
-        awaitUploadsReadBack(keptBefore + 1);
         String etag = "\"" + FileTransfer.sha256(size, 21) + "\"";
         List<String[]> requests = List.of(
                 new String[0],
@@ -114,7 +111,6 @@ class SmallFilesFromMemoryTest {
     void aNameGivenNewContentServesTheNewBytesAndLargeFilesStillStream() {
         assumeTrue(cluster.catalogs.stream().allMatch(ServiceProcess::isAlive), "needs every catalog");
         long book = Books.register(http, cluster, "Replaced in memory", 1);
-        double readBack = uploadsReadBack();
         assertThat(FileTransfer.upload(url(book, "notes.txt"), 2000, 1, admin).statusCode())
                 .isEqualTo(201);
         for (int i = 0; i < 2; i++) {
@@ -123,7 +119,6 @@ class SmallFilesFromMemoryTest {
         }
         assertThat(FileTransfer.upload(url(book, "notes.txt"), 3000, 2, admin).statusCode())
                 .isIn(200, 201);
-        awaitUploadsReadBack(readBack + 2);
         for (int i = 0; i < 2; i++) {
             HttpResponse<byte[]> replaced = FileTransfer.downloadBytes(url(book, "notes.txt"));
             assertThat(replaced.statusCode()).isEqualTo(200);
@@ -141,71 +136,6 @@ class SmallFilesFromMemoryTest {
         HttpResponse<byte[]> again = FileTransfer.downloadBytes(url(book, "large.bin"));
         assertThat(hash(again.body())).isEqualTo(FileTransfer.sha256(large, 3));
         assertThat(catalogDownloadRequests()).isEqualTo(before + 1);
-    }
-
-    @Test
-    void aSmallFileUploadedThroughAFrontendIsAnsweredFromItsMemoryFromTheFirstDownload() {
-        assumeTrue(cluster.catalogs.stream().allMatch(ServiceProcess::isAlive), "needs every catalog");
-        long book = Books.register(http, cluster, "Kept from its upload", 1);
-        double keptBefore = kept("kept");
-        assertThat(FileTransfer.upload(url(book, "fresh.txt"), 1500, 33, admin).statusCode())
-                .isEqualTo(201);
-        awaitUploadsReadBack(keptBefore + 1);
-        assertThat(kept("kept")).as("read back and kept").isEqualTo(keptBefore + 1);
-        HttpResponse<byte[]> fromCatalog = FileTransfer.downloadBytes(
-                cluster.catalogs.getFirst().baseUrl() + "/books/" + book + "/files/fresh.txt");
-        double catalogRequests = catalogDownloadRequests();
-
-        HttpResponse<byte[]> first = FileTransfer.downloadBytes(url(book, "fresh.txt"));
-
-        assertThat(first.statusCode()).isEqualTo(200);
-        assertThat(hash(first.body())).isEqualTo(FileTransfer.sha256(1500, 33));
-        assertThat(downloadHeaders(first)).isEqualTo(downloadHeaders(fromCatalog));
-        assertThat(catalogDownloadRequests())
-                .as("the first download of a file uploaded through this frontend never reaches a catalog")
-                .isEqualTo(catalogRequests);
-    }
-
-    /** Small uploads this frontend has read back so far, kept or not. */
-    private static double uploadsReadBack() {
-        return kept("kept") + kept("not-kept");
-    }
-
-    private static double kept(String outcome) {
-        var counter = cluster.frontendContext(0)
-                .getBean(MeterRegistry.class)
-                .find("agora.files.uploads.kept")
-                .tag("outcome", outcome)
-                .counter();
-        return counter == null ? 0 : counter.count();
-    }
-
-    /** No read-back running or waiting (another test's upload may still have had one under way). */
-    private static boolean readBacksIdle() {
-        MeterRegistry meters = cluster.frontendContext(0).getBean(MeterRegistry.class);
-        var active = meters.find("executor.active")
-                .tag("name", "agora.files.keep-uploads")
-                .gauge();
-        var queued = meters.find("executor.queued")
-                .tag("name", "agora.files.keep-uploads")
-                .gauge();
-        return active != null && queued != null && active.value() == 0 && queued.value() == 0;
-    }
-
-    /** The read-backs run after the upload is answered: waits for them, so they cannot land in a count taken later. */
-    private static void awaitUploadsReadBack(double total) {
-        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
-        while (uploadsReadBack() < total || !readBacksIdle()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("uploads read back: " + uploadsReadBack() + ", expected " + total);
-            }
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException interrupted) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(interrupted);
-            }
-        }
     }
 
     private static Map<String, String> downloadHeaders(HttpResponse<byte[]> response) {

@@ -120,7 +120,7 @@ class SmallFilesTest {
     }
 
     private SmallFiles smallFiles(DataSize maxFileSize, DataSize maxTotal) {
-        return new SmallFiles(new FilesSettings.Memory(true, maxFileSize, maxTotal, 1000, true), books.side("test"));
+        return new SmallFiles(new FilesSettings.Memory(true, maxFileSize, maxTotal, 1000), books.side("test"));
     }
 
     private static KeptFile file(byte[] content) {
