@@ -195,6 +195,27 @@ class BookFilesTest extends CatalogTestSupport {
         assertThat(blank.isProblem()).isTrue();
     }
 
+    @Test
+    void aBooksFilesAreListedAPageAtATimeAfterTheLastNameSeen() {
+        long book = newBook("files-pages", 1).path("id").asLong();
+        for (String name : List.of("e.txt", "a.txt", "d.txt", "b.txt", "c.txt")) {
+            upload(book, name, randomBytes(10, name.charAt(0)), "text/plain", admin());
+        }
+
+        assertThat(names(get("/books/" + book + "/files?limit=2").json())).containsExactly("a.txt", "b.txt");
+        assertThat(names(get("/books/" + book + "/files?after=b.txt&limit=2").json()))
+                .containsExactly("c.txt", "d.txt");
+        assertThat(names(get("/books/" + book + "/files?after=d.txt&limit=2").json()))
+                .containsExactly("e.txt");
+        assertThat(names(get("/books/" + book + "/files?after=e.txt").json())).isEmpty();
+        assertThat(names(get("/books/" + book + "/files").json())).hasSize(5);
+        for (String bad : List.of("limit=0", "limit=1001", "limit=-1", "limit=x", "after=" + "a".repeat(256))) {
+            Response refused = get("/books/" + book + "/files?" + bad);
+            assertThat(refused.status()).as(bad).isEqualTo(400);
+            assertThat(refused.isProblem()).as(bad).isTrue();
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"..", "a%2Fb", "a%5Cb", "bad%01name", "tab%09name", "%20lead", "."})
     void badNamesAreRefusedAsProblemsAndKeepNothing(String encodedName) throws IOException {

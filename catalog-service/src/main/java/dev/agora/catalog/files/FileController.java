@@ -3,6 +3,8 @@ package dev.agora.catalog.files;
 import dev.agora.common.problem.ProblemException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.Positive;
 import jakarta.validation.constraints.Size;
@@ -28,6 +30,8 @@ class FileController {
 
     static final String NODES_HEADER = "Agora-File-Nodes";
     static final int SEARCH_LIMIT = 100;
+    /** The most files one listing of a book answers. */
+    static final int LIST_LIMIT = 1000;
 
     private final FileIndex index;
     private final SendingFiles sending;
@@ -41,10 +45,18 @@ class FileController {
         this.nodes = nodes;
     }
 
+    /**
+     * The book's files by name, {@code limit} at most ({@value #LIST_LIMIT} unless asked for fewer): a book may carry
+     * any number of files, an answer may not. The next ones are those after the last name of this answer ({@code
+     * after}); fewer than {@code limit} means there are no more.
+     */
     @GetMapping("/books/{id}/files")
-    List<FileView> ofBook(@PathVariable @Positive long id) {
+    List<FileView> ofBook(
+            @PathVariable @Positive long id,
+            @RequestParam(defaultValue = "") @Size(max = FileName.MAX_LENGTH) String after,
+            @RequestParam(defaultValue = "" + LIST_LIMIT) @Min(1) @Max(LIST_LIMIT) int limit) {
         String title = index.bookTitle(id).orElseThrow(() -> unknownBook(id));
-        return index.ofBook(id, title);
+        return index.ofBook(id, title, after, limit);
     }
 
     @GetMapping("/files")

@@ -12,6 +12,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import org.springframework.data.domain.PageRequest;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 import org.springframework.transaction.annotation.Transactional;
@@ -102,9 +103,12 @@ class FileIndex {
                 .optional());
     }
 
+    /** At most {@code limit} of the book's files, by name, those whose name comes after {@code after} ("": all). */
     @Transactional(readOnly = true)
-    List<FileView> ofBook(long bookId, String title) {
-        return files.ofBook(bookId).stream().map(f -> f.view(title)).toList();
+    List<FileView> ofBook(long bookId, String title, String after, int limit) {
+        return files.ofBook(bookId, after, PageRequest.of(0, limit)).stream()
+                .map(f -> f.view(title))
+                .toList();
     }
 
     /**

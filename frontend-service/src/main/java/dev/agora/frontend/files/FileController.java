@@ -5,7 +5,10 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.Positive;
+import jakarta.validation.constraints.Size;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URLEncoder;
@@ -71,9 +74,13 @@ class FileController {
         return views(nodes.read("/files?q=" + URLEncoder.encode(q, StandardCharsets.UTF_8), FILES));
     }
 
+    /** The book's files by name, {@code limit} at most; the next ones are those after the last name answered. */
     @GetMapping("/api/books/{id}/files")
-    List<FileView> ofBook(@PathVariable @Positive long id) {
-        return listing.ofBook(id);
+    List<FileView> ofBook(
+            @PathVariable @Positive long id,
+            @RequestParam(defaultValue = "") @Size(max = 255) String after,
+            @RequestParam(defaultValue = "" + ListingFiles.LIMIT) @Min(1) @Max(ListingFiles.LIMIT) int limit) {
+        return listing.ofBook(id, after, limit);
     }
 
     @RequestMapping(

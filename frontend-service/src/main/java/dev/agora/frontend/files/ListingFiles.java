@@ -1,6 +1,8 @@
 package dev.agora.frontend.files;
 
 import dev.agora.frontend.book.BookSideCache;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.springframework.core.ParameterizedTypeReference;
 
@@ -21,18 +23,31 @@ public final class ListingFiles {
         this.cache = cache;
     }
 
+    /** The most files the catalog lists in one answer, and what a listing answers unless asked for fewer. */
+    public static final int LIMIT = 1000;
+
     /**
-     * The book's files, by name; the catalog's problem (an unknown book: 404) or unavailability is thrown as the
-     * upstream call throws it.
+     * The book's first {@link #LIMIT} files, by name (the book page's list, kept beside the book); the catalog's
+     * problem (an unknown book: 404) or unavailability is thrown as the upstream call throws it.
      */
     public List<FileView> ofBook(long bookId) {
-        List<FileView> cached = cache.cached(bookId);
-        if (cached != null) return cached;
+        return ofBook(bookId, "", LIMIT);
+    }
+
+    /** At most {@code limit} of the book's files, by name, those after {@code after} ("": from the first). */
+    public List<FileView> ofBook(long bookId, String after, int limit) {
+        boolean firstPage = after.isEmpty() && limit == LIMIT;
+        if (firstPage) {
+            List<FileView> cached = cache.cached(bookId);
+            if (cached != null) return cached;
+        }
         long ticket = cache.ticket();
-        List<CatalogFile> read = nodes.read("/books/" + bookId + "/files", FILES);
+        String path = "/books/" + bookId + "/files"
+                + (firstPage ? "" : "?after=" + URLEncoder.encode(after, StandardCharsets.UTF_8) + "&limit=" + limit);
+        List<CatalogFile> read = nodes.read(path, FILES);
         List<FileView> files =
                 read == null ? List.of() : read.stream().map(CatalogFile::view).toList();
-        cache.offer(bookId, files, ticket);
+        if (firstPage) cache.offer(bookId, files, ticket);
         return files;
     }
 }

@@ -126,6 +126,18 @@ class BookFilesThroughFrontendTest {
         assertThat(found.json().get(0).path("title").asString()).isEqualTo("Searchable");
         Http.Response listed = http.get(frontend + "/api/books/" + book + "/files");
         assertThat(listed.json().size()).isEqualTo(1);
+
+        FileTransfer.upload(url(book, "b-second.txt"), 10, 2, admin);
+        FileTransfer.upload(url(book, "c-third.txt"), 10, 3, admin);
+        Http.Response first = http.get(frontend + "/api/books/" + book + "/files?limit=2");
+        assertThat(first.json().size()).isEqualTo(2);
+        String last = first.json().get(1).path("name").asString();
+        Http.Response next = http.get(frontend + "/api/books/" + book + "/files?limit=2&after=" + last);
+        assertThat(next.json().size()).isEqualTo(1);
+        assertThat(next.json().get(0).path("name").asString()).isGreaterThan(last);
+        assertThat(http.get(frontend + "/api/books/" + book + "/files?limit=1001")
+                        .status())
+                .isEqualTo(400);
     }
 
     @ParameterizedTest
