@@ -4,11 +4,12 @@
 -- the plan cache kept choosing a custom plan, and planning took several times what running it did. Here the prefix
 -- also comes as a range of the index ([p_from, p_to) in byte order, the index's text_pattern_ops order), which a
 -- generic plan can use with its parameters unknown; the LIKE stays as the exact condition. The function's own
--- setting makes its two statements' plans generic, made at their first call on a connection and reused after.
+-- setting makes its statement's plan generic, made at its first call on a connection and reused after.
 --
 -- p_from: the lower-cased prefix; p_to: the least string above every string that starts with it (the prefix with its
--- last code point raised by one), or NULL when there is none (then only the lower end bounds the range);
--- p_prefix / p_contains: the LIKE patterns 'prefix%' and '%text%', escaped with '\'.
+-- last code point raised by one; the prefix itself, an empty range, for a prefix of U+10FFFF alone, which has no
+-- string above it and, unassigned, starts no name); p_prefix / p_contains: the LIKE patterns 'prefix%' and '%text%',
+-- escaped with '\'.
 CREATE FUNCTION search_files(p_from TEXT, p_to TEXT, p_prefix TEXT, p_contains TEXT, p_limit INTEGER)
     RETURNS TABLE (
         book_id    BIGINT,
@@ -26,36 +27,19 @@ AS
 $$
 #variable_conflict use_column
 BEGIN
-    IF p_to IS NULL THEN
-        RETURN QUERY
-            WITH hits AS (
-                (SELECT f.book_id, f.name FROM book_files f
-                 WHERE lower(f.name) ~>=~ p_from AND lower(f.name) LIKE p_prefix ESCAPE '\'
-                 ORDER BY lower(f.name) LIMIT p_limit)
-                UNION
-                (SELECT f.book_id, f.name FROM book_files f JOIN books b ON b.id = f.book_id
-                 WHERE lower(b.title) LIKE p_contains ESCAPE '\' OR lower(b.topic) LIKE p_contains ESCAPE '\'
-                 ORDER BY f.book_id, f.name LIMIT p_limit))
-            SELECT f.book_id, b.title, f.name, f.size, f.media_type, f.hash, f.created,
-                   ARRAY(SELECT c.node FROM blob_copies c WHERE c.hash = f.hash ORDER BY c.node)
-            FROM hits h JOIN book_files f ON f.book_id = h.book_id AND f.name = h.name
-            JOIN books b ON b.id = f.book_id
-            ORDER BY f.book_id, f.name LIMIT p_limit;
-    ELSE
-        RETURN QUERY
-            WITH hits AS (
-                (SELECT f.book_id, f.name FROM book_files f
-                 WHERE lower(f.name) ~>=~ p_from AND lower(f.name) ~<~ p_to AND lower(f.name) LIKE p_prefix ESCAPE '\'
-                 ORDER BY lower(f.name) LIMIT p_limit)
-                UNION
-                (SELECT f.book_id, f.name FROM book_files f JOIN books b ON b.id = f.book_id
-                 WHERE lower(b.title) LIKE p_contains ESCAPE '\' OR lower(b.topic) LIKE p_contains ESCAPE '\'
-                 ORDER BY f.book_id, f.name LIMIT p_limit))
-            SELECT f.book_id, b.title, f.name, f.size, f.media_type, f.hash, f.created,
-                   ARRAY(SELECT c.node FROM blob_copies c WHERE c.hash = f.hash ORDER BY c.node)
-            FROM hits h JOIN book_files f ON f.book_id = h.book_id AND f.name = h.name
-            JOIN books b ON b.id = f.book_id
-            ORDER BY f.book_id, f.name LIMIT p_limit;
-    END IF;
+    RETURN QUERY
+        WITH hits AS (
+            (SELECT f.book_id, f.name FROM book_files f
+             WHERE lower(f.name) ~>=~ p_from AND lower(f.name) ~<~ p_to AND lower(f.name) LIKE p_prefix ESCAPE '\'
+             ORDER BY lower(f.name) LIMIT p_limit)
+            UNION
+            (SELECT f.book_id, f.name FROM book_files f JOIN books b ON b.id = f.book_id
+             WHERE lower(b.title) LIKE p_contains ESCAPE '\' OR lower(b.topic) LIKE p_contains ESCAPE '\'
+             ORDER BY f.book_id, f.name LIMIT p_limit))
+        SELECT f.book_id, b.title, f.name, f.size, f.media_type, f.hash, f.created,
+               ARRAY(SELECT c.node FROM blob_copies c WHERE c.hash = f.hash ORDER BY c.node)
+        FROM hits h JOIN book_files f ON f.book_id = h.book_id AND f.name = h.name
+        JOIN books b ON b.id = f.book_id
+        ORDER BY f.book_id, f.name LIMIT p_limit;
 END;
 $$;

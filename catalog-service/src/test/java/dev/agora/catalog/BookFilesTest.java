@@ -190,6 +190,10 @@ class BookFilesTest extends CatalogTestSupport {
         upload(book, smile + "-smile.txt", randomBytes(10, 11), "text/plain", admin());
         assertThat(names(get("/files?q=" + encode(smile)).json())).containsExactly(smile + "-smile.txt");
         assertThat(names(get("/files?q=" + encode(smile + "-S")).json())).containsExactly(smile + "-smile.txt");
+        // A prefix with no string above it (U+10FFFF alone) is an empty range of names, answered, not an error.
+        Response highest = get("/files?q=" + encode(Character.toString(Character.MAX_CODE_POINT)));
+        assertThat(highest.status()).isEqualTo(200);
+        assertThat(highest.json().size()).isZero();
         Response blank = get("/files?q=%20");
         assertThat(blank.status()).isEqualTo(400);
         assertThat(blank.isProblem()).isTrue();

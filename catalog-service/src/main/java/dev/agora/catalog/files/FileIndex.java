@@ -5,12 +5,12 @@ import dev.agora.common.timing.ServerTiming;
 import java.sql.Array;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Types;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Optional;
 import org.springframework.data.domain.PageRequest;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -120,10 +120,12 @@ class FileIndex {
     List<FileView> search(String query, int limit) {
         String prefix = query.toLowerCase(Locale.ROOT);
         String text = escapeLike(prefix);
+        // No string lies above a prefix of U+10FFFF alone; unassigned, it starts no name (FileName): an empty range.
+        String above = Objects.requireNonNullElse(above(prefix), prefix);
         return ServerTiming.measure(
                 ServerTiming.DB, () -> jdbc.sql("SELECT * FROM search_files(:from, :to, :prefix, :contains, :limit)")
                         .param("from", prefix)
-                        .param("to", above(prefix), Types.VARCHAR)
+                        .param("to", above)
                         .param("prefix", text + "%")
                         .param("contains", "%" + text + "%")
                         .param("limit", limit)

@@ -98,8 +98,8 @@ final class FrontendSession implements WebSocket.Listener {
 
     /**
      * Sends the change, over a new socket when there is none; never blocks (a reservation announces while its
-     * transaction holds the book's row): the message is written on the invalidator's writing thread. The acknowledgement fails with {@link Unreachable} when the frontend cannot
-     * be reached or its socket ends first.
+     * transaction holds the book's row): the message is written on the invalidator's writing thread. The
+     * acknowledgement fails with {@link Unreachable} when the frontend cannot be reached or its socket ends first.
      */
     Sent send(BookChanged change) {
         long seq = sequence.incrementAndGet();

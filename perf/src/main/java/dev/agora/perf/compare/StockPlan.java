@@ -5,7 +5,8 @@ import java.util.Map;
 /**
  * How many buys a cluster's stock allows. Buys go to the seven books in turn, so a book sells at most
  * ceil(buys / 7). A cluster that can be restocked (an admin client, or the open door's static admin token) is topped
- * up to what the run needs; one that cannot must already hold it, and warms up with fewer buys if it holds less. A measurement that would run out is refused before it starts: out-of-stock answers are not a figure.
+ * up to what the run needs; one that cannot must already hold it, and warms up with fewer buys if it holds less. A
+ * measurement that would run out is refused before it starts: out-of-stock answers are not a figure.
  *
  * @param warmUpBuys the buys the warm-up may make on this cluster
  * @param restockTo each book's stock to top up to first; 0 for no restock
