@@ -19,6 +19,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
@@ -66,11 +67,12 @@ class BookFilesTest extends CatalogTestSupport {
     }
 
     /**
-     * Frontends cache a book's files beside the book: a registration reaches every frontend, as a change of the book
-     * at its current version (the book's row is unchanged), before the upload is answered.
+     * Frontends cache a book's files beside the book and small files by name: a registration reaches every frontend,
+     * as a change of that file of the book (its name and the name's revision, at the book's current version: the
+     * book's row is unchanged), before the upload is answered.
      */
     @Test
-    void aRegistrationIsPushedToTheFrontendsAsAChangeOfTheBookBeforeItIsAnswered() {
+    void aRegistrationIsPushedToTheFrontendsAsAChangeOfTheBooksFileBeforeItIsAnswered() {
         long book = newBook("files-pushed", 1).path("id").asLong();
         int before = FRONTEND.receivedFor(book).size();
 
@@ -84,6 +86,10 @@ class BookFilesTest extends CatalogTestSupport {
             assertThat(last.path("version").asLong())
                     .isEqualTo(book(book).path("version").asLong());
             assertThat(last.path("searchAffected").asBoolean()).isFalse();
+            assertThat(last.path("fileName").asString()).isEqualTo("pushed.pdf");
+            assertThat(last.path("fileRevision").asString())
+                    .isEqualTo(
+                            uploaded.headers().firstValue("Agora-File-Revision").orElseThrow());
         }
         assertThat(FRONTEND.receivedFor(book)).hasSize(before + 1);
         assertThat(book(book).path("version").asLong())
@@ -160,11 +166,48 @@ class BookFilesTest extends CatalogTestSupport {
                 .isEqualTo(201);
         assertThat(blobCount()).isEqualTo(before + 1);
 
+        long first = revision(download(book, "a.txt"));
         byte[] replacement = randomBytes(10, 6);
-        assertThat(upload(book, "a.txt", replacement, "text/plain", admin()).statusCode())
-                .isEqualTo(200);
-        assertThat(sha256(download(book, "a.txt").body())).isEqualTo(sha256(replacement));
+        HttpResponse<String> replaced = upload(book, "a.txt", replacement, "text/plain", admin());
+        assertThat(replaced.statusCode()).isEqualTo(200);
+        HttpResponse<byte[]> downloaded = download(book, "a.txt");
+        assertThat(sha256(downloaded.body())).isEqualTo(sha256(replacement));
         assertThat(sha256(download(book, "b.txt").body())).isEqualTo(sha256(content));
+        assertThat(revision(downloaded))
+                .as("new content raises the name's revision, and a download says which it answered for")
+                .isGreaterThan(first)
+                .isEqualTo(Long.parseLong(
+                        replaced.headers().firstValue("Agora-File-Revision").orElseThrow()));
+    }
+
+    /**
+     * Racing registrations of one name: the name's revisions rise in the order they commit, so the last revision
+     * announced for the name is the content it holds.
+     */
+    @Test
+    void theLastRevisionAnnouncedForANameIsTheContentItHolds() throws Exception {
+        long book = newBook("files-revisions", 1).path("id").asLong();
+        int racers = 4;
+        try (var pool = Executors.newFixedThreadPool(racers)) {
+            List<Future<HttpResponse<String>>> uploads = new ArrayList<>();
+            for (int i = 0; i < racers * 3; i++) {
+                byte[] content = randomBytes(200, 100 + i);
+                uploads.add(pool.submit(() -> upload(book, "raced.txt", content, "text/plain", admin())));
+            }
+            for (var upload : uploads) assertThat(upload.get().statusCode()).isIn(200, 201);
+        }
+        JsonNode highest = FRONTEND.receivedFor(book).stream()
+                .map(FakeFrontend.Received::body)
+                .filter(body -> "raced.txt".equals(body.path("fileName").asString(null)))
+                .max(Comparator.comparingLong(body -> body.path("fileRevision").asLong()))
+                .orElseThrow();
+        HttpResponse<byte[]> held = download(book, "raced.txt");
+        assertThat(revision(held)).isEqualTo(highest.path("fileRevision").asLong());
+    }
+
+    private static long revision(HttpResponse<?> response) {
+        return Long.parseLong(
+                response.headers().firstValue("Agora-File-Revision").orElseThrow());
     }
 
     @Test

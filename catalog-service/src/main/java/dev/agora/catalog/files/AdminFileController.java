@@ -1,5 +1,6 @@
 package dev.agora.catalog.files;
 
+import dev.agora.common.files.FileHeaders;
 import dev.agora.common.problem.ProblemException;
 import dev.agora.common.problem.ProblemTypes;
 import jakarta.servlet.http.HttpServletRequest;
@@ -60,6 +61,7 @@ class AdminFileController {
                         "/books/" + id + "/files/" + UriUtils.encodePathSegment(name, StandardCharsets.UTF_8));
                 yield ResponseEntity.status(done.created() ? HttpStatus.CREATED : HttpStatus.OK)
                         .header(HttpHeaders.LOCATION, location.toString())
+                        .header(FileHeaders.REVISION, Long.toString(done.revision()))
                         .body(done.file());
             }
             case RegisteringFiles.Registration.UnknownBook unknown ->

@@ -61,7 +61,8 @@ class FileIndex {
                 .optional();
     }
 
-    record Saved(boolean created, Instant at) {}
+    /** @param revision the name's new revision (V7__book_file_revisions.sql) */
+    record Saved(boolean created, Instant at, long revision) {}
 
     /**
      * Names the blob as the book's file {@code name}, replacing what the name held before. The blob and its holders
@@ -83,24 +84,26 @@ class FileIndex {
                         VALUES (?, ?, ?, ?, ?, now())
                         ON CONFLICT (book_id, name) DO UPDATE
                             SET hash = excluded.hash, size = excluded.size, media_type = excluded.media_type,
-                                created = excluded.created
-                        RETURNING (xmax = 0) AS created, created AS at""")
+                                created = excluded.created, revision = nextval('book_file_revisions')
+                        RETURNING (xmax = 0) AS created, created AS at, revision""")
                 .params(bookId, name, hash, size, mediaType)
-                .query((rows, n) -> new Saved(rows.getBoolean(1), instant(rows, 2)))
+                .query((rows, n) -> new Saved(rows.getBoolean(1), instant(rows, 2), rows.getLong(3)))
                 .single();
     }
 
     Optional<StoredFile> find(long bookId, String name) {
-        return ServerTiming.measure(ServerTiming.DB, () -> jdbc.sql("SELECT f.hash, f.size, f.media_type, f.created, "
-                        + NODES + " FROM book_files f WHERE f.book_id = ? AND f.name = ?")
-                .params(bookId, name)
-                .query((rows, n) -> new StoredFile(
-                        rows.getString(1),
-                        rows.getLong(2),
-                        rows.getString(3),
-                        instant(rows, 4),
-                        strings(rows.getArray(5))))
-                .optional());
+        return ServerTiming.measure(
+                ServerTiming.DB, () -> jdbc.sql("SELECT f.hash, f.size, f.media_type, f.created, f.revision, " + NODES
+                                + " FROM book_files f WHERE f.book_id = ? AND f.name = ?")
+                        .params(bookId, name)
+                        .query((rows, n) -> new StoredFile(
+                                rows.getString(1),
+                                rows.getLong(2),
+                                rows.getString(3),
+                                instant(rows, 4),
+                                rows.getLong(5),
+                                strings(rows.getArray(6))))
+                        .optional());
     }
 
     /** At most {@code limit} of the book's files, by name, those whose name comes after {@code after} ("": all). */

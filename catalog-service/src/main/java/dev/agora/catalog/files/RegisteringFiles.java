@@ -13,16 +13,18 @@ import org.springframework.stereotype.Service;
  * same hash is not sent again. Until the row commits nobody sees the file; an upload that fails before leaves no
  * row, and its staged bytes are deleted.
  *
- * <p>Frontends cache a book's list of files beside the book, so a registration is announced to them as a change of
- * the book (its current version, which a file does not raise) after its row commits and before it is answered,
- * through the same {@link BookChangeListener} as every change of a book: once the upload is answered, no frontend
- * lists the files as they were before it.
+ * <p>Frontends cache a book's list of files beside the book and the bytes of small files by name, so a registration is
+ * announced to them as a change of the book's file (the name and its new revision, at the book's current version,
+ * which a file does not raise) after its row commits and before it is answered, through the same
+ * {@link BookChangeListener} as every change of a book: once the upload is answered, no frontend lists the files as
+ * they were before it or serves the name's earlier content.
  */
 @Service
 class RegisteringFiles {
 
     sealed interface Registration {
-        record Done(FileView file, boolean created) implements Registration {}
+        /** @param revision the name's revision this registration gave it */
+        record Done(FileView file, boolean created, long revision) implements Registration {}
 
         record UnknownBook(long bookId) implements Registration {}
 
@@ -72,7 +74,9 @@ class RegisteringFiles {
                 if (holders.size() < needed) return new Registration.TooFewNodes(needed, holders.size());
             }
             FileIndex.Saved saved = index.save(bookId, name, mediaType, staged.hash(), staged.size(), holders);
-            index.currentState(bookId).ifPresent(changes::bookChanged);
+            index.currentState(bookId)
+                    .map(book -> book.withFile(name, saved.revision()))
+                    .ifPresent(changes::bookChanged);
             FileView view = new FileView(
                     bookId,
                     title.get(),
@@ -82,7 +86,7 @@ class RegisteringFiles {
                     staged.hash(),
                     saved.at(),
                     holders.stream().sorted().toList());
-            return new Registration.Done(view, saved.created());
+            return new Registration.Done(view, saved.created(), saved.revision());
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.agora.catalog.files;
 
 import dev.agora.common.files.ByteRange;
+import dev.agora.common.files.FileHeaders;
 import dev.agora.common.files.RangedAnswers;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -9,10 +10,8 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Optional;
-import org.springframework.http.ContentDisposition;
 import org.springframework.http.HttpHeaders;
 
 /**
@@ -48,9 +47,9 @@ final class SendingFiles {
 
     void send(StoredFile file, String name, HttpServletRequest request, HttpServletResponse response)
             throws IOException {
-        response.setDateHeader(HttpHeaders.LAST_MODIFIED, file.created().toEpochMilli());
-        // A name can be given new content: clients keep the bytes but ask each time (a 304 costs no body).
-        response.setHeader(HttpHeaders.CACHE_CONTROL, "no-cache");
+        response.setHeader(HttpHeaders.LAST_MODIFIED, FileHeaders.lastModified(file.created()));
+        response.setHeader(HttpHeaders.CACHE_CONTROL, FileHeaders.CACHE_CONTROL);
+        response.setHeader(FileHeaders.REVISION, Long.toString(file.revision()));
         ByteRange.Part bytes = RangedAnswers.decide(request, response, file.etag(), file.size());
         if (bytes == null) return;
         long first = bytes.first();
@@ -58,12 +57,7 @@ final class SendingFiles {
         long length = last - first + 1;
         response.setContentType(file.mediaType());
         response.setContentLengthLong(length);
-        response.setHeader(
-                HttpHeaders.CONTENT_DISPOSITION,
-                ContentDisposition.attachment()
-                        .filename(name, StandardCharsets.UTF_8)
-                        .build()
-                        .toString());
+        response.setHeader(HttpHeaders.CONTENT_DISPOSITION, FileHeaders.disposition(name));
         if ("HEAD".equals(request.getMethod()) || length == 0) return;
         Optional<Path> local = store.localFile(file.hash());
         if (local.isPresent()

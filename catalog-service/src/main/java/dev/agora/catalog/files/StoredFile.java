@@ -3,8 +3,11 @@ package dev.agora.catalog.files;
 import java.time.Instant;
 import java.util.List;
 
-/** What a download needs to know of a file: its blob, its length, its type, and where its bytes are. */
-record StoredFile(String hash, long size, String mediaType, Instant created, List<String> nodes) {
+/**
+ * What a download needs to know of a file: its blob, its length, its type, its name's revision, and where its bytes
+ * are.
+ */
+record StoredFile(String hash, long size, String mediaType, Instant created, long revision, List<String> nodes) {
 
     String etag() {
         return "\"" + hash + "\"";

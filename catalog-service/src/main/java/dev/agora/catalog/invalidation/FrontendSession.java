@@ -19,6 +19,7 @@ import org.slf4j.LoggerFactory;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The catalog's WebSocket to one frontend ({@code ws://<frontend>/internal/cache/invalidations}, opened with the
@@ -105,13 +106,19 @@ final class FrontendSession implements WebSocket.Listener {
         long seq = sequence.incrementAndGet();
         CompletableFuture<Void> acknowledged = new CompletableFuture<>();
         acknowledgements.put(seq, acknowledged);
-        String message = JSON.writeValueAsString(JSON.createObjectNode()
+        ObjectNode invalidation = JSON.createObjectNode()
                 .put("type", "invalidate")
                 .put("seq", seq)
                 .put("bookId", change.bookId())
                 .put("version", change.version())
                 .put("topic", change.topic())
-                .put("searchAffected", change.searchAffected()));
+                .put("searchAffected", change.searchAffected());
+        if (change.file() != null) {
+            invalidation
+                    .put("fileName", change.file().name())
+                    .put("fileRevision", change.file().revision());
+        }
+        String message = JSON.writeValueAsString(invalidation);
         opening().whenComplete((open, notOpened) -> {
             if (notOpened != null) {
                 failed(seq, acknowledged, Unreachable.opening(notOpened));

@@ -40,6 +40,8 @@ public final class BookCache implements MeterBinder {
     private final CatalogLeases leases;
     /** What is cached per book beside the book, invalidated and emptied with it. */
     private final List<BookSideCache<?>> sides = new CopyOnWriteArrayList<>();
+    /** Told of changes of single files, and of every emptying. */
+    private final List<FileChanges> fileListeners = new CopyOnWriteArrayList<>();
     /** The leases' change count this cache was last emptied for. */
     private volatile long leaseChangesSeen;
 
@@ -104,7 +106,7 @@ public final class BookCache implements MeterBinder {
      * Whether the catalogs' leases hold, after emptying the cache if they changed since it was last used: what it
      * held then may be stale.
      */
-    boolean leased() {
+    public boolean leased() {
         boolean holds = leases.trusted();
         long changes = leases.changes();
         if (changes != leaseChangesSeen) {
@@ -185,6 +187,34 @@ public final class BookCache implements MeterBinder {
     }
 
     /**
+     * What is kept per file name (the bytes of small files): told of each registration of a name, and of each
+     * emptying of this cache, which may have lost announcements.
+     */
+    public interface FileChanges {
+
+        /** The book's file {@code name} was given new content, which the name holds from {@code revision} on. */
+        void fileChanged(long bookId, String name, long revision);
+
+        /** Everything was emptied: announcements may have been missed since the last one received. */
+        void cleared();
+    }
+
+    /** Tells {@code listener} of every file change and every emptying from now on. */
+    public void listen(FileChanges listener) {
+        fileListeners.add(listener);
+    }
+
+    /**
+     * A committed registration of one of a book's files, announced with the name's new revision. The book itself is
+     * as it was (lookups stay); what is kept beside it (its list of files) goes, and the file listeners are told.
+     */
+    public void fileChanged(long bookId, String name, long revision) {
+        invalidations.increment();
+        for (BookSideCache<?> side : sides) side.invalidate(bookId);
+        for (FileChanges listener : fileListeners) listener.fileChanged(bookId, name, revision);
+    }
+
+    /**
      * Drops a book this frontend just wrote through (a buy), without knowing its new version, and refuses
      * every lookup fetched before: such a fetch may have read the book before the write committed. Lookups
      * started after this read the committed write.
@@ -202,6 +232,7 @@ public final class BookCache implements MeterBinder {
         lookups.invalidateAll();
         searches.invalidateAll();
         for (BookSideCache<?> side : sides) side.clear();
+        for (FileChanges listener : fileListeners) listener.cleared();
     }
 
     private long announcedVersion(long bookId) {

@@ -79,7 +79,7 @@ final class InvalidationFilter extends OncePerRequestFilter {
             ProblemResponses.write(response, HttpStatus.BAD_REQUEST, ProblemTypes.VALIDATION, describe(violations));
             return;
         }
-        cache.invalidate(invalidation.bookId(), invalidation.version(), invalidation.affectsSearch());
+        invalidation.applyTo(cache);
         response.setStatus(HttpStatus.NO_CONTENT.value());
     }
 

@@ -37,7 +37,9 @@ import tools.jackson.databind.json.JsonMapper;
 final class InvalidationSocket extends TextWebSocketHandler implements AutoCloseable {
 
     static final String PATH = "/internal/cache/invalidations";
-    static final int MAX_MESSAGE_BYTES = 512;
+    /** A file name of 255 characters is up to 765 bytes of UTF-8, a topic up to 300. */
+    static final int MAX_MESSAGE_BYTES = 2048;
+
     static final long RENEW_EVERY_MILLIS = 100;
     /** A session whose acknowledgements cannot be sent within this is too slow to keep. */
     private static final int SEND_TIME_LIMIT_MILLIS = 1_000;
@@ -111,7 +113,19 @@ final class InvalidationSocket extends TextWebSocketHandler implements AutoClose
                 if (!searchAffected.isMissingNode() && !searchAffected.isBoolean()) {
                     return "searchAffected must be true or false";
                 }
-                cache.invalidate(bookId.asLong(), version.asLong(), searchAffected.asBoolean(false));
+                JsonNode fileName = message.path("fileName");
+                JsonNode fileRevision = message.path("fileRevision");
+                if (fileName.isMissingNode() != fileRevision.isMissingNode()) {
+                    return "fileName and fileRevision come together";
+                }
+                if (!fileName.isMissingNode()) {
+                    String name = fileName.isString() ? fileName.asString() : "";
+                    if (name.isEmpty() || name.length() > 255) return "fileName must be a name of 1 to 255 characters";
+                    if (!positiveLong(fileRevision)) return "fileRevision must be positive";
+                    cache.fileChanged(bookId.asLong(), name, fileRevision.asLong());
+                } else {
+                    cache.invalidate(bookId.asLong(), version.asLong(), searchAffected.asBoolean(false));
+                }
                 catalog.session().sendMessage(new TextMessage("{\"type\":\"ack\",\"seq\":" + seq.asLong() + "}"));
                 return null;
             }

@@ -1,5 +1,6 @@
 package dev.agora.frontend.files;
 
+import dev.agora.common.files.FileHeaders;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.ByteArrayOutputStream;
@@ -26,7 +27,7 @@ import org.apache.hc.core5.http.NoHttpResponseException;
  * download costs this heap what a 1 KB one does. A node without the bytes answers 307 naming the holders, which are
  * tried in turn. When a holder dies mid-transfer the rest is asked of the next holder as a range of the same
  * version ({@code If-Range} with the ETag), and the client sees one unbroken body. A whole small file that went
- * through is handed to {@link SmallFiles} to be kept.
+ * through is handed to {@link SmallFiles} to be kept, with the revision of the name the node answered for.
  */
 final class Downloading {
 
@@ -86,15 +87,18 @@ final class Downloading {
             }
             ByteArrayOutputStream kept = new ByteArrayOutputStream((int) keepable.size());
             readToTheEnd = copy(answer, catalogPath, new Tee(response.getOutputStream(), kept));
-            filling.keep(keepable, kept.toByteArray());
+            filling.keep(keepable, revision(answer.response), kept.toByteArray());
         } finally {
             answer.release(readToTheEnd);
         }
     }
 
-    /** The file a whole answer (200) of at most {@code maxSize} bytes with a strong ETag carries; else null. */
+    /**
+     * The file a whole answer (200) of at most {@code maxSize} bytes with a strong ETag and the name's revision
+     * carries; else null.
+     */
     private static KeptFile keepable(ClassicHttpResponse response, long maxSize) {
-        if (response.getCode() != 200) return null;
+        if (response.getCode() != 200 || revision(response) <= 0) return null;
         Header length = response.getFirstHeader("Content-Length");
         Header etag = response.getFirstHeader("ETag");
         Header type = response.getFirstHeader("Content-Type");
@@ -115,6 +119,17 @@ final class Downloading {
                 value(response, "Last-Modified"),
                 value(response, "Content-Disposition"),
                 value(response, "Cache-Control"));
+    }
+
+    /** The revision of the name the node answered for ({@link FileHeaders#REVISION}); 0 when it does not say. */
+    private static long revision(ClassicHttpResponse response) {
+        Header revision = response.getFirstHeader(FileHeaders.REVISION);
+        if (revision == null) return 0;
+        try {
+            return Long.parseLong(revision.getValue().strip());
+        } catch (NumberFormatException malformed) {
+            return 0;
+        }
     }
 
     private static String value(ClassicHttpResponse response, String name) {

@@ -1,5 +1,6 @@
 package dev.agora.frontend.files;
 
+import dev.agora.common.files.FileHeaders;
 import dev.agora.common.problem.ProblemException;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -33,8 +34,8 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Book files on the public API (seed 003): search, a book's files, download (public), and register (publisher or
  * admin, the caller's token relayed to the catalog, which checks it again). Uploads and downloads are streamed
- * through, never held here, except small files once downloaded: their bytes are kept and answered from memory
- * ({@link SmallFiles}). Names and bounds are the catalog's to check, and its problems are passed on as they are.
+ * through, never held here, except small files uploaded or downloaded once: their bytes are kept and answered from
+ * memory ({@link SmallFiles}). Names and bounds are the catalog's to check, and its problems are passed on as they are.
  */
 @RestController
 class FileController {
@@ -113,9 +114,19 @@ class FileController {
     @PutMapping(FILES_PATH)
     void upload(@PathVariable @Positive long id, HttpServletRequest request, HttpServletResponse response)
             throws IOException {
+        String raw = rawName(request);
+        String name = decoded(raw);
+        long declared = request.getContentLengthLong();
+        SmallFiles.Filling filling = name == null || declared < 0 ? null : smallFiles.filling(id, name);
+        CapturingBody captured = filling != null && declared <= filling.maxFileSize()
+                ? new CapturingBody(request.getInputStream(), (int) declared)
+                : null;
         ClassicHttpResponse answer;
         try {
-            answer = uploading.send("/admin/books/" + id + "/files/" + rawName(request), request);
+            answer = uploading.send(
+                    "/admin/books/" + id + "/files/" + raw,
+                    request,
+                    captured != null ? captured : request.getInputStream());
         } catch (java.net.ConnectException unreachable) {
             throw ProblemException.unavailable("No catalog node took the upload; try again");
         } catch (ConnectionRequestTimeoutException busy) {
@@ -133,6 +144,7 @@ class FileController {
             Header type = answer.getFirstHeader("Content-Type");
             if (answer.getCode() / 100 == 2) {
                 CatalogFile file = json.readValue(body, CatalogFile.class);
+                if (captured != null) keep(filling, file, answer, captured.whole());
                 response.setHeader("Location", CatalogFile.url(id, file.name()));
                 response.setContentType(MediaType.APPLICATION_JSON_VALUE);
                 json.writeValue(response.getOutputStream(), file.view());
@@ -141,6 +153,29 @@ class FileController {
                 response.getOutputStream().write(body);
             }
         }
+    }
+
+    /**
+     * Keeps a small file just registered, so that its first download is answered from memory: the headers are those a
+     * catalog node sends with it ({@link FileHeaders}), the name's revision the one the catalog gave it.
+     */
+    private static void keep(SmallFiles.Filling filling, CatalogFile file, ClassicHttpResponse answer, byte[] content) {
+        Header revision = answer.getFirstHeader(FileHeaders.REVISION);
+        if (content == null || revision == null) return;
+        long registered;
+        try {
+            registered = Long.parseLong(revision.getValue().strip());
+        } catch (NumberFormatException malformed) {
+            return;
+        }
+        KeptFile kept = new KeptFile(
+                "\"" + file.hash() + "\"",
+                file.size(),
+                file.mediaType(),
+                FileHeaders.lastModified(file.created()),
+                FileHeaders.disposition(file.name()),
+                FileHeaders.CACHE_CONTROL);
+        filling.keep(kept, registered, content);
     }
 
     private static List<FileView> views(List<CatalogFile> files) {

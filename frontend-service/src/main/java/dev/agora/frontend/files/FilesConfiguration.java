@@ -1,10 +1,10 @@
 package dev.agora.frontend.files;
 
-import com.github.benmanes.caffeine.cache.Cache;
 import dev.agora.common.security.AccessRules;
 import dev.agora.common.security.Roles;
 import dev.agora.frontend.book.BookCache;
 import dev.agora.frontend.book.BookSideCache;
+import dev.agora.frontend.book.CacheSettings;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.httpcomponents.hc5.PoolingHttpClientConnectionManagerMetricsBinder;
 import java.util.List;
@@ -78,15 +78,9 @@ class FilesConfiguration {
         return books.side("books.files");
     }
 
-    /** Which content each of a book's names stands for, kept beside the book (and dropped with it). */
     @Bean
-    BookSideCache<Cache<String, KeptFile>> bookFileNamesCache(BookCache books) {
-        return books.side("books.files.names");
-    }
-
-    @Bean
-    SmallFiles smallFiles(FilesSettings settings, BookSideCache<Cache<String, KeptFile>> bookFileNamesCache) {
-        return new SmallFiles(settings.memory(), bookFileNamesCache);
+    SmallFiles smallFiles(FilesSettings settings, BookCache books, CacheSettings cache) {
+        return new SmallFiles(settings.memory(), books, cache.maxLookups());
     }
 
     @Bean

@@ -19,7 +19,7 @@ record FilesSettings(
 
     FilesSettings {
         if (poolWait == null) poolWait = Duration.ofSeconds(1);
-        if (memory == null) memory = new Memory(true, null, null, 0);
+        if (memory == null) memory = new Memory(true, null, null, 0, null);
     }
 
     /**
@@ -28,13 +28,17 @@ record FilesSettings(
      * @param maxFileSize the largest file kept; larger ones always stream from a catalog
      * @param maxTotal the bytes kept at most, all files together (least used go first)
      * @param maxNamesPerBook the names remembered per book (name to content), each a few hundred bytes
+     * @param namesTtl how long a name's content is remembered after it was learnt: a safety net only, like the book
+     *     cache's time to live (announcements keep names fresh); long enough that files registered through this
+     *     frontend are still known when they are first downloaded
      */
-    record Memory(boolean enabled, DataSize maxFileSize, DataSize maxTotal, int maxNamesPerBook) {
+    record Memory(boolean enabled, DataSize maxFileSize, DataSize maxTotal, int maxNamesPerBook, Duration namesTtl) {
 
         Memory {
             if (maxFileSize == null) maxFileSize = DataSize.ofKilobytes(64);
             if (maxTotal == null) maxTotal = DataSize.ofMegabytes(64);
             if (maxNamesPerBook <= 0) maxNamesPerBook = 100_000;
+            if (namesTtl == null) namesTtl = Duration.ofMinutes(10);
         }
     }
 }

@@ -27,9 +27,12 @@ final class Uploading {
         this.nodes = nodes;
     }
 
-    /** The catalog's answer, open; the caller reads and closes it. */
-    ClassicHttpResponse send(String catalogPath, HttpServletRequest request) throws IOException {
-        InputStream body = request.getInputStream();
+    /**
+     * The catalog's answer, open; the caller reads and closes it.
+     *
+     * @param body the request's body, or a stream reading it through
+     */
+    ClassicHttpResponse send(String catalogPath, HttpServletRequest request, InputStream body) throws IOException {
         IOException last = new ConnectException("No catalog node is known");
         List<URI> candidates = nodes.inTurn();
         for (URI node : candidates) {

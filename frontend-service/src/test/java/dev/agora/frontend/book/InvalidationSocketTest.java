@@ -153,6 +153,23 @@ class InvalidationSocketTest {
     }
 
     @Test
+    void aFilesRegistrationIsAcknowledgedAndLeavesTheBookCached() throws Exception {
+        long id = Books.register(http, cluster, "A file changed", 5);
+        socket = new CatalogSocket(catalogToken());
+        socket.granting = true;
+        cluster.awaitCachesLeased();
+        await().atMost(Duration.ofSeconds(10)).until(() -> cacheOf(id).contains("cache;desc=hit"));
+
+        String ack = socket.say("{\"type\":\"invalidate\",\"seq\":42,\"bookId\":" + id
+                + ",\"version\":1000,\"searchAffected\":false,\"fileName\":\"ch1.pdf\",\"fileRevision\":7}");
+
+        assertThat(Http.JSON.readTree(ack).path("seq").asLong()).isEqualTo(42);
+        assertThat(cacheOf(id))
+                .as("a file's change is not a change of the book's row: its version is not taken")
+                .contains("cache;desc=hit");
+    }
+
+    @Test
     void whileAConnectedCatalogGrantsNoLeaseTheCacheIsNotUsed() throws Exception {
         long id = Books.register(http, cluster, "Leased", 5);
         cacheOf(id);
@@ -198,8 +215,16 @@ class InvalidationSocketTest {
             "{\"type\":\"invalidate\",\"seq\":1,\"bookId\":" + id + ",\"version\":9,\"searchAffected\":\"yes\"}",
             "{\"type\":\"invalidate\",\"bookId\":" + id + ",\"version\":9}",
             "{\"type\":\"drop-everything\",\"seq\":1}",
-            "{\"type\":\"invalidate\",\"seq\":1,\"bookId\":" + id + ",\"version\":9,\"topic\":\"" + "x".repeat(600)
-                    + "\"}"
+            "{\"type\":\"invalidate\",\"seq\":1,\"bookId\":" + id + ",\"version\":9,\"topic\":\"" + "x".repeat(2100)
+                    + "\"}",
+            "{\"type\":\"invalidate\",\"seq\":1,\"bookId\":" + id + ",\"version\":9,\"fileName\":\"a.txt\"}",
+            "{\"type\":\"invalidate\",\"seq\":1,\"bookId\":" + id + ",\"version\":9,\"fileRevision\":3}",
+            "{\"type\":\"invalidate\",\"seq\":1,\"bookId\":" + id
+                    + ",\"version\":9,\"fileName\":\"a.txt\",\"fileRevision\":0}",
+            "{\"type\":\"invalidate\",\"seq\":1,\"bookId\":" + id
+                    + ",\"version\":9,\"fileName\":\"\",\"fileRevision\":3}",
+            "{\"type\":\"invalidate\",\"seq\":1,\"bookId\":" + id + ",\"version\":9,\"fileName\":\"" + "n".repeat(256)
+                    + "\",\"fileRevision\":3}"
         }) {
             socket = new CatalogSocket(catalogToken());
             socket.webSocket.sendText(bad, true);

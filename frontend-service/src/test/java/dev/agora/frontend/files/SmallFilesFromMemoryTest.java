@@ -18,10 +18,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Small files answered from the frontend's memory, on the real cluster: after one download, every later download of
- * the file through that frontend (whole, ranges, conditional, HEAD) leaves the catalogs' request counts where they
- * were, and answers what a catalog node answers to the same request, header for header; a name given new content
- * serves the new bytes; a file above the size limit keeps streaming from a catalog.
+ * Small files answered from the frontend's memory, on the real cluster: after an upload through a frontend, or one
+ * download through it, every later download of the file through that frontend (whole, ranges, conditional, HEAD)
+ * leaves the catalogs' request counts where they were, and answers what a catalog node answers to the same request,
+ * header for header; a name given new content, through this frontend or another, serves the new bytes; a file above
+ * the size limit keeps streaming from a catalog.
  */
 class SmallFilesFromMemoryTest {
 
@@ -54,8 +55,9 @@ class SmallFilesFromMemoryTest {
     }
 
     @Test
-    void aSmallFileDownloadedOnceIsAnsweredFromMemoryAsACatalogAnswersIt() {
+    void aSmallFileUploadedThroughAFrontendIsAnsweredFromItsMemoryFromTheFirstDownloadAsACatalogAnswersIt() {
         assumeTrue(cluster.catalogs.stream().allMatch(ServiceProcess::isAlive), "needs every catalog");
+        cluster.awaitCachesLeased();
         long book = Books.register(http, cluster, "Kept in memory", 1);
         int size = 1024;
         assertThat(FileTransfer.upload(url(book, "small%20one.txt"), size, 21, admin)
@@ -79,12 +81,12 @@ class SmallFilesFromMemoryTest {
             fromCatalog.add(FileTransfer.downloadBytes(
                     cluster.catalogs.getFirst().baseUrl() + "/books/" + book + "/files/small%20one.txt", headers));
         }
+        double catalogRequests = catalogDownloadRequests();
 
         HttpResponse<byte[]> first = FileTransfer.downloadBytes(url(book, "small%20one.txt"));
         assertThat(first.statusCode()).isEqualTo(200);
         assertThat(FileTransfer.sha256(new java.io.ByteArrayInputStream(first.body())))
                 .isEqualTo(FileTransfer.sha256(size, 21));
-        double catalogRequests = catalogDownloadRequests();
 
         for (int i = 0; i < requests.size(); i++) {
             HttpResponse<byte[]> fromMemory = FileTransfer.downloadBytes(url(book, "small%20one.txt"), requests.get(i));
@@ -103,8 +105,26 @@ class SmallFilesFromMemoryTest {
         assertThat(head.body()).isEmpty();
 
         assertThat(catalogDownloadRequests())
-                .as("downloads of a file kept in memory never reach a catalog")
+                .as("downloads of a file uploaded through this frontend never reach a catalog, the first one neither")
                 .isEqualTo(catalogRequests);
+    }
+
+    @Test
+    void aSmallFileRegisteredThroughAnotherFrontendIsKeptFromItsFirstDownload() {
+        assumeTrue(cluster.catalogs.stream().allMatch(ServiceProcess::isAlive), "needs every catalog");
+        cluster.awaitCachesLeased();
+        long book = Books.register(http, cluster, "Kept after one download", 1);
+        assertThat(FileTransfer.upload(otherUrl(book, "elsewhere.txt"), 700, 5, admin)
+                        .statusCode())
+                .isEqualTo(201);
+        double before = catalogDownloadRequests();
+        for (int i = 0; i < 3; i++) {
+            HttpResponse<byte[]> download = FileTransfer.downloadBytes(url(book, "elsewhere.txt"));
+            assertThat(hash(download.body())).isEqualTo(FileTransfer.sha256(700, 5));
+        }
+        assertThat(catalogDownloadRequests())
+                .as("only the first download through this frontend reaches a catalog")
+                .isEqualTo(before + 1);
     }
 
     @Test
@@ -127,6 +147,15 @@ class SmallFilesFromMemoryTest {
                     .as("download %d after the new content", i)
                     .isEqualTo(FileTransfer.sha256(3000, 2));
         }
+
+        // New content through the other frontend: the catalog tells this one which name changed, at which revision.
+        assertThat(FileTransfer.upload(otherUrl(book, "notes.txt"), 1500, 4, admin)
+                        .statusCode())
+                .isEqualTo(200);
+        HttpResponse<byte[]> fromOther = FileTransfer.downloadBytes(url(book, "notes.txt"));
+        assertThat(hash(fromOther.body()))
+                .as("content registered through another frontend")
+                .isEqualTo(FileTransfer.sha256(1500, 4));
 
         int large = 65 * 1024; // above the 64 KB kept at most
         assertThat(FileTransfer.upload(url(book, "large.bin"), large, 3, admin).statusCode())
@@ -165,5 +194,10 @@ class SmallFilesFromMemoryTest {
 
     private static String url(long book, String name) {
         return frontend + "/api/books/" + book + "/files/" + name;
+    }
+
+    /** The same file through the other caching frontend. */
+    private static String otherUrl(long book, String name) {
+        return cluster.frontend(1) + "/api/books/" + book + "/files/" + name;
     }
 }
