@@ -201,8 +201,10 @@ final class FrontendInvalidator implements BookChangeListener, AutoCloseable {
     }
 
     /** Whether a session opened after announcement {@code openedAfter} may be granted a lease now. */
-    private boolean grantable(long openedAfter) {
-        Long oldest = inFlight.isEmpty() ? null : inFlight.first();
+    boolean grantable(long openedAfter) {
+        // ceiling, not isEmpty() then first(): an announcement ending in between empties the set, first() then throws,
+        // and the exception, thrown in the session's listener, ended the session (and emptied the frontend's cache).
+        Long oldest = inFlight.ceiling(Long.MIN_VALUE);
         return oldest == null || oldest > openedAfter;
     }
 
