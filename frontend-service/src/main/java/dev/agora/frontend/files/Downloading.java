@@ -23,7 +23,7 @@ import org.apache.hc.core5.http.NoHttpResponseException;
 
 /**
  * Passes a download through from a catalog node that holds the file: status and headers as the node answered
- * (200, 206, 304, 416, problems), the bytes copied through one 64 KB buffer as the client takes them, so a 1 GB
+ * (200, 206, 304, 416, problems), the bytes copied through one 256 KB buffer as the client takes them, so a 1 GB
  * download costs this heap what a 1 KB one does. A node without the bytes answers 307 naming the holders, which are
  * tried in turn. When a holder dies mid-transfer the rest is asked of the next holder as a range of the same
  * version ({@code If-Range} with the ETag), and the client sees one unbroken body. A whole small file that went
@@ -32,7 +32,13 @@ import org.apache.hc.core5.http.NoHttpResponseException;
 final class Downloading {
 
     static final String NODES_HEADER = "Agora-File-Nodes";
-    private static final int BUFFER = 64 * 1024;
+    /**
+     * A large body passes through in reads and writes of up to this much, each a system call on either side (and a
+     * copy between the heap and the JDK's direct buffers): fewer and larger ones leave more of a busy machine's cores
+     * to the bytes themselves. What one transfer holds in this heap, whatever the file's size.
+     */
+    private static final int BUFFER = 256 * 1024;
+
     private static final int MAX_REDIRECTS = 3;
     private static final List<String> REQUEST_HEADERS =
             List.of("Range", "If-Range", "If-None-Match", "If-Modified-Since", "Accept");
@@ -234,7 +240,8 @@ final class Downloading {
         List<URI> others = new ArrayList<>(answer.others());
         Answer resumed = null;
         boolean resumedToTheEnd = false;
-        // Sized to the body when it is small: a fresh 64 KB for every 1 KB download is most of what copying one costs.
+        // Sized to the body when it is small: a fresh 256 KB for every 1 KB download would be most of what copying one
+        // costs.
         byte[] buffer = new byte[end < 0 ? BUFFER : (int) Math.clamp(end - position + 1, 1, BUFFER)];
         try {
             while (true) {

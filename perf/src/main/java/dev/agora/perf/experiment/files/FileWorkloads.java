@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
 import tools.jackson.databind.json.JsonMapper;
 
 /** What the three seed-003 experiments share: file names, bulk registration, heap sampling, the fsync ceiling. */
@@ -74,7 +75,11 @@ final class FileWorkloads {
         heap.put("load generator", new double[] {Double.NaN, 0});
         Thread sampler = Thread.ofPlatform().daemon().name("heap-sampler").start(() -> {
             while (!Thread.currentThread().isInterrupted()) {
-                services.forEach((name, url) -> note(heap.get(name), heapMb(http, url)));
+                try {
+                    services.forEach((name, url) -> note(heap.get(name), heapMb(http, url)));
+                } catch (CancellationException endedMidSample) {
+                    return; // the work ended while a sample was on its way: the interrupt cancels the request
+                }
                 Runtime runtime = Runtime.getRuntime();
                 note(heap.get("load generator"), (runtime.totalMemory() - runtime.freeMemory()) / 1e6);
                 try {

@@ -149,7 +149,7 @@ public final class TransferSizesExperiment implements Experiment {
                                 + "as the seed's clients did, through both frontends. Per client: the bytes one client "
                                 + "received over the step's wall time, the seed's measure. Cluster: "
                                 + target.shape().describe() + "; large blobs go out with sendfile from the catalogs "
-                                + "and are passed through the frontends one 64 KB buffer at a time; files of up to "
+                                + "and are passed through the frontends one 256 KB buffer at a time; files of up to "
                                 + "64 KB are answered from a frontend's memory after its first download of them "
                                 + "(agora.files.memory), as every download of a small book file is.",
                         table.build())
