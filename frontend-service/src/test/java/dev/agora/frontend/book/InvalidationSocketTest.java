@@ -129,18 +129,24 @@ class InvalidationSocketTest {
         return cluster.tokens().catalogService();
     }
 
+    /** A new book, cached at the frontend while this test's session, granting leases, is open. */
+    private long cachedUnderThisSession(String title) {
+        long id = Books.register(http, cluster, title, 5);
+        socket = new CatalogSocket(catalogToken());
+        socket.granting = true;
+        cluster.awaitCachesLeased();
+        // Cached first: a read may miss while the new book's own announcements or a lease renewal are in flight.
+        await().atMost(Duration.ofSeconds(10)).until(() -> cacheOf(id).contains("cache;desc=hit"));
+        return id;
+    }
+
     private static String cacheOf(long bookId) {
         return http.get(frontend + "/api/books/" + bookId).header("Server-Timing");
     }
 
     @Test
     void anInvalidationIsAppliedBeforeItIsAcknowledged() throws Exception {
-        long id = Books.register(http, cluster, "Invalidated by hand", 5);
-        socket = new CatalogSocket(catalogToken());
-        socket.granting = true;
-        cluster.awaitCachesLeased();
-        // Cached first: a read may miss while the new book's own announcements or a lease renewal are in flight.
-        await().atMost(Duration.ofSeconds(10)).until(() -> cacheOf(id).contains("cache;desc=hit"));
+        long id = cachedUnderThisSession("Invalidated by hand");
 
         String ack = socket.say(
                 "{\"type\":\"invalidate\",\"seq\":41,\"bookId\":" + id + ",\"version\":1000,\"searchAffected\":false}");
@@ -154,11 +160,7 @@ class InvalidationSocketTest {
 
     @Test
     void aFilesRegistrationIsAcknowledgedAndLeavesTheBookCached() throws Exception {
-        long id = Books.register(http, cluster, "A file changed", 5);
-        socket = new CatalogSocket(catalogToken());
-        socket.granting = true;
-        cluster.awaitCachesLeased();
-        await().atMost(Duration.ofSeconds(10)).until(() -> cacheOf(id).contains("cache;desc=hit"));
+        long id = cachedUnderThisSession("A file changed");
 
         String ack = socket.say("{\"type\":\"invalidate\",\"seq\":42,\"bookId\":" + id
                 + ",\"version\":1000,\"searchAffected\":false,\"fileName\":\"ch1.pdf\",\"fileRevision\":7}");

@@ -38,8 +38,7 @@ class SmallFilesTest {
     void anAnswerOfARevisionBelowAnAnnouncedOneIsNeverServedByName() {
         byte[] old = bytes("old");
         SmallFiles.Filling before = files.filling(1, "a.txt");
-        // The name gets new content (revision 2) while the answer of revision 1 is on its way: the catalog announces
-        // it.
+        // The name gets revision 2 while the answer of revision 1 is on its way: the catalog announces it.
         books.fileChanged(1, "a.txt", 2);
         before.keep(file(old), 1, old);
         assertThat(files.find(1, "a.txt")).isNull();
