@@ -4,7 +4,6 @@ import dev.agora.common.security.AccessRules;
 import dev.agora.common.security.Roles;
 import dev.agora.frontend.book.BookCache;
 import dev.agora.frontend.book.BookSideCache;
-import dev.agora.frontend.book.CacheSettings;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.httpcomponents.hc5.PoolingHttpClientConnectionManagerMetricsBinder;
 import java.util.List;
@@ -79,8 +78,8 @@ class FilesConfiguration {
     }
 
     @Bean
-    SmallFiles smallFiles(FilesSettings settings, BookCache books, CacheSettings cache) {
-        return new SmallFiles(settings.memory(), books, cache.maxLookups());
+    SmallFiles smallFiles(FilesSettings settings, BookCache books) {
+        return new SmallFiles(settings.memory(), books);
     }
 
     @Bean

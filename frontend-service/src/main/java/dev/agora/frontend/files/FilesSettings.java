@@ -27,17 +27,18 @@ record FilesSettings(
      *     reaches a catalog, as the experiments comparing catalog layouts need)
      * @param maxFileSize the largest file kept; larger ones always stream from a catalog
      * @param maxTotal the bytes kept at most, all files together (least used go first)
-     * @param maxNamesPerBook the names remembered per book (name to content), each a few hundred bytes
+     * @param maxNames the names remembered at most, all books together (name to content), each a few hundred bytes:
+     *     announcements of registrations add names as downloads and uploads do, so the bound is on all of them
      * @param namesTtl how long a name's content is remembered after it was learnt: a safety net only, like the book
      *     cache's time to live (announcements keep names fresh); long enough that files registered through this
      *     frontend are still known when they are first downloaded
      */
-    record Memory(boolean enabled, DataSize maxFileSize, DataSize maxTotal, int maxNamesPerBook, Duration namesTtl) {
+    record Memory(boolean enabled, DataSize maxFileSize, DataSize maxTotal, int maxNames, Duration namesTtl) {
 
         Memory {
             if (maxFileSize == null) maxFileSize = DataSize.ofKilobytes(64);
             if (maxTotal == null) maxTotal = DataSize.ofMegabytes(64);
-            if (maxNamesPerBook <= 0) maxNamesPerBook = 100_000;
+            if (maxNames <= 0) maxNames = 100_000;
             if (namesTtl == null) namesTtl = Duration.ofMinutes(10);
         }
     }

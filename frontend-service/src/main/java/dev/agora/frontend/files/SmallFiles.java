@@ -10,7 +10,6 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.binder.cache.CaffeineCacheMetrics;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.time.Duration;
 import java.util.HexFormat;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -41,11 +40,9 @@ final class SmallFiles implements MeterBinder, BookCache.FileChanges {
 
     private final boolean enabled;
     private final long maxFileSize;
-    private final int maxNamesPerBook;
-    private final Duration namesTtl;
     private final BookCache books;
-    /** Per book, what is known of each name. Bounded by the book cache's size. */
-    private final Cache<Long, Cache<String, Known>> names;
+    /** What is known of each name, all books together, bounded by {@code agora.files.memory.max-names}. */
+    private final Cache<Name, Known> names;
 
     private final Cache<String, byte[]> bytes;
     private final AtomicLong sequence = new AtomicLong();
@@ -65,17 +62,21 @@ final class SmallFiles implements MeterBinder, BookCache.FileChanges {
      */
     private record Known(long revision, KeptFile file) {}
 
-    SmallFiles(FilesSettings.Memory settings, BookCache books, long maxBooks) {
+    /** A file's name in its book. */
+    private record Name(long bookId, String name) {}
+
+    SmallFiles(FilesSettings.Memory settings, BookCache books) {
         this.enabled = settings.enabled();
         this.maxFileSize = settings.maxFileSize().toBytes();
-        this.maxNamesPerBook = settings.maxNamesPerBook();
-        this.namesTtl = settings.namesTtl();
         this.books = books;
         this.names = Caffeine.newBuilder()
-                .maximumSize(maxBooks)
-                // Runs inside the eviction, before a new map can take the book's place.
-                .evictionListener((Long bookId, Cache<String, Known> ofBook, RemovalCause cause) -> evicted())
+                .maximumSize(settings.maxNames())
+                // A safety net only, as the book cache's time to live: announcements keep names fresh.
+                .expireAfterWrite(settings.namesTtl())
+                // Runs inside the eviction, before a new entry can take the name's place.
+                .evictionListener((Name name, Known known, RemovalCause cause) -> evicted())
                 .executor(Runnable::run)
+                .recordStats()
                 .build();
         this.bytes = Caffeine.newBuilder()
                 .maximumWeight(settings.maxTotal().toBytes())
@@ -93,9 +94,7 @@ final class SmallFiles implements MeterBinder, BookCache.FileChanges {
     /** The file a book's name stands for now, with its bytes, if both are kept; otherwise null. */
     Kept find(long bookId, String name) {
         if (!usable()) return null;
-        Cache<String, Known> ofBook = names.getIfPresent(bookId);
-        if (ofBook == null) return null;
-        Known known = ofBook.getIfPresent(name);
+        Known known = names.getIfPresent(new Name(bookId, name));
         if (known == null || known.file() == null) return null;
         byte[] content = bytes.getIfPresent(known.file().etag());
         return content == null ? null : new Kept(known.file(), content);
@@ -139,11 +138,10 @@ final class SmallFiles implements MeterBinder, BookCache.FileChanges {
             if (!sha256(content).equalsIgnoreCase(file.hash())) return;
             bytes.asMap().putIfAbsent(file.etag(), content);
             if (!usable()) return;
-            Cache<String, Known> ofBook = names.get(bookId, id -> newBook());
             boolean[] stored = {false};
-            ofBook.asMap().compute(name, (n, known) -> {
-                // Inside the name's lock: an emptying marks clearedAt before it drops the maps, an eviction as it
-                // drops.
+            names.asMap().compute(new Name(bookId, name), (n, known) -> {
+                // Inside the name's lock: an emptying marks clearedAt before it drops the names, an eviction as it
+                // drops one.
                 if (clearedAt > ticket) return known;
                 if (known == null ? evictedAt > ticket : known.revision() > revision) return known;
                 stored[0] = true;
@@ -159,10 +157,9 @@ final class SmallFiles implements MeterBinder, BookCache.FileChanges {
     @Override
     public void fileChanged(long bookId, String name, long revision) {
         if (!enabled || !books.enabled()) return;
-        Cache<String, Known> ofBook = names.get(bookId, id -> newBook());
-        ofBook.asMap()
+        names.asMap()
                 .compute(
-                        name,
+                        new Name(bookId, name),
                         (n, known) ->
                                 known != null && known.revision() >= revision ? known : new Known(revision, null));
     }
@@ -181,16 +178,6 @@ final class SmallFiles implements MeterBinder, BookCache.FileChanges {
         return enabled && books.enabled() && books.leased();
     }
 
-    private Cache<String, Known> newBook() {
-        return Caffeine.newBuilder()
-                .maximumSize(maxNamesPerBook)
-                // A safety net only, as the book cache's time to live: announcements keep names fresh.
-                .expireAfterWrite(namesTtl)
-                .evictionListener((String name, Known known, RemovalCause cause) -> evicted())
-                .executor(Runnable::run)
-                .build();
-    }
-
     private static String sha256(byte[] content) {
         try {
             return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(content));
@@ -202,6 +189,7 @@ final class SmallFiles implements MeterBinder, BookCache.FileChanges {
     @Override
     public void bindTo(MeterRegistry registry) {
         CaffeineCacheMetrics.monitor(registry, bytes, "files.bytes");
+        CaffeineCacheMetrics.monitor(registry, names, "files.names");
         FunctionCounter.builder("agora.cache.stale.puts.refused", staleRefused, LongAdder::sum)
                 .description("Fetched answers not stored because an invalidation raced with them")
                 .tag("cache", "files.names")

@@ -93,10 +93,29 @@ class SmallFilesTest {
         byte[] old = bytes("old");
         SmallFiles.Filling before = few.filling(1, "a.txt");
         books.fileChanged(1, "a.txt", 10);
-        // More names than the book may keep: the mark of a.txt's revision 10 may be pushed out.
+        // More names than may be kept: the mark of a.txt's revision 10 may be pushed out.
         for (int i = 0; i < 50; i++) books.fileChanged(1, "n" + i, 11 + i);
         before.keep(file(old), 1, old);
         assertThat(few.find(1, "a.txt")).isNull();
+    }
+
+    @Test
+    void theNamesKeptAreBoundedAcrossAllBooks() {
+        SmallFiles few = smallFiles(DataSize.ofKilobytes(64), DataSize.ofMegabytes(1), 50);
+        byte[] content = bytes("shared");
+        for (int book = 1; book <= 20; book++) {
+            for (int i = 0; i < 10; i++) {
+                few.filling(book, "f" + i).keep(file(content), 1, content);
+                books.fileChanged(book, "announced" + i, 1);
+            }
+        }
+        int kept = 0;
+        for (int book = 1; book <= 20; book++) {
+            for (int i = 0; i < 10; i++) if (few.find(book, "f" + i) != null) kept++;
+        }
+        assertThat(kept)
+                .as("of 200 names kept in 20 books, with 200 marks besides")
+                .isBetween(1, 50);
     }
 
     @Test
@@ -169,11 +188,9 @@ class SmallFilesTest {
         }
     }
 
-    private SmallFiles smallFiles(DataSize maxFileSize, DataSize maxTotal, int maxNamesPerBook) {
+    private SmallFiles smallFiles(DataSize maxFileSize, DataSize maxTotal, int maxNames) {
         return new SmallFiles(
-                new FilesSettings.Memory(true, maxFileSize, maxTotal, maxNamesPerBook, Duration.ofMinutes(10)),
-                books,
-                100);
+                new FilesSettings.Memory(true, maxFileSize, maxTotal, maxNames, Duration.ofMinutes(10)), books);
     }
 
     private static KeptFile file(byte[] content) {
