@@ -1,5 +1,6 @@
 package dev.agora.catalog.files;
 
+import dev.agora.common.files.EntityTags;
 import java.time.Instant;
 import java.util.List;
 
@@ -10,6 +11,6 @@ import java.util.List;
 record StoredFile(String hash, long size, String mediaType, Instant created, long revision, List<String> nodes) {
 
     String etag() {
-        return "\"" + hash + "\"";
+        return EntityTags.ofHash(hash);
     }
 }

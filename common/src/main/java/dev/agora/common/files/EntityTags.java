@@ -5,6 +5,11 @@ public final class EntityTags {
 
     private EntityTags() {}
 
+    /** The strong tag of content named by its hash: the hash, quoted. The same wherever the content is answered from. */
+    public static String ofHash(String hash) {
+        return "\"" + hash + "\"";
+    }
+
     /**
      * Whether an {@code If-None-Match} header names the tag (or {@code *}), so the answer is 304. Weak tags compare by
      * their value, as the RFC's weak comparison for this header says.

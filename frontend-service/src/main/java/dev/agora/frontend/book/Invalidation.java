@@ -14,8 +14,11 @@ record Invalidation(
         @NotNull @Positive Long version,
         @Size(max = 100) String topic,
         Boolean searchAffected,
-        @Size(min = 1, max = 255) String fileName,
+        @Size(min = 1, max = Invalidation.MAX_FILE_NAME) String fileName,
         @Positive Long fileRevision) {
+
+    /** The longest file name a catalog registers, in characters (its {@code FileName}). */
+    static final int MAX_FILE_NAME = 255;
 
     @AssertTrue(message = "fileName and fileRevision come together")
     boolean isFileNamedWithItsRevision() {

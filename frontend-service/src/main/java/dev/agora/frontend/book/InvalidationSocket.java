@@ -118,14 +118,22 @@ final class InvalidationSocket extends TextWebSocketHandler implements AutoClose
                 if (fileName.isMissingNode() != fileRevision.isMissingNode()) {
                     return "fileName and fileRevision come together";
                 }
+                String name = null;
                 if (!fileName.isMissingNode()) {
-                    String name = fileName.isString() ? fileName.asString() : "";
-                    if (name.isEmpty() || name.length() > 255) return "fileName must be a name of 1 to 255 characters";
+                    name = fileName.isString() ? fileName.asString() : "";
+                    if (name.isEmpty() || name.length() > Invalidation.MAX_FILE_NAME) {
+                        return "fileName must be a name of 1 to " + Invalidation.MAX_FILE_NAME + " characters";
+                    }
                     if (!positiveLong(fileRevision)) return "fileRevision must be positive";
-                    cache.fileChanged(bookId.asLong(), name, fileRevision.asLong());
-                } else {
-                    cache.invalidate(bookId.asLong(), version.asLong(), searchAffected.asBoolean(false));
                 }
+                new Invalidation(
+                                bookId.asLong(),
+                                version.asLong(),
+                                null,
+                                searchAffected.asBoolean(false),
+                                name,
+                                name == null ? null : fileRevision.asLong())
+                        .applyTo(cache);
                 catalog.session().sendMessage(new TextMessage("{\"type\":\"ack\",\"seq\":" + seq.asLong() + "}"));
                 return null;
             }

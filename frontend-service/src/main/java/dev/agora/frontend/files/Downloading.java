@@ -128,7 +128,7 @@ final class Downloading {
     }
 
     /** The revision of the name the node answered for ({@link FileHeaders#REVISION}); 0 when it does not say. */
-    private static long revision(ClassicHttpResponse response) {
+    static long revision(ClassicHttpResponse response) {
         Header revision = response.getFirstHeader(FileHeaders.REVISION);
         if (revision == null) return 0;
         try {

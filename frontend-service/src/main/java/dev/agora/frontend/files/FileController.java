@@ -1,5 +1,6 @@
 package dev.agora.frontend.files;
 
+import dev.agora.common.files.EntityTags;
 import dev.agora.common.files.FileHeaders;
 import dev.agora.common.problem.ProblemException;
 import io.micrometer.core.instrument.Counter;
@@ -160,16 +161,10 @@ class FileController {
      * catalog node sends with it ({@link FileHeaders}), the name's revision the one the catalog gave it.
      */
     private static void keep(SmallFiles.Filling filling, CatalogFile file, ClassicHttpResponse answer, byte[] content) {
-        Header revision = answer.getFirstHeader(FileHeaders.REVISION);
-        if (content == null || revision == null) return;
-        long registered;
-        try {
-            registered = Long.parseLong(revision.getValue().strip());
-        } catch (NumberFormatException malformed) {
-            return;
-        }
+        long registered = Downloading.revision(answer);
+        if (content == null || registered <= 0) return;
         KeptFile kept = new KeptFile(
-                "\"" + file.hash() + "\"",
+                EntityTags.ofHash(file.hash()),
                 file.size(),
                 file.mediaType(),
                 FileHeaders.lastModified(file.created()),
