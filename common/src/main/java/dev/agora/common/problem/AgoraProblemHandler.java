@@ -104,7 +104,8 @@ public class AgoraProblemHandler extends ResponseEntityExceptionHandler {
         return super.handleExceptionInternal(ex, body, headers, statusCode, request);
     }
 
-    private static ProblemDetail validation(Map<String, String> errors) {
+    /** 400 {@link ProblemTypes#VALIDATION}, each invalid field or parameter named in {@code errors} with why. */
+    static ProblemDetail validation(Map<String, String> errors) {
         ProblemDetail body = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, "Request is invalid");
         body.setType(ProblemTypes.VALIDATION);
         body.setProperty("errors", errors);

@@ -7,14 +7,12 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.observation.ObservationPredicate;
 import jakarta.validation.Validator;
-import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.security.autoconfigure.web.servlet.SecurityFilterProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.server.observation.ServerRequestObservationContext;
-import org.springframework.web.accept.ContentNegotiationManager;
 import org.springframework.web.socket.config.annotation.EnableWebSocket;
 import org.springframework.web.socket.config.annotation.WebSocketConfigurer;
 
@@ -31,12 +29,6 @@ class BookConfiguration {
     @Bean
     BookCache bookCache(CacheSettings settings, CatalogLeases leases) {
         return new BookCache(settings, leases);
-    }
-
-    @Bean
-    BookRoutesFirst bookRoutesFirst(
-            @Qualifier("mvcContentNegotiationManager") ContentNegotiationManager contentNegotiation) {
-        return new BookRoutesFirst(contentNegotiation);
     }
 
     @Bean

@@ -64,6 +64,8 @@ class InvalidationSocketTest {
         final StringBuilder partial = new StringBuilder();
         final WebSocket webSocket;
         volatile boolean granting;
+        /** The JDK's WebSocket takes one send at a time: the test's and the lease replies' wait for each other. */
+        private CompletableFuture<?> sending = CompletableFuture.completedFuture(null);
 
         CatalogSocket(String bearer) {
             WebSocket.Builder builder = CLIENT.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(5));
@@ -87,10 +89,10 @@ class InvalidationSocketTest {
                 JsonNode json = Http.JSON.readTree(message);
                 if (json.path("type").asString("").equals("renew")) {
                     if (granting) {
-                        webSocket.sendText(
+                        send(
+                                webSocket,
                                 "{\"type\":\"lease\",\"seq\":"
-                                        + json.path("seq").asLong() + ",\"millis\":5000}",
-                                true);
+                                        + json.path("seq").asLong() + ",\"millis\":5000}");
                     }
                 } else {
                     received.add(message);
@@ -111,8 +113,13 @@ class InvalidationSocketTest {
             closed.complete(-1);
         }
 
+        synchronized CompletableFuture<?> send(WebSocket webSocket, String message) {
+            sending = sending.exceptionally(failed -> null).thenCompose(sent -> webSocket.sendText(message, true));
+            return sending;
+        }
+
         String say(String message) throws InterruptedException {
-            webSocket.sendText(message, true).join();
+            send(webSocket, message).join();
             return received.poll(10, TimeUnit.SECONDS);
         }
 
@@ -229,7 +236,7 @@ class InvalidationSocketTest {
                     + "\",\"fileRevision\":3}"
         }) {
             socket = new CatalogSocket(catalogToken());
-            socket.webSocket.sendText(bad, true);
+            socket.send(socket.webSocket, bad);
 
             assertThat(socket.closedWith()).as(bad).isIn(1007, 1009);
             assertThat(socket.received).as(bad).isEmpty();
