@@ -264,6 +264,38 @@ class PublicApiTest {
     }
 
     @Test
+    void aCachedAnswerIsSentAsFirstRenderedOnlyUntilItsBookOrTopicChanges() {
+        String topic = "rendered " + UUID.randomUUID();
+        long first = registerBook("Rendered once", topic, "9.99", 5);
+        cluster.awaitCachesLeased();
+        assertThat(hitAfterMiss(b + "/api/books/" + first).get("price").decimalValue())
+                .isEqualByComparingTo("9.99");
+        assertThat(hitAfterMiss(b + "/api/books?topic=" + topic.replace(" ", "%20")))
+                .hasSize(1);
+
+        Http.Response repriced = http.put(a + "/api/admin/books/" + first + "/price", "{\"price\":12.50}", admin);
+        long second = registerBook("Rendered twice", topic, "1.00", 5);
+
+        assertThat(repriced.status()).as(repriced.body()).isEqualTo(200);
+        assertThat(hitAfterMiss(b + "/api/books/" + first).get("price").decimalValue())
+                .as("a hit after the change, not the bytes of the hit before it")
+                .isEqualByComparingTo("12.50");
+        assertThat(hitAfterMiss(b + "/api/books?topic=" + topic.replace(" ", "%20")))
+                .extracting(hit -> hit.get("id").asLong())
+                .containsExactlyInAnyOrder(first, second);
+    }
+
+    /** Reads {@code url} until an answer comes from the cache, and returns that answer. */
+    private static JsonNode hitAfterMiss(String url) {
+        for (int read = 0; read < 50; read++) {
+            Http.Response answer = http.get(url);
+            assertThat(answer.status()).as(answer.body()).isEqualTo(200);
+            if (answer.header("Server-Timing").contains("cache;desc=hit")) return answer.json();
+        }
+        throw new AssertionError("no answer from the cache for " + url);
+    }
+
+    @Test
     void cacheAndFailoverMetricsAreExposed() {
         http.get(a + "/api/books/1");
         http.get(a + "/api/books/1");
