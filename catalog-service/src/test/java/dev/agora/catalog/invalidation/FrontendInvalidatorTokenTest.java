@@ -13,13 +13,15 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.cloud.client.DefaultServiceInstance;
-import org.springframework.cloud.client.ServiceInstance;
 import org.springframework.cloud.client.discovery.DiscoveryClient;
+import org.springframework.cloud.client.discovery.simple.InstanceProperties;
+import org.springframework.cloud.client.discovery.simple.SimpleDiscoveryClient;
+import org.springframework.cloud.client.discovery.simple.SimpleDiscoveryProperties;
 
 /**
  * An invalidation session opens with the catalog's service token as a bearer token on its handshake; when no token
@@ -96,27 +98,11 @@ class FrontendInvalidatorTokenTest {
     }
 
     private DiscoveryClient discovery() {
-        ServiceInstance instance = new DefaultServiceInstance(
-                "frontend-0",
-                "frontend-service",
-                "127.0.0.1",
-                frontend.getAddress().getPort(),
-                false);
-        return new DiscoveryClient() {
-            @Override
-            public String description() {
-                return "one test frontend";
-            }
-
-            @Override
-            public List<ServiceInstance> getInstances(String serviceId) {
-                return List.of(instance);
-            }
-
-            @Override
-            public List<String> getServices() {
-                return List.of("frontend-service");
-            }
-        };
+        var instance = new InstanceProperties();
+        instance.setServiceId("frontend-service");
+        instance.setUri(URI.create("http://127.0.0.1:" + frontend.getAddress().getPort()));
+        var properties = new SimpleDiscoveryProperties();
+        properties.setInstances(Map.of("frontend-service", List.of(instance)));
+        return new SimpleDiscoveryClient(properties);
     }
 }

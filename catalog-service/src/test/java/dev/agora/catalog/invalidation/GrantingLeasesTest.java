@@ -6,11 +6,11 @@ import dev.agora.catalog.book.BookChanged;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.http.HttpClient;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
-import org.springframework.cloud.client.ServiceInstance;
 import org.springframework.cloud.client.discovery.DiscoveryClient;
+import org.springframework.cloud.client.discovery.simple.SimpleDiscoveryClient;
+import org.springframework.cloud.client.discovery.simple.SimpleDiscoveryProperties;
 
 /**
  * Whether a lease may be granted is asked on a session's listener thread while writes begin and end announcements on
@@ -52,21 +52,6 @@ class GrantingLeasesTest {
     }
 
     private static DiscoveryClient noFrontends() {
-        return new DiscoveryClient() {
-            @Override
-            public String description() {
-                return "no frontends";
-            }
-
-            @Override
-            public List<ServiceInstance> getInstances(String serviceId) {
-                return List.of();
-            }
-
-            @Override
-            public List<String> getServices() {
-                return List.of();
-            }
-        };
+        return new SimpleDiscoveryClient(new SimpleDiscoveryProperties());
     }
 }
