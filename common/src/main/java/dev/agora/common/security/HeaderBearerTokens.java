@@ -4,8 +4,10 @@ import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.http.HttpHeaders;
 import org.springframework.security.oauth2.core.OAuth2AuthenticationException;
 import org.springframework.security.oauth2.server.resource.BearerTokenErrors;
+import org.springframework.security.oauth2.server.resource.authentication.BearerTokenAuthenticationToken;
 import org.springframework.security.oauth2.server.resource.web.BearerTokenResolver;
 import org.springframework.security.oauth2.server.resource.web.DefaultBearerTokenResolver;
+import org.springframework.security.web.authentication.AuthenticationConverter;
 
 /**
  * The bearer token of a request's {@code Authorization} header, read as Spring Security's {@link
@@ -15,10 +17,30 @@ import org.springframework.security.oauth2.server.resource.web.DefaultBearerToke
  * expression over the whole token, on every call that carries one (a buy crosses three services), and it was the
  * largest single cost of a cached token's check; this class checks it with a loop. {@code HeaderBearerTokensTest}
  * holds both to the same answers.
+ *
+ * <p>As the resource server's {@link AuthenticationConverter} it hands the token on without the request's
+ * {@code WebAuthenticationDetails} (remote address and session id), which nothing here reads: looking up the session
+ * id costs every token-bearing request of the frontend a pass through Spring Session's request wrapper.
  */
-public final class HeaderBearerTokens implements BearerTokenResolver {
+public final class HeaderBearerTokens implements BearerTokenResolver, AuthenticationConverter {
 
     private static final String SCHEME = "bearer ";
+
+    /** The characters of a {@code b64token} before its padding, by code (all ASCII). */
+    private static final boolean[] TOKEN_CHARACTERS = new boolean[128];
+
+    static {
+        for (char c = 'a'; c <= 'z'; c++) TOKEN_CHARACTERS[c] = true;
+        for (char c = 'A'; c <= 'Z'; c++) TOKEN_CHARACTERS[c] = true;
+        for (char c = '0'; c <= '9'; c++) TOKEN_CHARACTERS[c] = true;
+        for (char c : "-._~+/".toCharArray()) TOKEN_CHARACTERS[c] = true;
+    }
+
+    @Override
+    public BearerTokenAuthenticationToken convert(HttpServletRequest request) {
+        String token = resolve(request);
+        return token == null ? null : new BearerTokenAuthenticationToken(token);
+    }
 
     @Override
     public String resolve(HttpServletRequest request) {
@@ -51,14 +73,6 @@ public final class HeaderBearerTokens implements BearerTokenResolver {
     }
 
     private static boolean isTokenCharacter(char c) {
-        return (c >= 'a' && c <= 'z')
-                || (c >= 'A' && c <= 'Z')
-                || (c >= '0' && c <= '9')
-                || c == '-'
-                || c == '.'
-                || c == '_'
-                || c == '~'
-                || c == '+'
-                || c == '/';
+        return c < TOKEN_CHARACTERS.length && TOKEN_CHARACTERS[c];
     }
 }

@@ -66,6 +66,17 @@ class HeaderBearerTokensTest {
         assertThat(ours.resolve(request(null))).isNull();
     }
 
+    @Test
+    void asTheResourceServersConverterItHandsOnTheTokenAndNothingOfTheRequest() {
+        var converter = new HeaderBearerTokens();
+        var authentication = converter.convert(request("Bearer a.b.c=="));
+        assertThat(authentication.getToken()).isEqualTo("a.b.c==");
+        assertThat(authentication.getDetails()).isNull();
+        assertThat(authentication.isAuthenticated()).isFalse();
+        assertThat(converter.convert(request(null))).isNull();
+        assertThat(converter.convert(request("Basic dXNlcjpwYXNz"))).isNull();
+    }
+
     private void assertSameAnswer(String header) {
         assertThat(answer(ours, header)).as("Authorization: %s", header).isEqualTo(answer(springSecurity, header));
     }

@@ -74,9 +74,10 @@ class WebConfiguration {
     }
 
     @Bean
-    FilterRegistrationBean<SessionlessPublicReads> sessionlessPublicReads(PublicReads publicReads) {
-        var registration = new FilterRegistrationBean<>(new SessionlessPublicReads(publicReads));
-        registration.setOrder(SessionlessPublicReads.ORDER);
+    FilterRegistrationBean<SessionlessRequests> sessionlessRequests(PublicReads publicReads) {
+        var registration =
+                new FilterRegistrationBean<>(new SessionlessRequests(publicReads, WebSecurityConfiguration.PAGE_PATHS));
+        registration.setOrder(SessionlessRequests.ORDER);
         return registration;
     }
 

@@ -3,6 +3,7 @@ package dev.agora.frontend.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agora.common.security.PublicReads;
+import jakarta.servlet.http.Cookie;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -17,7 +18,7 @@ import org.springframework.session.MapSessionRepository;
 import org.springframework.session.web.http.SessionRepositoryFilter;
 
 /** Against Spring Session's real filter: the mark must be the one its filter reads, or every read pays for it. */
-class SessionlessPublicReadsTest {
+class SessionlessRequestsTest {
 
     private final AtomicReference<HttpServletRequest> seen = new AtomicReference<>();
 
@@ -30,7 +31,8 @@ class SessionlessPublicReadsTest {
 
     private HttpServletRequest through(MockHttpServletRequest request) throws Exception {
         var sessions = new SessionRepositoryFilter<>(new MapSessionRepository(new ConcurrentHashMap<>()));
-        var skip = new SessionlessPublicReads(PublicReads.of(List.of("/lookup/*", "/api/books/*")));
+        var skip = new SessionlessRequests(
+                PublicReads.of(List.of("/lookup/*", "/api/books/*")), WebSecurityConfiguration.PAGE_PATHS);
         new MockFilterChain(endpoint, skip, sessions).doFilter(request, new MockHttpServletResponse());
         return seen.get();
     }
@@ -50,11 +52,27 @@ class SessionlessPublicReadsTest {
     }
 
     @Test
-    void aPageARequestWithATokenAndAWriteStillGetTheirSession() throws Exception {
-        var withToken = request("GET", "/api/books/7");
-        withToken.addHeader("Authorization", "Bearer x");
+    void aCallOfTheTokenApiPassesSpringSessionUnwrapped() throws Exception {
+        for (String path : List.of("/api/orders", "/api/books/7", "/buy/3")) {
+            var call = request("POST", path);
+            call.addHeader("Authorization", "bearer x");
+            call.setCookies(new Cookie("SESSION", "abc"));
+            HttpServletRequest request = through(call);
+            assertThat(request.getAttribute(SessionRepositoryFilter.SESSION_REPOSITORY_ATTR))
+                    .as(path)
+                    .isNull();
+            assertThat(request).isInstanceOf(MockHttpServletRequest.class);
+        }
+    }
+
+    @Test
+    void aPageAPageWithATokenAnotherSchemeAndAWriteStillGetTheirSession() throws Exception {
+        var pageWithToken = request("POST", "/books/7/buy");
+        pageWithToken.addHeader("Authorization", "Bearer x");
+        var basic = request("POST", "/api/orders");
+        basic.addHeader("Authorization", "Basic dXNlcjpwYXNz");
         for (MockHttpServletRequest request :
-                List.of(request("GET", "/books/7"), withToken, request("POST", "/lookup/7"))) {
+                List.of(request("GET", "/books/7"), pageWithToken, basic, request("POST", "/lookup/7"))) {
             assertThat(through(request).getAttribute(SessionRepositoryFilter.SESSION_REPOSITORY_ATTR))
                     .as(request.getMethod() + " " + request.getRequestURI())
                     .isNotNull();
