@@ -1,11 +1,11 @@
 package dev.agora.common.client;
 
 import dev.agora.common.limits.BoundedExecutors;
+import dev.agora.common.web.RequestIds;
 import io.github.resilience4j.bulkhead.Bulkhead;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
@@ -110,7 +110,9 @@ public final class Hedging implements AutoCloseable {
         final ServiceInstance first;
         final ReplicaClient client;
         final AttemptScope own;
-        final Map<String, String> context = MDC.getCopyOfContextMap();
+        /** The caller's request id, which the hedge's request carries too (the only thing the MDC holds here). */
+        final String requestId = RequestIds.current();
+
         volatile CompletableFuture<T> hedge;
         volatile long hedgedAfterNanos;
         private boolean ownDone;
@@ -151,7 +153,7 @@ public final class Hedging implements AutoCloseable {
             hedge = outcome;
             try {
                 attempts.execute(() -> {
-                    if (context != null) MDC.setContextMap(context);
+                    if (requestId != null) MDC.put(RequestIds.MDC_KEY, requestId);
                     try {
                         outcome.complete(
                                 call.once(new ReplicaClient.Choice(second, breaker, true), new AttemptScope()));

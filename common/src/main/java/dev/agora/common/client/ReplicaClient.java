@@ -1,5 +1,7 @@
 package dev.agora.common.client;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import io.github.resilience4j.bulkhead.Bulkhead;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
@@ -72,6 +74,14 @@ public final class ReplicaClient {
     private final Supplier<Fallback> fallbacks;
     private final AtomicInteger fallbackTurn = new AtomicInteger();
     private final Map<URI, RestClient> byReplica = new ConcurrentHashMap<>();
+    /**
+     * What an attempt needs of its replica, made once per instance instead of on every attempt: Spring Cloud's
+     * {@code ServiceInstance.getUri()} parses a new URI on each call, and an attempt asked for it several times.
+     * Bounded, as discovery may name ever new instances over a long life.
+     */
+    private final Cache<ServiceInstance, Endpoint> endpoints =
+            Caffeine.newBuilder().maximumSize(1_000).build();
+
     private final Counter rejectedCalls;
     private final Counter poolTimeouts;
     private final Counter lastResorts;
@@ -146,6 +156,19 @@ public final class ReplicaClient {
         return breakers.circuitBreaker(serviceId + "@" + replica, serviceId);
     }
 
+    /** An instance's URI, its breaker and what attempts on it call with. */
+    record Endpoint(URI uri, CircuitBreaker breaker, Replica replica) {}
+
+    Endpoint endpoint(ServiceInstance instance) {
+        Endpoint known = endpoints.getIfPresent(instance);
+        if (known != null) return known;
+        return endpoints.get(instance, ignored -> {
+            URI uri = instance.getUri();
+            return new Endpoint(
+                    uri, breaker(uri), new Replica(serviceId, uri, byReplica.computeIfAbsent(uri, clients)));
+        });
+    }
+
     /** The replica for the next attempt, other than {@code previous} while there is another; null when none. */
     ServiceInstance choose(ServiceInstance previous) {
         Request<?> request = previous == null
@@ -178,7 +201,7 @@ public final class ReplicaClient {
         if (waited && !fallback.waitsForReplicas() && fallback.healthChecked().isEmpty()) return null;
         List<ServiceInstance> inTurn = fallback.inTurn(fallbackTurn.getAndIncrement(), failed);
         for (ServiceInstance candidate : inTurn) {
-            CircuitBreaker breaker = breaker(candidate.getUri());
+            CircuitBreaker breaker = endpoint(candidate).breaker();
             if (fallback.admits(candidate, breaker) && breaker.tryAcquirePermission()) {
                 return new Choice(candidate, breaker, true);
             }
@@ -186,7 +209,7 @@ public final class ReplicaClient {
         for (ServiceInstance candidate : inTurn) {
             if (refused && sameReplica(candidate, failed)) continue;
             if (fallback.healthChecked().contains(candidate.getUri())) {
-                return new Choice(candidate, breaker(candidate.getUri()), false);
+                return new Choice(candidate, endpoint(candidate).breaker(), false);
             }
         }
         if (refused && !fallback.waitsForReplicas()) {
@@ -194,7 +217,9 @@ public final class ReplicaClient {
             // health check) or nothing: a configured one left out of it, whose probe may have timed out on a starved
             // machine and whose breaker may have opened there, may well serve; the one that refused certainly does not.
             for (ServiceInstance candidate : fallback.configured()) {
-                if (!sameReplica(candidate, failed)) return new Choice(candidate, breaker(candidate.getUri()), false);
+                if (!sameReplica(candidate, failed)) {
+                    return new Choice(candidate, endpoint(candidate).breaker(), false);
+                }
             }
         }
         return null;
@@ -205,8 +230,7 @@ public final class ReplicaClient {
     }
 
     Replica replica(ServiceInstance instance) {
-        URI uri = instance.getUri();
-        return new Replica(serviceId, uri, byReplica.computeIfAbsent(uri, clients));
+        return endpoint(instance).replica();
     }
 
     /**
@@ -338,7 +362,7 @@ public final class ReplicaClient {
                 // the fallback sets it aside and tries the other, rather than spend the call's attempts on the dead
                 // one.
                 if (sameReplica(instance, lastFailed)) continue;
-                CircuitBreaker candidate = breaker(instance.getUri());
+                CircuitBreaker candidate = endpoint(instance).breaker();
                 if (candidate.tryAcquirePermission()) choice = new Choice(instance, candidate, true);
             }
             if (choice == null) {

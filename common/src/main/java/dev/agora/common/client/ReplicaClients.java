@@ -170,7 +170,7 @@ public final class ReplicaClients implements AutoCloseable {
                 uri -> restClients
                         .clone()
                         .requestFactory(requests)
-                        .baseUrl(uri.toString())
+                        .uriBuilderFactory(new FixedPathUris(uri))
                         .build(),
                 breakers,
                 retry,

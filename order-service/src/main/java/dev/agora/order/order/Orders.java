@@ -7,10 +7,8 @@ import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Duration;
 import java.time.OffsetDateTime;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.Collectors;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -24,11 +22,7 @@ public class Orders {
     private static final String COLUMNS =
             "id, idempotency_key, owner, book_id, quantity, status, total, rejection, created_at, confirmation, refunded";
 
-    /** The columns in a statement that joins other tables. */
-    private static final String ORDERS_COLUMNS =
-            Arrays.stream(COLUMNS.split(", ")).map(column -> "orders." + column).collect(Collectors.joining(", "));
-
-    /** Every this many confirmations one wins; fixed by the schema's check (V4__raffle.sql). */
+    /** Every this many confirmations one wins; fixed by the schema's check (V4__raffle.sql) and confirm_order (V6). */
     public static final int RAFFLE_EVERY = 100;
 
     private final JdbcClient jdbc;
@@ -110,39 +104,23 @@ public class Orders {
 
     /**
      * Confirms a PENDING order and gives it the next place among all confirmations, the raffle's total order
-     * across every replica (V4__raffle.sql): one statement, one transaction. It locks the order row first and
-     * goes on only if the order is still PENDING once it holds the lock, so a second finisher of the same order
-     * (a retry, a read, the sweeper, another replica) counts nothing; then it takes the next place from the tally
-     * row, whose lock serialises confirmations until this commit, and marks a winner (every 100th place) with its
-     * total as the refund.
+     * across every replica (V4__raffle.sql): one call of {@code confirm_order} (V6), one transaction. It locks the order
+     * row first and goes on only if the order is still PENDING once it holds the lock, so a second finisher of the
+     * same order (a retry, a read, the sweeper, another replica) counts nothing; then it takes the next place from the
+     * tally row, whose lock serialises confirmations until this commit, and marks a winner (every 100th place) with
+     * its total as the refund.
      *
      * <p>A winner's commit waits for its WAL flush, so a refund once shown is never lost; the flush carries every
      * earlier place with it (places are taken in commit order). Other confirmations do not wait, as above: a crash
      * that loses them loses the tally's increments with them, in the same transactions, so places stay gap-free.
      */
     private Optional<Order> confirm(long id, BigDecimal total) {
-        return ServerTiming.measure(ServerTiming.DB, () -> jdbc.sql(
-                        """
-                        WITH pending AS (
-                            SELECT id FROM orders WHERE id = :id AND status = 'PENDING' FOR UPDATE
-                        ), counted AS (
-                            UPDATE raffle_tally SET confirmed = confirmed + 1
-                            FROM pending
-                            RETURNING confirmed AS place, confirmed % :every = 0 AS wins
-                        )
-                        UPDATE orders SET status = 'CONFIRMED', total = :total, confirmation = counted.place,
-                            refunded = CASE WHEN counted.wins THEN :total END, updated_at = now()
-                        FROM counted,
-                            LATERAL (SELECT set_config('synchronous_commit', CASE WHEN counted.wins THEN 'on'
-                                ELSE 'off' END, true)) AS a_refund_is_durable_an_outcome_is_rederivable
-                        WHERE orders.id = :id
-                        RETURNING\s"""
-                                + ORDERS_COLUMNS)
-                .param("id", id)
-                .param("total", total)
-                .param("every", RAFFLE_EVERY)
-                .query(Orders::order)
-                .optional());
+        return ServerTiming.measure(
+                ServerTiming.DB, () -> jdbc.sql("SELECT " + COLUMNS + " FROM confirm_order(:id, :total)")
+                        .param("id", id)
+                        .param("total", total)
+                        .query(Orders::order)
+                        .optional());
     }
 
     private Optional<Order> reject(long id, Rejection rejection) {
