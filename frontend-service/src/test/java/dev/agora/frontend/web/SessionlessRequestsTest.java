@@ -53,7 +53,7 @@ class SessionlessRequestsTest {
 
     @Test
     void aCallOfTheTokenApiPassesSpringSessionUnwrapped() throws Exception {
-        for (String path : List.of("/api/orders", "/api/books/7", "/buy/3")) {
+        for (String path : List.of("/api/orders", "/api/books/7", "/buy/3", "/bookshelf", "/orders/7")) {
             var call = request("POST", path);
             call.addHeader("Authorization", "bearer x");
             call.setCookies(new Cookie("SESSION", "abc"));
@@ -69,10 +69,16 @@ class SessionlessRequestsTest {
     void aPageAPageWithATokenAnotherSchemeAndAWriteStillGetTheirSession() throws Exception {
         var pageWithToken = request("POST", "/books/7/buy");
         pageWithToken.addHeader("Authorization", "Bearer x");
+        var pagesDirectoryWithToken = request("GET", "/trade");
+        pagesDirectoryWithToken.addHeader("Authorization", "Bearer x");
         var basic = request("POST", "/api/orders");
         basic.addHeader("Authorization", "Basic dXNlcjpwYXNz");
-        for (MockHttpServletRequest request :
-                List.of(request("GET", "/books/7"), pageWithToken, basic, request("POST", "/lookup/7"))) {
+        for (MockHttpServletRequest request : List.of(
+                request("GET", "/books/7"),
+                pageWithToken,
+                pagesDirectoryWithToken,
+                basic,
+                request("POST", "/lookup/7"))) {
             assertThat(through(request).getAttribute(SessionRepositoryFilter.SESSION_REPOSITORY_ATTR))
                     .as(request.getMethod() + " " + request.getRequestURI())
                     .isNotNull();
