@@ -1,15 +1,13 @@
 package dev.agora.frontend.web;
 
 import dev.agora.common.security.PublicReads;
+import dev.agora.common.security.RequestPaths;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import org.springframework.http.HttpHeaders;
 import org.springframework.session.web.http.SessionRepositoryFilter;
 import org.springframework.web.filter.OncePerRequestFilter;
@@ -33,30 +31,12 @@ final class SessionlessRequests extends OncePerRequestFilter {
             SessionRepositoryFilter.class.getName() + SessionRepositoryFilter.ALREADY_FILTERED_SUFFIX;
 
     private final PublicReads publicReads;
-    /** The pages' exact paths, and the prefixes of their {@code /**} patterns (each with its trailing slash). */
-    private final Set<String> pagePaths = new HashSet<>();
+    private final RequestPaths pages;
 
-    private final List<String> pagePrefixes = new ArrayList<>();
-
-    /**
-     * @param pagePaths the paths of the web pages, whose requests keep their session whatever they carry: exact paths
-     *     and {@code /**} patterns, matched against the request's path as a plain string (path patterns cost a
-     *     token-API call more than Spring Session's wrapping saved; a path they would read differently, encoded or
-     *     with a semicolon, is refused by the firewall anyway)
-     */
+    /** @param pagePaths the paths of the web pages, whose requests keep their session whatever they carry */
     SessionlessRequests(PublicReads publicReads, String... pagePaths) {
         this.publicReads = publicReads;
-        for (String path : pagePaths) {
-            if (path.endsWith("/**")) {
-                String directory = path.substring(0, path.length() - "/**".length());
-                this.pagePaths.add(directory);
-                this.pagePrefixes.add(directory + "/");
-            } else if (path.contains("*") || path.contains("{")) {
-                throw new IllegalArgumentException("Only exact paths and /** patterns: " + path);
-            } else {
-                this.pagePaths.add(path);
-            }
-        }
+        this.pages = RequestPaths.of(List.of(pagePaths));
     }
 
     @Override
@@ -70,14 +50,6 @@ final class SessionlessRequests extends OncePerRequestFilter {
         String authorization = request.getHeader(HttpHeaders.AUTHORIZATION);
         return authorization != null
                 && authorization.regionMatches(true, 0, "Bearer ", 0, 7)
-                && !isPage(request.getRequestURI());
-    }
-
-    private boolean isPage(String path) {
-        if (pagePaths.contains(path)) return true;
-        for (String prefix : pagePrefixes) {
-            if (path.startsWith(prefix)) return true;
-        }
-        return false;
+                && !pages.matches(request);
     }
 }
