@@ -156,16 +156,13 @@ public final class ReplicaClient {
         return breakers.circuitBreaker(serviceId + "@" + replica, serviceId);
     }
 
-    /** An instance's URI, its breaker and what attempts on it call with. */
-    record Endpoint(URI uri, CircuitBreaker breaker, Replica replica) {}
+    /** An instance's breaker and what attempts on it call with (its URI among them). */
+    record Endpoint(CircuitBreaker breaker, Replica replica) {}
 
     Endpoint endpoint(ServiceInstance instance) {
-        Endpoint known = endpoints.getIfPresent(instance);
-        if (known != null) return known;
         return endpoints.get(instance, ignored -> {
             URI uri = instance.getUri();
-            return new Endpoint(
-                    uri, breaker(uri), new Replica(serviceId, uri, byReplica.computeIfAbsent(uri, clients)));
+            return new Endpoint(breaker(uri), new Replica(serviceId, uri, byReplica.computeIfAbsent(uri, clients)));
         });
     }
 
