@@ -35,7 +35,7 @@ class BoundsMetricsTest extends OrderTestSupport {
                         "executor_active_threads{name=\"agora.client.hedges\"",
                         "executor_pool_max_threads{name=\"agora.client.hedges\"",
                         "agora_executor_rejected_total{name=\"agora.client.hedges\"",
-                        "executor_queued_tasks{name=\"agora.client.hedge-timers\"",
+                        "agora_client_hedge_timers",
                         "httpcomponents_httpclient_pool_total_pending{httpclient=\"catalog-service\"",
                         "httpcomponents_httpclient_pool_total_max{httpclient=\"catalog-service\"",
                         // The clock's measuring thread.

@@ -86,7 +86,7 @@ class BoundsMetricsTest {
                         "agora_client_pool_timeouts_total{service=\"catalog-service\"",
                         "executor_active_threads{name=\"agora.client.hedges\"",
                         "agora_executor_rejected_total{name=\"agora.client.hedges\"",
-                        "executor_queued_tasks{name=\"agora.client.hedge-timers\"",
+                        "agora_client_hedge_timers",
                         "httpcomponents_httpclient_pool_total_pending{httpclient=\"catalog-service\"",
                         "httpcomponents_httpclient_pool_total_max{httpclient=\"order-service\"",
                         // The cache, bounded by size: entries, the bound, what the bound pushed out.
