@@ -315,6 +315,65 @@ class PublicApiTest {
     }
 
     @Test
+    void theOpenApiDocumentDescribesTheBookRoutesWithUniqueOperationIds() {
+        JsonNode document = http.get(a + "/v3/api-docs").json();
+        JsonNode paths = document.get("paths");
+
+        assertRoute(paths, "/api/books", "searchBooks", "topic", "query");
+        assertRoute(paths, "/search/{topic}", "classicSearch", "topic", "path");
+        assertRoute(paths, "/api/books/{id}", "lookup", "id", "path");
+        assertRoute(paths, "/lookup/{id}", "classicLookup", "id", "path");
+        for (String search : List.of("/api/books", "/search/{topic}")) {
+            JsonNode operation = paths.get(search).get("get");
+            JsonNode topic = operation.get("parameters").get(0).get("schema");
+            assertThat(topic.get("type").asString()).isEqualTo("string");
+            assertThat(topic.get("minLength").asInt()).isEqualTo(1);
+            assertThat(topic.get("maxLength").asInt()).isEqualTo(100);
+            JsonNode answer = answerSchema(operation);
+            assertThat(answer.get("type").asString()).isEqualTo("array");
+            assertThat(answer.get("items").get("$ref").asString()).isEqualTo("#/components/schemas/BookSummary");
+        }
+        for (String lookup : List.of("/api/books/{id}", "/lookup/{id}")) {
+            JsonNode operation = paths.get(lookup).get("get");
+            JsonNode id = operation.get("parameters").get(0).get("schema");
+            assertThat(id.get("type").asString()).isEqualTo("integer");
+            assertThat(id.get("format").asString()).isEqualTo("int64");
+            assertThat(id.get("minimum").asInt()).isEqualTo(1);
+            assertThat(answerSchema(operation).get("$ref").asString()).isEqualTo("#/components/schemas/BookView");
+        }
+        JsonNode schemas = document.get("components").get("schemas");
+        assertThat(schemas.get("BookSummary").get("properties").propertyNames())
+                .containsExactlyInAnyOrder("id", "title");
+        assertThat(schemas.get("BookView").get("properties").propertyNames())
+                .containsExactlyInAnyOrder("id", "title", "topic", "price", "stock");
+
+        List<String> operationIds = paths.valueStream()
+                .flatMap(JsonNode::valueStream)
+                .map(operation -> operation.path("operationId").asString(""))
+                .toList();
+        assertThat(operationIds).doesNotHaveDuplicates();
+    }
+
+    private static void assertRoute(JsonNode paths, String path, String operationId, String parameter, String in) {
+        JsonNode operation = paths.get(path).get("get");
+        assertThat(operation.get("operationId").asString()).as(path).isEqualTo(operationId);
+        JsonNode parameters = operation.get("parameters");
+        assertThat(parameters.size()).as(path).isEqualTo(1);
+        assertThat(parameters.get(0).get("name").asString()).isEqualTo(parameter);
+        assertThat(parameters.get(0).get("in").asString()).isEqualTo(in);
+        assertThat(parameters.get(0).get("required").asBoolean()).isTrue();
+    }
+
+    private static JsonNode answerSchema(JsonNode operation) {
+        return operation
+                .get("responses")
+                .get("200")
+                .get("content")
+                .get("application/json")
+                .get("schema");
+    }
+
+    @Test
     void anExchangeThatIsDownIsAQuick503Problem() {
         Http.Response answer = http.get(
                 a + "/api/exchange/symbols", Tokens.bearer(cluster.tokens().trader()));
