@@ -26,12 +26,12 @@ import org.springframework.cloud.client.ServiceInstance;
  * <p>The first attempt runs on the caller's thread: a call answered in time (nearly all) costs no thread hand-off.
  * Nor does arming its timer: Netty's {@link HashedWheelTimer} takes a timer without waking its thread, which looks
  * for timers due every {@link #TICK}. A {@code ScheduledThreadPoolExecutor} woke its thread on every call (each
- * call's timer was the earliest it held), which cost the caller 15-20 µs in a wall-clock profile of buys. A hedge is
- * sent at most one tick after its call's {@code hedge-after}, from a small pool; when it answers first it aborts the
- * caller's attempt (its request is cancelled, {@link AttemptScope}), which counts against that replica's breaker. Hedges in flight are bounded per
- * service by a Resilience4j {@link Bulkhead} (a tenth of the service's calls), so a slow service is not sent
- * every call twice; a hedge it refuses is counted in {@code agora.client.hedges.denied}. Owned by the Spring
- * context: its threads end with it.
+ * call's timer was the earliest it held), and the caller paid for that wake-up (perf/reports/security-cost.md). A
+ * hedge is sent at most one tick after its call's {@code hedge-after}, from a small pool; when it answers first it
+ * aborts the caller's attempt (its request is cancelled, {@link AttemptScope}), which counts against that replica's
+ * breaker. Hedges in flight are bounded per service by a Resilience4j {@link Bulkhead} (a tenth of the service's
+ * calls), so a slow service is not sent every call twice; a hedge it refuses is counted in
+ * {@code agora.client.hedges.denied}. Owned by the Spring context: its threads end with it.
  */
 public final class Hedging implements AutoCloseable {
 

@@ -42,10 +42,16 @@ public final class HeaderBearerTokens implements BearerTokenResolver, Authentica
         return token == null ? null : new BearerTokenAuthenticationToken(token);
     }
 
+    /** Whether the request's {@code Authorization} header names the bearer scheme, well-formed or not. */
+    public static boolean offersBearerToken(HttpServletRequest request) {
+        String authorization = request.getHeader(HttpHeaders.AUTHORIZATION);
+        return authorization != null && startsWithAsciiIgnoringCase(authorization, "bearer");
+    }
+
     @Override
     public String resolve(HttpServletRequest request) {
+        if (!offersBearerToken(request)) return null;
         String authorization = request.getHeader(HttpHeaders.AUTHORIZATION);
-        if (authorization == null || !startsWithAsciiIgnoringCase(authorization, "bearer")) return null;
         if (!startsWithAsciiIgnoringCase(authorization, SCHEME) || !isB64Token(authorization, SCHEME.length())) {
             throw new OAuth2AuthenticationException(BearerTokenErrors.invalidToken("Bearer token is malformed"));
         }

@@ -1,5 +1,6 @@
 package dev.agora.frontend.web;
 
+import dev.agora.common.security.HeaderBearerTokens;
 import dev.agora.common.security.PublicReads;
 import dev.agora.common.security.RequestPaths;
 import jakarta.servlet.FilterChain;
@@ -8,7 +9,6 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.List;
-import org.springframework.http.HttpHeaders;
 import org.springframework.session.web.http.SessionRepositoryFilter;
 import org.springframework.web.filter.OncePerRequestFilter;
 
@@ -47,9 +47,6 @@ final class SessionlessRequests extends OncePerRequestFilter {
     }
 
     private boolean isTokenCall(HttpServletRequest request) {
-        String authorization = request.getHeader(HttpHeaders.AUTHORIZATION);
-        return authorization != null
-                && authorization.regionMatches(true, 0, "Bearer ", 0, 7)
-                && !pages.matches(request);
+        return HeaderBearerTokens.offersBearerToken(request) && !pages.matches(request);
     }
 }
