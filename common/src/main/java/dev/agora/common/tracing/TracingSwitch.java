@@ -1,0 +1,52 @@
+package dev.agora.common.tracing;
+
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.springframework.boot.EnvironmentPostProcessor;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.MapPropertySource;
+
+/**
+ * Traces are off unless {@code management.tracing.export.enabled} is {@code true}
+ * ({@code MANAGEMENT_TRACING_EXPORT_ENABLED=true}, with {@code MANAGEMENT_OPENTELEMETRY_TRACING_EXPORT_OTLP_ENDPOINT}
+ * naming the collector and {@code MANAGEMENT_TRACING_SAMPLING_PROBABILITY} what share of requests to record).
+ *
+ * <p>Spring Boot's own switch only removes the exporter: the tracer would still start a span, fill the MDC and
+ * sample on every observation, and the JDBC proxy would observe every statement. Off must cost nothing on the hot
+ * path, so with traces off the tracing auto-configurations are not applied at all (as if the libraries were absent)
+ * and requests run exactly as they did before traces existed. Boot's default ({@code true}) is turned to
+ * {@code false} here, so that its log correlation pattern agrees.
+ */
+public class TracingSwitch implements EnvironmentPostProcessor {
+
+    static final String EXPORT_ENABLED = "management.tracing.export.enabled";
+    static final String EXCLUDE = "spring.autoconfigure.exclude";
+
+    /** Everything that adds work per request once tracing libraries are on the class path. */
+    static final List<String> TRACING_AUTO_CONFIGURATIONS = List.of(
+            "org.springframework.boot.micrometer.tracing.autoconfigure.MicrometerTracingAutoConfiguration",
+            "org.springframework.boot.micrometer.tracing.autoconfigure.NoopTracerAutoConfiguration",
+            "org.springframework.boot.micrometer.tracing.autoconfigure.prometheus.PrometheusExemplarsAutoConfiguration",
+            "org.springframework.boot.micrometer.tracing.opentelemetry.autoconfigure.OpenTelemetryTracingAutoConfiguration",
+            "org.springframework.boot.micrometer.tracing.opentelemetry.autoconfigure.otlp.OtlpTracingAutoConfiguration",
+            "org.springframework.boot.micrometer.tracing.opentelemetry.autoconfigure.zipkin.ZipkinWithOpenTelemetryTracingAutoConfiguration",
+            "net.ttddyy.observation.boot.autoconfigure.DataSourceObservationAutoConfiguration");
+
+    @Override
+    public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
+        if (environment.getProperty(EXPORT_ENABLED, Boolean.class, false)) return;
+        Binder binder = Binder.get(environment);
+        Set<String> exclude = new LinkedHashSet<>(
+                binder.bind(EXCLUDE, Bindable.listOf(String.class)).orElse(List.of()));
+        exclude.addAll(TRACING_AUTO_CONFIGURATIONS);
+        environment
+                .getPropertySources()
+                .addFirst(new MapPropertySource(
+                        "agoraTracingOff", Map.of(EXCLUDE, String.join(",", exclude), EXPORT_ENABLED, "false")));
+    }
+}
