@@ -74,7 +74,7 @@ class ComposeFileTest {
                 .filter(service -> !service.ports().isEmpty())
                 .collect(Collectors.toMap(
                         Service::name, service -> service.ports().toString()));
-        assertThat(published).containsOnlyKeys("edge", "prometheus", "grafana");
+        assertThat(published).containsOnlyKeys("edge", "prometheus", "grafana", "jaeger");
         assertThat(compose.service("edge").ports()).containsExactly("8080:8080");
         // The XML protocol carries no credentials: reachable inside the compose network only.
         for (String exchange : List.of("exchange-1", "exchange-2")) {

@@ -40,7 +40,9 @@ final class ComposeRules {
             "postgres", "postgres",
             "edge", "haproxy",
             "prometheus", "prom/prometheus",
-            "grafana", "grafana/grafana");
+            "grafana", "grafana/grafana",
+            "otel-collector", "otel/opentelemetry-collector",
+            "jaeger", "jaegertracing/jaeger");
 
     /** The replica-list variables and the service whose replicas each lists. */
     static final Map<String, String> INSTANCE_LISTS = orderedMap(

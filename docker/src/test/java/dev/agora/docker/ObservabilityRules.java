@@ -13,7 +13,10 @@ import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
 import tools.jackson.databind.JsonNode;
 
-/** Prometheus must scrape every instance compose runs; Grafana must show the metrics the services publish. */
+/**
+ * Prometheus must scrape every instance compose runs; Grafana must show the metrics the services publish; every service
+ * sends its traces to the collector, which passes them on to the Jaeger that Grafana reads.
+ */
 final class ObservabilityRules {
 
     /** Metrics the dashboard must chart (the exchange ones are the exchange-service's own timer and counter). */
@@ -129,6 +132,54 @@ final class ObservabilityRules {
                     : queries.indexOf(metric) >= 0;
             if (!charted) violations.add("the dashboard does not chart " + metric);
         }
+        return violations;
+    }
+
+    /**
+     * Every Agora service has tracing switched on by Spring Boot's own properties and sends its spans over OTLP/HTTP to
+     * the collector compose runs, on the port its OTLP/HTTP receiver listens on; the collector's trace pipeline exports
+     * to the Jaeger compose runs, on its OTLP/gRPC port; Grafana reads that Jaeger.
+     */
+    static List<String> tracingViolations(
+            ComposeFile compose, Map<String, Object> collector, Map<String, Object> grafanaDatasource) {
+        List<String> violations = new ArrayList<>();
+        Object httpEndpoint = ComposeFile.path(collector, "receivers", "otlp", "protocols", "http", "endpoint");
+        String receiverPort = String.valueOf(httpEndpoint).replaceAll(".*:", "");
+        for (Service service : compose.services().values()) {
+            if (service.serviceId().isEmpty()) continue;
+            Map<String, String> environment = service.environment();
+            if (environment
+                    .getOrDefault("MANAGEMENT_TRACING_EXPORT_ENABLED", "")
+                    .isBlank()) violations.add(service.name() + " does not set MANAGEMENT_TRACING_EXPORT_ENABLED");
+            if (environment
+                    .getOrDefault("MANAGEMENT_TRACING_SAMPLING_PROBABILITY", "")
+                    .isBlank())
+                violations.add(service.name() + " does not set MANAGEMENT_TRACING_SAMPLING_PROBABILITY");
+            String endpoint = environment.getOrDefault("MANAGEMENT_OPENTELEMETRY_TRACING_EXPORT_OTLP_ENDPOINT", "");
+            java.net.URI uri = endpoint.isBlank() ? null : java.net.URI.create(endpoint);
+            boolean toCollector = uri != null
+                    && compose.services().containsKey(uri.getHost())
+                    && compose.service(uri.getHost())
+                            .image()
+                            .filter(image -> image.startsWith("otel/opentelemetry-collector"))
+                            .isPresent()
+                    && String.valueOf(uri.getPort()).equals(receiverPort)
+                    && "/v1/traces".equals(uri.getPath());
+            if (!toCollector)
+                violations.add(service.name() + " sends its traces to '" + endpoint
+                        + "', not to the collector's OTLP/HTTP receiver (port " + receiverPort + ", /v1/traces)");
+        }
+        Object exporters = ComposeFile.path(collector, "service", "pipelines", "traces", "exporters");
+        Map<String, Object> definedExporters = ComposeFile.asMap(collector.get("exporters"));
+        boolean toJaeger = exporters instanceof List<?> list
+                && list.stream().anyMatch(id -> String.valueOf(
+                                ComposeFile.path(definedExporters, String.valueOf(id), "endpoint"))
+                        .equals("jaeger:4317"));
+        if (!toJaeger) violations.add("the collector's trace pipeline does not export to jaeger:4317");
+        if (!compose.services().containsKey("jaeger")) violations.add("compose runs no jaeger");
+        if (!"jaeger".equals(grafanaDatasource.get("type"))
+                || !"http://jaeger:16686".equals(grafanaDatasource.get("url")))
+            violations.add("Grafana has no data source for the Jaeger compose runs");
         return violations;
     }
 }

@@ -118,4 +118,41 @@ class ObservabilityTest {
                         "the dashboard does not chart agora_exchange_commands_total",
                         "the dashboard does not chart agora_exchange_batch_commit_seconds");
     }
+
+    private static Map<String, Object> collector() {
+        return ObservabilityRules.parseYaml(DockerDirectory.read("otel-collector/config.yaml"));
+    }
+
+    private static Map<String, Object> jaegerDatasource() {
+        var datasources = (List<?>)
+                ObservabilityRules.parseYaml(DockerDirectory.read("grafana/provisioning/datasources/jaeger.yaml"))
+                        .get("datasources");
+        return ComposeFile.asMap(datasources.getFirst());
+    }
+
+    @Test
+    void everyServiceSendsItsTracesToTheCollectorWhichFillsTheJaegerGrafanaReads() {
+        assertThat(ObservabilityRules.tracingViolations(compose, collector(), jaegerDatasource()))
+                .isEmpty();
+        assertThat(compose.service("otel-collector").volumes())
+                .contains("./otel-collector/config.yaml:/etc/otelcol/config.yaml:ro");
+        assertThat(compose.service("grafana").dependsOn()).containsKey("jaeger");
+    }
+
+    @Test
+    void aServiceSendingItsTracesElsewhereAndACollectorWithoutJaegerAreReported() {
+        var order = ComposeFile.asMap(
+                ComposeFile.asMap(compose.root().get("services")).get("order-1"));
+        ComposeFile.asMap(order.get("environment"))
+                .put("MANAGEMENT_OPENTELEMETRY_TRACING_EXPORT_OTLP_ENDPOINT", "http://otel-collector:4317/v1/traces");
+        Map<String, Object> collector = collector();
+        ComposeFile.asMap(ComposeFile.asMap(collector.get("exporters")).get("otlp/jaeger"))
+                .put("endpoint", "tempo:4317");
+
+        assertThat(ObservabilityRules.tracingViolations(compose, collector, jaegerDatasource()))
+                .containsExactlyInAnyOrder(
+                        "order-1 sends its traces to 'http://otel-collector:4317/v1/traces', not to the collector's"
+                                + " OTLP/HTTP receiver (port 4318, /v1/traces)",
+                        "the collector's trace pipeline does not export to jaeger:4317");
+    }
 }
