@@ -16,7 +16,7 @@ public final class DemoCredentials {
 
     private DemoCredentials() {}
 
-    static Path write(Path file) {
+    public static Path write(Path file) {
         StringBuilder text = new StringBuilder();
         for (String role : new String[] {"admin", "trader", "customer"}) {
             text.append(role).append(".client-id=demo-").append(role).append('\n');

@@ -26,7 +26,7 @@ public final class Tokens {
 
     private record Issued(String token, Instant renewAt) {}
 
-    Tokens(String tokenUrl) {
+    public Tokens(String tokenUrl) {
         this.tokenUrl = URI.create(tokenUrl);
     }
 
