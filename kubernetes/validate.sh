@@ -87,7 +87,7 @@ else
   fi
   if [[ -n ${validator} ]]; then
     for overlay in "${overlays[@]}"; do
-      "${validator}" -secrets "${k8s_dir}/secrets.txt" "${built_dir}/${overlay}.yaml" \
+      (cd "${built_dir}" && "${validator}" -secrets "${k8s_dir}/secrets.txt" "${overlay}.yaml") \
         || fail "overlay ${overlay} does not pass the validator"
     done
   fi
