@@ -8,6 +8,7 @@ import dev.agora.exchange.store.JdbcStoredOrders;
 import dev.agora.exchange.xml.XmlProtocolServer;
 import dev.agora.exchange.xml.XmlTls;
 import io.netty.handler.ssl.SslContext;
+import jakarta.persistence.EntityManagerFactory;
 import java.security.KeyStore;
 import java.security.KeyStoreException;
 import java.util.Properties;
@@ -31,7 +32,8 @@ import tools.jackson.core.StreamWriteFeature;
 class ExchangeConfiguration {
 
     @Bean(destroyMethod = "close")
-    ExchangeStore exchangeStore(DataSourceProperties dataSource, ExchangeProperties properties) {
+    ExchangeStore exchangeStore(
+            DataSourceProperties dataSource, EntityManagerFactory entities, ExchangeProperties properties) {
         // Unpooled on purpose: the lease is freed at once when its holder's session ends, which a pool would keep open.
         DriverManagerDataSource unpooled = new DriverManagerDataSource(
                 dataSource.determineUrl(), dataSource.determineUsername(), dataSource.determinePassword());
@@ -43,8 +45,10 @@ class ExchangeConfiguration {
         ExchangeProperties.Leadership leadership = properties.leadership();
         return new ExchangeStore(
                 unpooled,
+                entities,
                 new LeaseSettings(
-                        leadership.lease(), leadership.ttl(), leadership.renewEvery(), leadership.pollEvery()));
+                        leadership.lease(), leadership.ttl(), leadership.renewEvery(), leadership.pollEvery()),
+                properties.store().writer());
     }
 
     /** Closed orders are read through the service's (bounded) connection pool, never the sequencer's connection. */

@@ -11,8 +11,10 @@ import dev.agora.exchange.matching.Result;
 import dev.agora.exchange.matching.StoredResults;
 import dev.agora.exchange.support.FreshSchema;
 import dev.agora.exchange.support.InTestExchange;
+import dev.agora.exchange.support.TestStores;
 import dev.agora.local.postgres.PostgresServer;
 import dev.agora.local.postgres.SharedPostgres;
+import jakarta.persistence.EntityManagerFactory;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
@@ -36,19 +38,22 @@ class ExchangeStoreTest {
     private final PostgresServer postgres = SharedPostgres.get();
     private final String url = postgres.jdbcUrl("exchange_store");
     private DriverManagerDataSource dataSource;
+    private EntityManagerFactory entities;
     private ExchangeStore store;
 
     @BeforeEach
     void start() throws Exception {
         FreshSchema.migrate(postgres, url);
         dataSource = new DriverManagerDataSource(url, postgres.username(), postgres.password());
-        store = new ExchangeStore(dataSource, InTestExchange.LEASE);
+        entities = TestStores.entities(dataSource);
+        store = TestStores.store(dataSource, entities, InTestExchange.LEASE);
         assertThat(store.acquireLeadership(() -> true)).isTrue();
     }
 
     @AfterEach
     void stop() {
         store.close();
+        entities.close();
     }
 
     @Test
