@@ -53,6 +53,11 @@ public final class ExchangeStore implements AutoCloseable {
     /** Rows fetched per round trip while loading (repositories' query hints). */
     static final String FETCH_SIZE = "10000";
 
+    /** Rounds of {@link #rehearseWhileStandingBy} at most, and the pause between two. */
+    private static final int REHEARSALS = 200;
+
+    private static final long REHEARSAL_PAUSE_MILLIS = 50;
+
     /** Loaded rows kept in the loading persistence context at most: it is cleared after this many. */
     private static final int CLEAR_EVERY = 10_000;
 
@@ -76,6 +81,8 @@ public final class ExchangeStore implements AutoCloseable {
     private final ExecutionRows executionRows;
     private Connection connection;
     private BatchWriter writer;
+    /** Rehearses the load and commit path while standing by ({@link #rehearseWhileStandingBy}); null before. */
+    private Thread rehearsing;
     /** The lease's epoch this instance's batches are fenced with; 0 while it holds none. */
     private volatile long epoch;
 
@@ -144,6 +151,7 @@ public final class ExchangeStore implements AutoCloseable {
     public boolean acquireLeadership(BooleanSupplier keepTrying) throws InterruptedException {
         release();
         leadership.start();
+        rehearseWhileStandingBy();
         long held = leadership.awaitLeadership(keepTrying);
         if (held == 0) return false;
         Connection candidate = null;
@@ -179,6 +187,51 @@ public final class ExchangeStore implements AutoCloseable {
     }
 
     /**
+     * Runs what a takeover will run while this instance waits for the lease, so that a standby does not pay for a cold
+     * JVM when it takes over: the first loads through the repositories (Hibernate translating and executing its
+     * queries for the first time, Spring Data's and the transaction's code paths run interpreted) took seconds on a
+     * busy small machine, longer than a takeover may take. A round reads at most one fetch of each table and keeps
+     * nothing; the Hibernate writer's transaction and fence are rehearsed with epoch -1, which no lease ever has, so
+     * the fence refuses and nothing is written. Rounds stop as soon as this instance leads, so they never take a core
+     * from a new leader, and after {@link #REHEARSALS} of them.
+     */
+    private void rehearseWhileStandingBy() {
+        if (rehearsing != null || readOnly == null) return;
+        rehearsing = Thread.ofPlatform().daemon().name("exchange-rehearsal").start(() -> {
+            long started = System.nanoTime();
+            int rounds = 0;
+            try {
+                while (rounds < REHEARSALS
+                        && !leadership.isLeader()
+                        && !Thread.currentThread().isInterrupted()) {
+                    rehearseOnce();
+                    rounds++;
+                    Thread.sleep(REHEARSAL_PAUSE_MILLIS);
+                }
+                log.info(
+                        "Load and commit path rehearsed {} times in {} ms",
+                        rounds,
+                        (System.nanoTime() - started) / 1_000_000);
+            } catch (InterruptedException stopped) {
+                Thread.currentThread().interrupt();
+            } catch (Exception e) {
+                log.warn("Rehearsing the load and commit path failed (a takeover will be slower): {}", e.toString());
+            }
+        });
+    }
+
+    private void rehearseOnce() throws Exception {
+        read(() -> 0, MemoryLimits.DEFAULT, true);
+        if (writerKind != Writer.HIBERNATE) return;
+        try (Connection rehearsal = dataSource.getConnection();
+                BatchWriter writer = new HibernateBatchWriter(sessions, rehearsal)) {
+            writer.write(new Snapshot(new ChangeSet()), leadership.name(), -1);
+        } catch (Exception refused) {
+            if (!LeaderLease.isFenced(refused)) throw refused;
+        }
+    }
+
+    /**
      * Rebuilds the engine's state from the tables, through the repositories in one read-only transaction: accounts,
      * positions, the open orders (through the partial index of V6, so the time does not grow with the number of closed
      * orders), the latest idempotency keys and where the id sequences stand. Closed orders and executions stay in the
@@ -186,19 +239,24 @@ public final class ExchangeStore implements AutoCloseable {
      * context is cleared as they stream by, so loading holds no more than a fetch of rows besides the engine.
      */
     public MatchingEngine load(LongSupplier epochSeconds, MemoryLimits limits) {
+        return read(epochSeconds, limits, false);
+    }
+
+    /** The load; a rehearsal reads only the first row of each table and a single key. */
+    private MatchingEngine read(LongSupplier epochSeconds, MemoryLimits limits, boolean rehearsal) {
         long started = System.nanoTime();
         int[] openOrders = {0};
         MatchingEngine engine;
         try {
             engine = readOnly.execute(status -> {
                 MatchingEngine loaded = new MatchingEngine(epochSeconds, limits);
-                try (Stream<AccountRow> rows = accountRows.streamAll()) {
+                try (Stream<AccountRow> rows = first(accountRows.streamAll(), rehearsal)) {
                     each(rows, row -> loaded.restoreAccount(row.id, row.balance, row.owner));
                 }
-                try (Stream<PositionRow> rows = positionRows.streamAll()) {
+                try (Stream<PositionRow> rows = first(positionRows.streamAll(), rehearsal)) {
                     each(rows, row -> loaded.restorePosition(row.accountId, row.symbol, row.shares));
                 }
-                try (Stream<OrderRow> rows = orderRows.streamOpen()) {
+                try (Stream<OrderRow> rows = first(orderRows.streamOpen(), rehearsal)) {
                     openOrders[0] = each(
                             rows,
                             row -> loaded.restoreOpenOrder(
@@ -207,7 +265,7 @@ public final class ExchangeStore implements AutoCloseable {
                 // Oldest first, so that a placement repeated to this instance after its predecessor placed it (and
                 // lost the answer) names that order.
                 List<OrderRows.OrderKey> keys =
-                        orderRows.latestKeys(PageRequest.ofSize(MatchingEngine.ORDER_KEYS_KEPT));
+                        orderRows.latestKeys(PageRequest.ofSize(rehearsal ? 1 : MatchingEngine.ORDER_KEYS_KEPT));
                 for (OrderRows.OrderKey key : keys.reversed()) {
                     loaded.restoreOrderKey(key.accountId(), key.clientKey(), key.orderId());
                 }
@@ -217,12 +275,17 @@ public final class ExchangeStore implements AutoCloseable {
         } catch (RuntimeException e) {
             throw new StoreUnavailableException("Could not load the exchange state", e);
         }
+        if (rehearsal) return engine;
         log.info(
                 "Exchange state loaded: {} open orders in {} ms; next order id {}",
                 openOrders[0],
                 (System.nanoTime() - started) / 1_000_000,
                 engine.nextOrderId());
         return engine;
+    }
+
+    private static <T> Stream<T> first(Stream<T> rows, boolean only) {
+        return only ? rows.limit(1) : rows;
     }
 
     /** Restores every row; returns how many there were. */
@@ -339,6 +402,7 @@ public final class ExchangeStore implements AutoCloseable {
     /** Closes the session and gives the lease up, so that a standby takes over without waiting for it to expire. */
     @Override
     public void close() {
+        if (rehearsing != null) rehearsing.interrupt();
         release();
         leadership.close();
     }
