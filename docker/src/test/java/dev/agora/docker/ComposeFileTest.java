@@ -95,6 +95,15 @@ class ComposeFileTest {
     }
 
     @Test
+    void theExchangesSpeakTheXmlProtocolOverTlsWithClientCertificates() {
+        assertThat(ComposeRules.xmlTlsViolations(compose)).isEmpty();
+        // Their certificates come from the script, into the git-ignored secrets folder.
+        assertThat(DockerDirectory.ROOT.resolve("secrets/make-exchange-certs.sh"))
+                .isExecutable();
+        assertThat(DockerDirectory.read("secrets/.gitignore").lines()).contains("*", "!make-exchange-certs.sh");
+    }
+
+    @Test
     void mountedConfigurationFilesExist() {
         assertThat(ComposeRules.bindMountViolations(compose, DockerDirectory.ROOT))
                 .isEmpty();

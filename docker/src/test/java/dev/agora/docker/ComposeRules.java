@@ -230,6 +230,50 @@ final class ComposeRules {
         return violations;
     }
 
+    /** The files an exchange's XML TLS bundle needs, as the variables that name them (after the bundle's name). */
+    static final Map<String, String> XML_TLS_FILES = orderedMap(
+            "KEYSTORE_CERTIFICATE", "the server's certificate",
+            "KEYSTORE_PRIVATEKEY", "the server's private key",
+            "TRUSTSTORE_CERTIFICATE", "the clients' CA (trust store)");
+
+    /**
+     * The exchange's XML protocol leaves its container, and the seed's protocol carries no credentials: every exchange
+     * speaks it over TLS with client certificates, from a PEM SSL bundle whose three files lie in a read-only mount.
+     */
+    static List<String> xmlTlsViolations(ComposeFile compose) {
+        List<String> violations = new ArrayList<>();
+        for (Service exchange : compose.replicasOf("exchange-service")) {
+            Map<String, String> environment = exchange.environment();
+            String bundle = environment.getOrDefault("AGORA_EXCHANGE_TLS_BUNDLE", "");
+            if (bundle.isBlank()) {
+                violations.add(exchange.name() + " serves the XML protocol without TLS (no AGORA_EXCHANGE_TLS_BUNDLE)");
+                continue;
+            }
+            if (!bundle.matches("[a-z0-9]+")) {
+                violations.add(exchange.name() + " names the TLS bundle '" + bundle
+                        + "', which environment variables cannot describe (lower-case letters and digits only)");
+                continue;
+            }
+            List<String> readOnlyMounts = exchange.volumes().stream()
+                    .filter(volume -> volume.endsWith(":ro"))
+                    .map(volume -> volume.split(":")[1] + "/")
+                    .toList();
+            XML_TLS_FILES.forEach((suffix, what) -> {
+                String variable = "SPRING_SSL_BUNDLE_PEM_" + bundle.toUpperCase(java.util.Locale.ROOT) + "_" + suffix;
+                String value = environment.getOrDefault(variable, "");
+                if (value.isBlank()) {
+                    violations.add(
+                            exchange.name() + "'s TLS bundle " + bundle + " lacks " + what + " (" + variable + ")");
+                } else if (!value.startsWith("file:")
+                        || readOnlyMounts.stream().noneMatch(value.substring("file:".length())::startsWith)) {
+                    violations.add(exchange.name() + " reads " + what + " from " + value
+                            + ", which is not a file in a read-only mount");
+                }
+            });
+        }
+        return violations;
+    }
+
     /**
      * The service clients agree: catalog and order present the secrets every frontend registers for them, and
      * every Agora service agrees on the token issuer.

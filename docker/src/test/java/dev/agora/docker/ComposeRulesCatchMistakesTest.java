@@ -149,6 +149,21 @@ class ComposeRulesCatchMistakesTest {
     }
 
     @Test
+    void anExchangeWithoutXmlTlsOrItsTrustStoreIsReported() {
+        environment("exchange-1").remove("AGORA_EXCHANGE_TLS_BUNDLE");
+        environment("exchange-2").remove("SPRING_SSL_BUNDLE_PEM_EXCHANGEXML_TRUSTSTORE_CERTIFICATE");
+        environment("exchange-2").put("SPRING_SSL_BUNDLE_PEM_EXCHANGEXML_KEYSTORE_PRIVATEKEY", "file:/tmp/server.key");
+
+        assertThat(ComposeRules.xmlTlsViolations(compose))
+                .containsExactlyInAnyOrder(
+                        "exchange-1 serves the XML protocol without TLS (no AGORA_EXCHANGE_TLS_BUNDLE)",
+                        "exchange-2's TLS bundle exchangexml lacks the clients' CA (trust store)"
+                                + " (SPRING_SSL_BUNDLE_PEM_EXCHANGEXML_TRUSTSTORE_CERTIFICATE)",
+                        "exchange-2 reads the server's private key from file:/tmp/server.key, which is not a file in a"
+                                + " read-only mount");
+    }
+
+    @Test
     void weakSecurityConfigurationIsReported() {
         environment("order-2").put("SPRING_PROFILES_ACTIVE", "prod,local");
         environment("catalog-1").put("AGORA_INTERNAL_TOKEN", "change-me-internal-token");

@@ -88,6 +88,17 @@ class EdgeConfigTest {
     }
 
     @Test
+    void passesTheExchangesTlsThroughUntouched() {
+        // The exchange ends the TLS itself: only it sees the client's certificate, which decides what it may do.
+        String xml =
+                haproxy.substring(haproxy.indexOf("frontend exchange_xml"), haproxy.indexOf("\nbackend exchanges"));
+        assertThat(xml).contains("mode tcp").containsPattern("(?m)^\\s*bind :12345$");
+        String backend = haproxy.substring(haproxy.indexOf("\nbackend exchanges") + 1);
+        backend = backend.substring(0, backend.indexOf("\n\n"));
+        assertThat(backend).contains("mode tcp").doesNotContain(" ssl", "crt ");
+    }
+
+    @Test
     void keepsInternalAndActuatorEndpointsOffThePublicPort() {
         assertThat(haproxy).containsPattern("return status 404 .* if \\{ path_beg /internal/ /actuator }");
     }

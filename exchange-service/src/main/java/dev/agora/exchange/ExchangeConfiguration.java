@@ -8,7 +8,11 @@ import dev.agora.exchange.store.JdbcStoredOrders;
 import dev.agora.exchange.xml.XmlProtocolServer;
 import dev.agora.exchange.xml.XmlTls;
 import io.netty.handler.ssl.SslContext;
+import jakarta.persistence.EntityManagerFactory;
+import java.security.KeyStore;
+import java.security.KeyStoreException;
 import java.util.Properties;
+import java.util.function.Supplier;
 import javax.net.ssl.SSLException;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
@@ -28,7 +32,8 @@ import tools.jackson.core.StreamWriteFeature;
 class ExchangeConfiguration {
 
     @Bean(destroyMethod = "close")
-    ExchangeStore exchangeStore(DataSourceProperties dataSource, ExchangeProperties properties) {
+    ExchangeStore exchangeStore(
+            DataSourceProperties dataSource, EntityManagerFactory entities, ExchangeProperties properties) {
         // Unpooled on purpose: the lease is freed at once when its holder's session ends, which a pool would keep open.
         DriverManagerDataSource unpooled = new DriverManagerDataSource(
                 dataSource.determineUrl(), dataSource.determineUsername(), dataSource.determinePassword());
@@ -40,8 +45,10 @@ class ExchangeConfiguration {
         ExchangeProperties.Leadership leadership = properties.leadership();
         return new ExchangeStore(
                 unpooled,
+                entities,
                 new LeaseSettings(
-                        leadership.lease(), leadership.ttl(), leadership.renewEvery(), leadership.pollEvery()));
+                        leadership.lease(), leadership.ttl(), leadership.renewEvery(), leadership.pollEvery()),
+                properties.store().writer());
     }
 
     /** Closed orders are read through the service's (bounded) connection pool, never the sequencer's connection. */
@@ -70,20 +77,38 @@ class ExchangeConfiguration {
             ExchangeProperties properties,
             ObjectProvider<SslBundles> bundles)
             throws SSLException {
-        return new ExchangeRuntime(store, history, properties, xmlTls(properties, bundles));
+        return new ExchangeRuntime(store, history, properties, xmlTls(properties.tls(), bundles::getObject));
     }
 
     /**
      * The XML protocol's TLS context from the named Spring Boot SSL bundle: the server's key and certificate from its
-     * key store, the CA of client certificates from its trust store, and a client certificate required.
+     * key store, the CA of client certificates from its trust store, and a client certificate required. A bundle
+     * without a trust store (or with an empty one) is refused: the JDK would then check client certificates against
+     * its own public CAs, and any certificate one of them issued would get in.
      */
-    private static SslContext xmlTls(ExchangeProperties properties, ObjectProvider<SslBundles> bundles)
-            throws SSLException {
-        if (!properties.tls().enabled()) return null;
-        SslBundle bundle = bundles.getObject().getBundle(properties.tls().bundle());
+    static SslContext xmlTls(ExchangeProperties.Tls tls, Supplier<SslBundles> bundles) throws SSLException {
+        if (!tls.enabled()) return null;
+        String name = tls.bundle();
+        SslBundle bundle = bundles.get().getBundle(name);
+        if (trustedCertificates(bundle.getStores().getTrustStore()) == 0) {
+            throw new IllegalStateException("Refusing to start: the XML protocol's SSL bundle '" + name
+                    + "' (agora.exchange.tls.bundle) has no trust store with the CA of client certificates, and"
+                    + " client certificates are never checked against the JDK's public CAs. Give the bundle one"
+                    + " (spring.ssl.bundle.pem." + name + ".truststore.certificate or spring.ssl.bundle.jks." + name
+                    + ".truststore.location).");
+        }
         return XmlTls.serverContext(
                 bundle.getManagers().getKeyManagerFactory(),
                 bundle.getManagers().getTrustManagerFactory());
+    }
+
+    private static int trustedCertificates(KeyStore trustStore) {
+        if (trustStore == null) return 0;
+        try {
+            return trustStore.size();
+        } catch (KeyStoreException e) {
+            throw new IllegalStateException("The XML protocol's trust store could not be read", e);
+        }
     }
 
     @Bean

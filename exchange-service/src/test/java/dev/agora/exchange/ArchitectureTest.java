@@ -43,6 +43,24 @@ class ArchitectureTest {
             .dependOnClassesThat()
             .resideInAnyPackage("java.sql..", "javax.sql..", "org.springframework.jdbc..");
 
+    /**
+     * Only the store knows the tables' entities and repositories (the wiring only hands it the persistence unit): the
+     * engine's state is written by the sequencer alone, so nothing else may read or change it behind its back.
+     */
+    @ArchTest
+    static final ArchRule onlyTheStoreUsesJpa = noClasses()
+            .that()
+            .resideOutsideOfPackages("dev.agora.exchange.store..")
+            .and()
+            .doNotHaveFullyQualifiedName("dev.agora.exchange.ExchangeConfiguration")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage(
+                    "jakarta.persistence..",
+                    "org.hibernate..",
+                    "org.springframework.data.jpa..",
+                    "org.springframework.orm..");
+
     /** The protocol edges reach the engine only through the sequencer (one writer, one total order). */
     @ArchTest
     static final ArchRule edgesDoNotTouchTheStore = noClasses()

@@ -110,7 +110,7 @@ class ExchangeGateway {
                             INVALID_AMOUNT,
                             INVALID_LIMIT -> HttpStatus.BAD_REQUEST;
                     case UNKNOWN_ACCOUNT, UNKNOWN_ORDER -> HttpStatus.NOT_FOUND;
-                    case FOREIGN_ORDER, ACCOUNT_NOT_PERMITTED -> HttpStatus.FORBIDDEN;
+                    case FOREIGN_ORDER, ACCOUNT_NOT_PERMITTED, CREATE_NOT_PERMITTED -> HttpStatus.FORBIDDEN;
                     case TOO_MANY_EXECUTIONS -> HttpStatus.UNPROCESSABLE_CONTENT;
                     case ACCOUNT_EXISTS, INSUFFICIENT_FUNDS, INSUFFICIENT_SHARES, NOTHING_OPEN -> HttpStatus.CONFLICT;
                 };

@@ -18,7 +18,9 @@ public enum Rejection {
     /** The order's executions would not fit into one reply ({@code agora.exchange.max-reply-size}). */
     TOO_MANY_EXECUTIONS(404, "order has too many executions for one reply"),
     /** The connection's TLS client certificate does not name the account. */
-    ACCOUNT_NOT_PERMITTED(105, "account is not named by this connection's certificate");
+    ACCOUNT_NOT_PERMITTED(105, "account is not named by this connection's certificate"),
+    /** Over TLS, {@code <create>} (accounts and shares) needs an admin certificate; trading certificates only trade. */
+    CREATE_NOT_PERMITTED(106, "creating accounts and shares needs an admin certificate");
 
     private final int code;
     private final String message;

@@ -3,17 +3,24 @@ package dev.agora.exchange.xml;
 import java.util.Set;
 
 /**
- * The accounts one connection may act for: every account on a plain connection (the trusted-network protocol), and
- * on a TLS connection those its client certificate names ({@link CertificateAccounts}).
+ * What one connection may do: on a plain connection everything (the trusted-network protocol); on a TLS connection
+ * what its client certificate grants ({@link CertificateAccounts}): trading on the accounts its subject names, and
+ * {@code <create>} (opening accounts, granting shares) only with an admin certificate.
+ *
+ * @param mayCreate whether {@code <create>} children may reach the engine
+ * @param everyAccount whether the connection may trade on every account
+ * @param accounts the accounts it may trade on besides
  */
-@FunctionalInterface
-interface AccountPermission {
+record AccountPermission(boolean mayCreate, boolean everyAccount, Set<String> accounts) {
 
-    AccountPermission ANY = accountId -> true;
+    static final AccountPermission ANY = new AccountPermission(true, true, Set.of());
+    static final AccountPermission NONE = new AccountPermission(false, false, Set.of());
 
-    boolean mayActFor(String accountId);
+    AccountPermission {
+        accounts = Set.copyOf(accounts);
+    }
 
-    static AccountPermission only(Set<String> accounts) {
-        return accounts::contains;
+    boolean mayActFor(String accountId) {
+        return everyAccount || accounts.contains(accountId);
     }
 }

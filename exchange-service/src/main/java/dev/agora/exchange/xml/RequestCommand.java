@@ -11,12 +11,14 @@ import java.util.List;
 /**
  * Applies all children of one request, in document order, as one command: one result per child, null for
  * an unsupported child. Each child stands on its own: a rejected child changes nothing and does not undo
- * the others. A child naming an account the connection may not act for ({@link AccountPermission}, from a TLS
- * client certificate) is refused before it reaches the engine.
+ * the others. A child the connection may not send ({@link AccountPermission}, from a TLS client certificate: a
+ * {@code <create>} child without an admin certificate, a transaction on an account the certificate does not name)
+ * is refused before it reaches the engine.
  */
 final class RequestCommand implements Command<List<Result>> {
 
     private static final Result NOT_PERMITTED = Result.rejected(Rejection.ACCOUNT_NOT_PERMITTED);
+    private static final Result CREATE_NOT_PERMITTED = Result.rejected(Rejection.CREATE_NOT_PERMITTED);
 
     private final XmlRequest request;
     private final AccountPermission permission;
@@ -39,14 +41,14 @@ final class RequestCommand implements Command<List<Result>> {
             results.add(
                     switch (item) {
                         case XmlRequest.NewAccount account ->
-                            permission.mayActFor(account.id())
+                            permission.mayCreate()
                                     ? engine.createAccount(account.id(), Decimals.parse(account.balance()))
-                                    : NOT_PERMITTED;
+                                    : CREATE_NOT_PERMITTED;
                         case XmlRequest.NewShares shares ->
-                            permission.mayActFor(shares.accountId())
+                            permission.mayCreate()
                                     ? engine.addShares(
                                             shares.symbol(), shares.accountId(), Decimals.parse(shares.shares()))
-                                    : NOT_PERMITTED;
+                                    : CREATE_NOT_PERMITTED;
                         case XmlRequest.Unsupported unsupported -> null;
                         case XmlRequest.PlaceOrder order
                         when transactionsPermitted ->

@@ -133,8 +133,9 @@ class ExchangeProcessIT {
 
     /**
      * The XML port over TLS as a deployment turns it on: PEM files described as a Spring Boot SSL bundle in the
-     * environment, the bundle named by AGORA_EXCHANGE_TLS_BUNDLE. A client certificate from the bundle's CA acts for
-     * the account its subject names; a client without one gets nothing.
+     * environment, the bundle named by AGORA_EXCHANGE_TLS_BUNDLE. An admin certificate from the bundle's CA creates
+     * accounts, a trading one acts for the account its subject names and creates nothing; a client without one gets
+     * nothing.
      */
     @Test
     void theXmlPortSpeaksTlsFromASpringSslBundle() throws Exception {
@@ -154,6 +155,11 @@ class ExchangeProcessIT {
                 .addExtendedKeyUsageClientAuth()
                 .ecp256()
                 .buildIssuedBy(authority);
+        X509Bundle admin = new CertificateBuilder()
+                .subject("CN=admin,OU=exchange-admin")
+                .addExtendedKeyUsageClientAuth()
+                .ecp256()
+                .buildIssuedBy(authority);
         Path pem = Files.createDirectories(Path.of("target", "it-tls"));
         Path chain = Files.writeString(pem.resolve("server.crt"), server.getCertificatePathPEM());
         Path key = Files.writeString(pem.resolve("server.key"), server.getPrivateKeyPEM());
@@ -166,12 +172,21 @@ class ExchangeProcessIT {
                 .env("AGORA_EXCHANGE_TLS_BUNDLE", "exchangexml"));
         exchange.startAndAwaitReady(READY);
 
+        assertThat(sendOverTls(tcpPort, authority, desk, "<create><account id=\"6001\" balance=\"5\"/></create>"))
+                .isEqualTo("<results><error id=\"6001\">creating accounts and shares needs an admin certificate"
+                        + "</error></results>");
+        assertThat(sendOverTls(
+                        tcpPort,
+                        authority,
+                        admin,
+                        "<create><account id=\"6001\" balance=\"5\"/><account id=\"6002\" balance=\"5\"/></create>"))
+                .isEqualTo("<results><created id=\"6001\"/><created id=\"6002\"/></results>");
         assertThat(sendOverTls(
                         tcpPort,
                         authority,
                         desk,
-                        "<create><account id=\"6001\" balance=\"5\"/><account id=\"6002\" balance=\"5\"/></create>"))
-                .isEqualTo("<results><created id=\"6001\"/><error id=\"6002\">account is not named by this"
+                        "<transactions id=\"6002\"><order sym=\"X\" amount=\"1\" limit=\"1\"/></transactions>"))
+                .isEqualTo("<results><error sym=\"X\" amount=\"1\" limit=\"1\">account is not named by this"
                         + " connection's certificate</error></results>");
         assertThatThrownBy(() -> sendOverTls(tcpPort, authority, null, "<create/>"))
                 .isInstanceOf(IOException.class);

@@ -5,11 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agora.exchange.matching.Rejection;
 import dev.agora.exchange.matching.Result;
-import dev.agora.exchange.store.ExchangeStore;
 import dev.agora.exchange.support.FreshSchema;
 import dev.agora.exchange.support.InTestExchange;
+import dev.agora.exchange.support.TestStores;
 import dev.agora.local.postgres.PostgresServer;
 import dev.agora.local.postgres.SharedPostgres;
+import jakarta.persistence.EntityManagerFactory;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -31,6 +32,7 @@ class SequencerRecoveryTest {
 
     private final PostgresServer postgres = SharedPostgres.get();
     private final String url = postgres.jdbcUrl("exchange_sequencer");
+    private EntityManagerFactory entities;
     private Sequencer sequencer;
 
     @BeforeEach
@@ -40,8 +42,9 @@ class SequencerRecoveryTest {
         Properties properties = new Properties();
         properties.setProperty("ApplicationName", "sequencer-under-test");
         dataSource.setConnectionProperties(properties);
-        sequencer =
-                new Sequencer(new ExchangeStore(dataSource, InTestExchange.LEASE), () -> 1_700_000_000L, 1_000, 100);
+        entities = TestStores.entities(dataSource);
+        sequencer = new Sequencer(
+                TestStores.store(dataSource, entities, InTestExchange.LEASE), () -> 1_700_000_000L, 1_000, 100);
         sequencer.start();
         awaitActive();
     }
@@ -49,6 +52,7 @@ class SequencerRecoveryTest {
     @AfterEach
     void stop() {
         sequencer.close();
+        entities.close();
     }
 
     @Test

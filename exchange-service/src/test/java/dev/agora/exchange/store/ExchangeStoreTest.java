@@ -11,8 +11,10 @@ import dev.agora.exchange.matching.Result;
 import dev.agora.exchange.matching.StoredResults;
 import dev.agora.exchange.support.FreshSchema;
 import dev.agora.exchange.support.InTestExchange;
+import dev.agora.exchange.support.TestStores;
 import dev.agora.local.postgres.PostgresServer;
 import dev.agora.local.postgres.SharedPostgres;
+import jakarta.persistence.EntityManagerFactory;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
@@ -36,24 +38,54 @@ class ExchangeStoreTest {
     private final PostgresServer postgres = SharedPostgres.get();
     private final String url = postgres.jdbcUrl("exchange_store");
     private DriverManagerDataSource dataSource;
+    private EntityManagerFactory entities;
     private ExchangeStore store;
 
     @BeforeEach
     void start() throws Exception {
         FreshSchema.migrate(postgres, url);
         dataSource = new DriverManagerDataSource(url, postgres.username(), postgres.password());
-        store = new ExchangeStore(dataSource, InTestExchange.LEASE);
+        entities = TestStores.entities(dataSource);
+        store = TestStores.store(dataSource, entities, InTestExchange.LEASE);
         assertThat(store.acquireLeadership(() -> true)).isTrue();
     }
 
     @AfterEach
     void stop() {
         store.close();
+        entities.close();
     }
 
     @Test
     void theTablesHoldExactlyTheEngineStateAfterRandomBatches() {
         MatchingEngine engine = store.load(() -> 1_700_000_000L, MemoryLimits.DEFAULT);
+        int accounts = commitRandomBatches(engine, store);
+
+        // The rebuilt engine holds only the open orders (their executions stay in the database); the live one still
+        // holds every order it saw (fewer than it keeps). Every order answers the same from both: from memory in the
+        // live engine, from the tables in the rebuilt one.
+        MatchingEngine rebuilt = store.load(() -> 1_700_000_000L, MemoryLimits.DEFAULT);
+        StoredResults stored = new StoredResults(new JdbcStoredOrders(dataSource), 1_000);
+
+        assertThat(accountsOf(rebuilt)).isEqualTo(accountsOf(engine)).hasSize(accounts);
+        assertThat(accountsOf(engine).values())
+                .anyMatch(account -> account.startsWith("null "))
+                .anyMatch(account -> account.startsWith("user."));
+        assertThat(rebuilt.nextOrderId()).isEqualTo(engine.nextOrderId());
+        assertThat(ids(rebuilt.openOrders()))
+                .isEqualTo(ids(engine.openOrders()))
+                .isNotEmpty();
+        Map<Long, OrderSnapshot> live = ordersOf(engine, stored);
+        assertThat(live).hasSize((int) engine.nextOrderId() - 1);
+        assertThat(ordersOf(rebuilt, stored)).isEqualTo(live);
+        assertThat(live.values()).anyMatch(order -> order.canceled() != null);
+        assertThat(live.values()).anyMatch(order -> !order.executions().isEmpty() && order.open() == null);
+        assertThat(live.values()).anyMatch(order -> !order.executions().isEmpty() && order.open() != null);
+        assertThat(integrityViolations()).isEmpty();
+    }
+
+    /** 150 random batches of every command, each committed through {@code store}; returns the accounts created. */
+    private static int commitRandomBatches(MatchingEngine engine, ExchangeStore store) {
         ChangeSet changes = new ChangeSet();
         engine.reportChangesTo(changes);
         Random random = new Random(6);
@@ -91,27 +123,44 @@ class ExchangeStoreTest {
             changes.clear();
         }
 
-        // The rebuilt engine holds only the open orders (their executions stay in the database); the live one still
-        // holds every order it saw (fewer than it keeps). Every order answers the same from both: from memory in the
-        // live engine, from the tables in the rebuilt one.
-        MatchingEngine rebuilt = store.load(() -> 1_700_000_000L, MemoryLimits.DEFAULT);
-        StoredResults stored = new StoredResults(new JdbcStoredOrders(dataSource), 1_000);
+        return accounts;
+    }
 
-        assertThat(accountsOf(rebuilt)).isEqualTo(accountsOf(engine)).hasSize(accounts);
-        assertThat(accountsOf(engine).values())
-                .anyMatch(account -> account.startsWith("null "))
-                .anyMatch(account -> account.startsWith("user."));
-        assertThat(rebuilt.nextOrderId()).isEqualTo(engine.nextOrderId());
-        assertThat(ids(rebuilt.openOrders()))
-                .isEqualTo(ids(engine.openOrders()))
-                .isNotEmpty();
-        Map<Long, OrderSnapshot> live = ordersOf(engine, stored);
-        assertThat(live).hasSize((int) engine.nextOrderId() - 1);
-        assertThat(ordersOf(rebuilt, stored)).isEqualTo(live);
-        assertThat(live.values()).anyMatch(order -> order.canceled() != null);
-        assertThat(live.values()).anyMatch(order -> !order.executions().isEmpty() && order.open() == null);
-        assertThat(live.values()).anyMatch(order -> !order.executions().isEmpty() && order.open() != null);
-        assertThat(integrityViolations()).isEmpty();
+    /**
+     * The two batch writers (agora.exchange.store.writer) are interchangeable: the same batches leave the same rows,
+     * every column and every decimal's scale, whichever of them wrote.
+     */
+    @Test
+    void bothWritersLeaveTheSameRows() throws Exception {
+        Map<ExchangeStore.Writer, List<String>> tables = new java.util.EnumMap<>(ExchangeStore.Writer.class);
+        for (ExchangeStore.Writer writer : ExchangeStore.Writer.values()) {
+            String database = postgres.jdbcUrl("exchange_store_" + writer.name().toLowerCase(java.util.Locale.ROOT));
+            FreshSchema.migrate(postgres, database);
+            DriverManagerDataSource source =
+                    new DriverManagerDataSource(database, postgres.username(), postgres.password());
+            try (EntityManagerFactory unit = TestStores.entities(source);
+                    ExchangeStore written = new ExchangeStore(source, unit, InTestExchange.LEASE, writer)) {
+                assertThat(written.acquireLeadership(() -> true)).isTrue();
+                commitRandomBatches(written.load(() -> 1_700_000_000L, MemoryLimits.DEFAULT), written);
+            }
+            tables.put(
+                    writer,
+                    new JdbcTemplate(source)
+                            .queryForList(
+                                    """
+                    SELECT 'account ' || id || ' ' || balance || ' ' || coalesce(owner, '-') FROM account
+                    UNION ALL SELECT 'position ' || account_id || ' ' || symbol || ' ' || shares FROM position
+                    UNION ALL SELECT 'order ' || id || ' ' || account_id || ' ' || symbol || ' ' || amount || ' '
+                        || limit_price || ' ' || open_shares || ' ' || coalesce(canceled_shares::text, '-') || ' '
+                        || coalesce(canceled_at::text, '-') || ' ' || coalesce(client_key, '-') FROM exchange_order
+                    UNION ALL SELECT 'execution ' || id || ' ' || buy_order_id || ' ' || sell_order_id || ' ' || symbol
+                        || ' ' || shares || ' ' || price || ' ' || executed_at FROM execution
+                    ORDER BY 1""",
+                                    String.class));
+        }
+        assertThat(tables.get(ExchangeStore.Writer.HIBERNATE))
+                .hasSizeGreaterThan(100)
+                .isEqualTo(tables.get(ExchangeStore.Writer.JDBC));
     }
 
     @Test

@@ -4,12 +4,12 @@ import dev.agora.common.leader.LeaseSettings;
 import dev.agora.exchange.history.OrderHistory;
 import dev.agora.exchange.matching.MemoryLimits;
 import dev.agora.exchange.sequencer.Sequencer;
-import dev.agora.exchange.store.ExchangeStore;
 import dev.agora.exchange.store.JdbcStoredOrders;
 import dev.agora.exchange.xml.XmlProtocolServer;
 import dev.agora.local.postgres.PostgresServer;
 import dev.agora.local.postgres.SharedPostgres;
 import io.netty.handler.ssl.SslContext;
+import jakarta.persistence.EntityManagerFactory;
 import java.time.Duration;
 import javax.sql.DataSource;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
@@ -23,6 +23,7 @@ public final class InTestExchange implements AutoCloseable {
 
     private final PostgresServer postgres = SharedPostgres.get();
     private final String url;
+    private final EntityManagerFactory entities;
     private final Sequencer sequencer;
     private final OrderHistory history;
     private final XmlProtocolServer server;
@@ -85,7 +86,9 @@ public final class InTestExchange implements AutoCloseable {
                 prepare.run(statement);
             }
         }
-        sequencer = new Sequencer(new ExchangeStore(dataSource, LEASE), () -> 1_700_000_000L, 10_000, 2048, memory);
+        entities = TestStores.entities(dataSource);
+        sequencer = new Sequencer(
+                TestStores.store(dataSource, entities, LEASE), () -> 1_700_000_000L, 10_000, 2048, memory);
         history = new OrderHistory(new JdbcStoredOrders(dataSource), 10_000, 2, 256);
         server = new XmlProtocolServer(
                 new XmlProtocolServer.Settings(
@@ -146,5 +149,6 @@ public final class InTestExchange implements AutoCloseable {
         server.close();
         sequencer.close();
         history.close();
+        entities.close();
     }
 }

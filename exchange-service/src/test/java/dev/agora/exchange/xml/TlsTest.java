@@ -21,11 +21,13 @@ import org.junit.jupiter.api.Test;
 /**
  * The XML protocol over TLS with client certificates, against a real in-test exchange over real sockets, with
  * certificates made here: a CA, the server's certificate, and client certificates whose subjects name the accounts
- * (UID attributes) their connections may act for. Without a certificate the CA signed, nothing gets through.
+ * (UID attributes) their connections may trade on, or make them admins ({@code OU=exchange-admin}), the only ones
+ * that may create accounts and shares. Without a certificate the CA signed, nothing gets through.
  */
 class TlsTest {
 
     private static X509Bundle authority;
+    private static X509Bundle admin;
     private static X509Bundle desk;
     private static X509Bundle operator;
     private static X509Bundle stranger;
@@ -45,7 +47,8 @@ class TlsTest {
                 .addExtendedKeyUsageServerAuth()
                 .ecp256()
                 .buildIssuedBy(authority);
-        desk = client("CN=desk-7,UID=5001,UID=5002", authority);
+        admin = client("CN=exchange-admin-1,OU=exchange-admin", authority);
+        desk = client("CN=desk-7,UID=5001,UID=5002,UID=5010", authority);
         operator = client("CN=operator,UID=*", authority);
         X509Bundle otherAuthority = new CertificateBuilder()
                 .subject("CN=Someone else's CA")
@@ -80,24 +83,58 @@ class TlsTest {
     }
 
     @Test
-    void aCertificateActsForTheAccountsItsSubjectNames() throws Exception {
+    void aTradingCertificateCannotCreateAccountsOrShares() throws Exception {
+        String refused = "creating accounts and shares needs an admin certificate";
+        // Not even for the accounts it names, nor with the operator's every-account certificate.
         assertThat(send(
                         desk,
-                        "<create><account id=\"5001\" balance=\"1000\"/><account id=\"5003\" balance=\"1\"/>"
+                        "<create><account id=\"5010\" balance=\"1000000\"/>"
+                                + "<symbol sym=\"MINT\"><account id=\"5010\">1000</account></symbol></create>"))
+                .isEqualTo("<results><error id=\"5010\">" + refused + "</error>" + "<error sym=\"MINT\" id=\"5010\">"
+                        + refused + "</error></results>");
+        assertThat(send(operator, "<create><account id=\"5011\" balance=\"5\"/></create>"))
+                .isEqualTo("<results><error id=\"5011\">" + refused + "</error></results>");
+        // Nothing changed: 5010 and 5011 do not exist.
+        assertThat(send(
+                        desk,
+                        "<transactions id=\"5010\"><order sym=\"MINT\" amount=\"-1\" limit=\"1\"/></transactions>"))
+                .isEqualTo(
+                        "<results><error sym=\"MINT\" amount=\"-1\" limit=\"1\">account does not exist</error></results>");
+        assertThat(send(operator, "<transactions id=\"5011\"><query id=\"1\"/></transactions>"))
+                .isEqualTo("<results><error id=\"1\">account does not exist</error></results>");
+
+        // Once an admin opened 5010, the desk trades on it but still cannot mint itself shares there.
+        assertThat(send(admin, "<create><account id=\"5010\" balance=\"10\"/></create>"))
+                .isEqualTo("<results><created id=\"5010\"/></results>");
+        assertThat(send(desk, "<create><symbol sym=\"MINT\"><account id=\"5010\">1000</account></symbol></create>"))
+                .isEqualTo("<results><error sym=\"MINT\" id=\"5010\">" + refused + "</error></results>");
+        assertThat(send(
+                        desk,
+                        "<transactions id=\"5010\"><order sym=\"MINT\" amount=\"-1\" limit=\"1\"/></transactions>"))
+                .isEqualTo(
+                        "<results><error sym=\"MINT\" amount=\"-1\" limit=\"1\">insufficient shares</error></results>");
+        assertThat(send(
+                        desk,
+                        "<transactions id=\"5010\"><order sym=\"MINT\" amount=\"3\" limit=\"4\"/></transactions>"))
+                .as("the balance is the admin's 10, not the desk's million: a buy of 12 is refused")
+                .isEqualTo(
+                        "<results><error sym=\"MINT\" amount=\"3\" limit=\"4\">insufficient funds</error></results>");
+    }
+
+    @Test
+    void anAdminCertificateCreatesAndTradingCertificatesTradeOnTheAccountsTheyName() throws Exception {
+        assertThat(send(
+                        admin,
+                        "<create><account id=\"5001\" balance=\"1000\"/><account id=\"5003\" balance=\"50\"/>"
                                 + "<symbol sym=\"TLS\"><account id=\"5001\">10</account><account id=\"5003\">10</account>"
                                 + "</symbol></create>"))
-                .isEqualTo("<results><created id=\"5001\"/>"
-                        + "<error id=\"5003\">account is not named by this connection's certificate</error>"
-                        + "<created sym=\"TLS\" id=\"5001\"/>"
-                        + "<error sym=\"TLS\" id=\"5003\">account is not named by this connection's certificate"
-                        + "</error></results>");
+                .isEqualTo("<results><created id=\"5001\"/><created id=\"5003\"/>"
+                        + "<created sym=\"TLS\" id=\"5001\"/><created sym=\"TLS\" id=\"5003\"/></results>");
         String opened = send(
                 desk, "<transactions id=\"5001\"><order sym=\"TLS\" amount=\"-2\" limit=\"5\"/>" + "</transactions>");
         assertThat(opened).startsWith("<results><opened sym=\"TLS\" amount=\"-2\" limit=\"5\" id=\"");
 
         // An operator's certificate names every account; the desk may still not trade on one it does not name.
-        assertThat(send(operator, "<create><account id=\"5003\" balance=\"50\"/></create>"))
-                .isEqualTo("<results><created id=\"5003\"/></results>");
         assertThat(send(
                         desk,
                         "<transactions id=\"5003\"><order sym=\"TLS\" amount=\"1\" limit=\"5\"/>"
@@ -129,8 +166,8 @@ class TlsTest {
             }
             assertThat(reply).doesNotContain("<results>");
         }
-        // None of them created 5002; the desk, whose certificate names it, can.
-        assertThat(send(desk, "<create><account id=\"5002\" balance=\"1\"/></create>"))
+        // None of them created 5002; an admin can.
+        assertThat(send(admin, "<create><account id=\"5002\" balance=\"1\"/></create>"))
                 .isEqualTo("<results><created id=\"5002\"/></results>");
     }
 
