@@ -45,7 +45,9 @@ import tools.jackson.databind.json.JsonMapper;
             "agora.orders.recovery.leadership.ttl=5s",
             "agora.orders.recovery.leadership.poll-every=100ms",
             // A starved build machine can stall a healthy catalog for over a second; production keeps 3500ms.
-            "agora.clients.catalog-service.timeout=3s"
+            "agora.clients.catalog-service.timeout=3s",
+            // Counts every session's statements and commits (BuyStatementsTest).
+            "spring.jpa.properties.hibernate.session.events.auto=dev.agora.order.StatementCounter"
         })
 abstract class OrderTestSupport {
 

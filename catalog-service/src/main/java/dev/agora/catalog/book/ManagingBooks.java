@@ -2,25 +2,25 @@ package dev.agora.catalog.book;
 
 import java.math.BigDecimal;
 import java.util.Optional;
-import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Admin use cases: register a title, change a price, restock. Each change is one statement (its own
- * transaction), and listeners hear of it after it committed and before the caller gets the answer.
+ * Admin use cases: register a title, change a price, restock. Each change is one transaction, and listeners hear
+ * of it after it committed and before the caller gets the answer. A change of an existing title is one conditional
+ * update (the stock and the version move inside the database, so it loses no concurrent reservation) followed by a
+ * read of the row it holds locked.
  */
 @Service
 public class ManagingBooks {
 
-    private static final String RETURNING_BOOK = " RETURNING id, title, topic, price, stock, version";
-
     private final BookRepository books;
-    private final JdbcClient jdbc;
+    private final TransactionTemplate transactions;
     private final BookChangeListener changes;
 
-    ManagingBooks(BookRepository books, JdbcClient jdbc, BookChangeListener changes) {
+    ManagingBooks(BookRepository books, TransactionTemplate transactions, BookChangeListener changes) {
         this.books = books;
-        this.jdbc = jdbc;
+        this.transactions = transactions;
         this.changes = changes;
     }
 
@@ -31,22 +31,14 @@ public class ManagingBooks {
     }
 
     public Optional<BookView> changePrice(long bookId, BigDecimal price) {
-        return changed(
-                jdbc.sql("UPDATE books SET price = :price, version = version + 1 WHERE id = :id" + RETURNING_BOOK)
-                        .param("price", price)
-                        .param("id", bookId)
-                        .query(BookView.class)
-                        .optional());
+        return changed(transactions.execute(
+                status -> books.changePrice(bookId, price) == 0 ? Optional.empty() : books.findView(bookId)));
     }
 
     /** Adds copies in one atomic statement, so a restock racing with reservations loses none of them. */
     public Optional<BookView> restock(long bookId, long quantity) {
-        return changed(jdbc.sql("UPDATE books SET stock = stock + :quantity, version = version + 1 WHERE id = :id"
-                        + RETURNING_BOOK)
-                .param("quantity", quantity)
-                .param("id", bookId)
-                .query(BookView.class)
-                .optional());
+        return changed(transactions.execute(
+                status -> books.restock(bookId, quantity) == 0 ? Optional.empty() : books.findView(bookId)));
     }
 
     private Optional<BookView> changed(Optional<BookView> book) {

@@ -2,20 +2,17 @@ package dev.agora.catalog.files;
 
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
-import jakarta.persistence.FetchType;
 import jakarta.persistence.Id;
 import jakarta.persistence.IdClass;
-import jakarta.persistence.JoinColumn;
-import jakarta.persistence.ManyToOne;
 import jakarta.persistence.Table;
 import java.io.Serializable;
 import java.time.Instant;
 import java.util.Objects;
 
 /**
- * A file of a book: its name within the book, its type and the blob with its bytes. Reads of a book's files go
- * through JPA; a registration is one upsert statement ({@link FileIndex}), so concurrent uploads of one name
- * cannot both insert.
+ * A file of a book: its name within the book, its type, its name's revision and the blob with its bytes (by hash).
+ * A registration writes it through single upsert statements ({@link BookFileRepository#insertFile},
+ * {@link BookFileRepository#replaceFile}), so concurrent uploads of one name cannot both insert.
  */
 @Entity
 @Table(name = "book_files")
@@ -46,9 +43,9 @@ class BookFile {
     @Column(length = 255)
     private String name;
 
-    @ManyToOne(fetch = FetchType.EAGER, optional = false)
-    @JoinColumn(name = "hash", nullable = false)
-    private StoredBlob blob;
+    /** The blob's SHA-256 ({@link StoredBlob}). */
+    @Column(nullable = false, length = 64)
+    private String hash;
 
     @Column(nullable = false)
     private long size;
@@ -59,9 +56,9 @@ class BookFile {
     @Column(nullable = false)
     private Instant created;
 
-    protected BookFile() {}
+    /** From the sequence {@code book_file_revisions} (V7), on every registration of the name. */
+    @Column(nullable = false)
+    private long revision;
 
-    FileView view(String title) {
-        return new FileView(bookId, title, name, size, mediaType, blob.hash(), created, blob.copies());
-    }
+    protected BookFile() {}
 }

@@ -1,45 +1,45 @@
 package dev.agora.catalog.files;
 
+import static java.util.stream.Collectors.groupingBy;
+import static java.util.stream.Collectors.mapping;
+import static java.util.stream.Collectors.toList;
+import static java.util.stream.Collectors.toMap;
+
 import dev.agora.catalog.book.BookChanged;
 import dev.agora.common.timing.ServerTiming;
-import java.sql.Array;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Stream;
 import org.springframework.data.domain.PageRequest;
-import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
- * The index of book files in the catalog's PostgreSQL. Downloads and searches are one statement each (the hot
- * paths, as in {@code BookReads}); a book's list of files is read through JPA; a registration is one transaction.
+ * The index of book files in the catalog's PostgreSQL, through {@link BookFileRepository}. Reads are read-only
+ * transactions of projections; a download's is one query; a registration is one transaction.
  */
 @Repository
+@Transactional(readOnly = true)
 class FileIndex {
 
-    /** The nodes that hold a file's blob, as a sorted array. */
-    private static final String NODES = "ARRAY(SELECT c.node FROM blob_copies c WHERE c.hash = f.hash ORDER BY c.node)";
+    private static final Comparator<FileRow> BY_BOOK_AND_NAME =
+            Comparator.comparingLong(FileRow::bookId).thenComparing(FileRow::name);
 
-    private final JdbcClient jdbc;
     private final BookFileRepository files;
 
-    FileIndex(JdbcClient jdbc, BookFileRepository files) {
-        this.jdbc = jdbc;
+    FileIndex(BookFileRepository files) {
         this.files = files;
     }
 
     Optional<String> bookTitle(long bookId) {
-        return jdbc.sql("SELECT title FROM books WHERE id = ?")
-                .param(bookId)
-                .query(String.class)
-                .optional();
+        return files.bookTitle(bookId);
     }
 
     /**
@@ -47,18 +47,14 @@ class FileIndex {
      * so registering one leaves the version as it is); empty for an unknown book.
      */
     Optional<BookChanged> currentState(long bookId) {
-        return jdbc.sql("SELECT version, topic FROM books WHERE id = ?")
-                .param(bookId)
-                .query((row, n) -> new BookChanged(bookId, row.getLong(1), row.getString(2), false))
-                .optional();
+        return files.bookState(bookId);
     }
 
     /** The nodes holding a blob already stored (empty list: every node reaches it), or empty when it is new. */
     Optional<List<String>> holdersOf(String hash) {
-        return jdbc.sql("SELECT " + NODES.replace("f.hash", "b.hash") + " FROM blobs b WHERE b.hash = ?")
-                .param(hash)
-                .query((rows, n) -> strings(rows.getArray(1)))
-                .optional();
+        List<String> rows = files.holders(hash);
+        if (rows.isEmpty()) return Optional.empty();
+        return Optional.of(rows.stream().filter(Objects::nonNull).toList());
     }
 
     /** @param revision the name's new revision (V7__book_file_revisions.sql) */
@@ -66,88 +62,94 @@ class FileIndex {
 
     /**
      * Names the blob as the book's file {@code name}, replacing what the name held before. The blob and its holders
-     * are recorded first, in the same transaction: the row appears complete or not at all.
+     * are recorded first, in the same transaction: the row appears complete or not at all. Two registrations of one
+     * name race on its key: the insert of the second waits for the first and then finds the name taken, so it
+     * replaces the content instead; both complete, the last to commit is the file's content.
      */
     @Transactional
     Saved save(long bookId, String name, String mediaType, String hash, long size, List<String> holders) {
-        jdbc.sql("INSERT INTO blobs (hash, size) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING")
-                .params(hash, size)
-                .update();
-        for (String node : holders) {
-            jdbc.sql("INSERT INTO blob_copies (hash, node) VALUES (?, ?) ON CONFLICT DO NOTHING")
-                    .params(hash, node)
-                    .update();
-        }
-        return jdbc.sql(
-                        """
-                        INSERT INTO book_files (book_id, name, hash, size, media_type, created)
-                        VALUES (?, ?, ?, ?, ?, now())
-                        ON CONFLICT (book_id, name) DO UPDATE
-                            SET hash = excluded.hash, size = excluded.size, media_type = excluded.media_type,
-                                created = excluded.created, revision = nextval('book_file_revisions')
-                        RETURNING (xmax = 0) AS created, created AS at, revision""")
-                .params(bookId, name, hash, size, mediaType)
-                .query((rows, n) -> new Saved(rows.getBoolean(1), instant(rows, 2), rows.getLong(3)))
-                .single();
+        files.insertBlob(hash, size);
+        for (String node : holders) files.insertCopy(hash, node);
+        boolean created = files.insertFile(bookId, name, hash, size, mediaType) == 1;
+        if (!created) files.replaceFile(bookId, name, hash, size, mediaType);
+        FileRow saved = files.find(bookId, name).getFirst();
+        return new Saved(created, saved.created(), saved.revision());
     }
 
     Optional<StoredFile> find(long bookId, String name) {
-        return ServerTiming.measure(
-                ServerTiming.DB, () -> jdbc.sql("SELECT f.hash, f.size, f.media_type, f.created, f.revision, " + NODES
-                                + " FROM book_files f WHERE f.book_id = ? AND f.name = ?")
-                        .params(bookId, name)
-                        .query((rows, n) -> new StoredFile(
-                                rows.getString(1),
-                                rows.getLong(2),
-                                rows.getString(3),
-                                instant(rows, 4),
-                                rows.getLong(5),
-                                strings(rows.getArray(6))))
-                        .optional());
+        return ServerTiming.measure(ServerTiming.DB, () -> {
+            List<FileRow> rows = files.find(bookId, name);
+            if (rows.isEmpty()) return Optional.empty();
+            FileRow file = rows.getFirst();
+            return Optional.of(new StoredFile(
+                    file.hash(), file.size(), file.mediaType(), file.created(), file.revision(), nodes(rows)));
+        });
     }
 
     /** At most {@code limit} of the book's files, by name, those whose name comes after {@code after} ("": all). */
-    @Transactional(readOnly = true)
     List<FileView> ofBook(long bookId, String title, String after, int limit) {
-        return files.ofBook(bookId, after, PageRequest.of(0, limit)).stream()
-                .map(f -> f.view(title))
-                .toList();
+        return views(files.ofBook(bookId, after, PageRequest.of(0, limit)));
     }
 
     /**
      * Files whose name starts with {@code query}, or whose book's title or topic contains it, case ignored; at most
-     * {@code limit}, by book and name. One call of {@code search_files} (V6__search_files_function.sql), whose plan is
-     * made once per connection: the name prefix goes to it also as a range of the name index, which a plan made
-     * without knowing the query can use.
+     * {@code limit}, by book and name. Two queries of at most {@code limit} hits each (names by a range of the name
+     * index, books by their title and topic), merged here, and one of the nodes holding the hits' blobs.
      */
     List<FileView> search(String query, int limit) {
         String prefix = query.toLowerCase(Locale.ROOT);
         String text = escapeLike(prefix);
         // No string lies above a prefix of U+10FFFF alone; unassigned, it starts no name (FileName): an empty range.
         String above = Objects.requireNonNullElse(above(prefix), prefix);
-        return ServerTiming.measure(
-                ServerTiming.DB, () -> jdbc.sql("SELECT * FROM search_files(:from, :to, :prefix, :contains, :limit)")
-                        .param("from", prefix)
-                        .param("to", above)
-                        .param("prefix", text + "%")
-                        .param("contains", "%" + text + "%")
-                        .param("limit", limit)
-                        .query((rows, n) -> new FileView(
-                                rows.getLong(1),
-                                rows.getString(2),
-                                rows.getString(3),
-                                rows.getLong(4),
-                                rows.getString(5),
-                                rows.getString(6),
-                                instant(rows, 7),
-                                strings(rows.getArray(8))))
-                        .list());
+        PageRequest first = PageRequest.of(0, limit);
+        return ServerTiming.measure(ServerTiming.DB, () -> {
+            List<FileRow> hits = Stream.concat(
+                            files.namesFrom(prefix, above, text + "%", first).stream(),
+                            files.ofBooksMatching("%" + text + "%", first).stream())
+                    .collect(toMap(
+                            row -> new Named(row.bookId(), row.name()),
+                            Function.identity(),
+                            (a, b) -> a,
+                            LinkedHashMap::new))
+                    .values()
+                    .stream()
+                    .sorted(BY_BOOK_AND_NAME)
+                    .limit(limit)
+                    .toList();
+            return views(hits);
+        });
+    }
+
+    /** A file's key: a hit of both queries is one file. */
+    private record Named(long bookId, String name) {}
+
+    /** The rows as views, each with the nodes holding its blob (one more query, for all of them). */
+    private List<FileView> views(List<FileRow> rows) {
+        if (rows.isEmpty()) return List.of();
+        Map<String, List<String>> holders =
+                files.copiesOf(rows.stream().map(FileRow::hash).distinct().toList()).stream()
+                        .collect(groupingBy(HeldCopy::hash, mapping(HeldCopy::node, toList())));
+        return rows.stream()
+                .map(row -> new FileView(
+                        row.bookId(),
+                        row.title(),
+                        row.name(),
+                        row.size(),
+                        row.mediaType(),
+                        row.hash(),
+                        row.created(),
+                        holders.getOrDefault(row.hash(), List.of())))
+                .toList();
+    }
+
+    private static List<String> nodes(List<FileRow> rows) {
+        return rows.stream().map(FileRow::node).filter(Objects::nonNull).toList();
     }
 
     /**
-     * The least string above every string that starts with {@code prefix} in code point order, which is the byte
-     * order of their UTF-8 and so the name index's order: the prefix with its last code point raised by one (a code
-     * point that cannot be raised is dropped and the one before it raised). Null when there is none.
+     * The least string above every string that starts with {@code prefix} in code point order, which is the order of
+     * the name index's collation ({@code ucs_basic}): the prefix with its last code point raised by one (a code point
+     * that cannot be raised is dropped and the one before it raised). Null when there is none.
      */
     static String above(String prefix) {
         int[] codePoints = prefix.codePoints().toArray();
@@ -162,21 +164,8 @@ class FileIndex {
         return null;
     }
 
+    /** A LIKE pattern's literal text, with {@code !} as the escape character. */
     private static String escapeLike(String text) {
-        return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");
-    }
-
-    private static Instant instant(ResultSet rows, int column) throws SQLException {
-        return rows.getObject(column, OffsetDateTime.class).toInstant();
-    }
-
-    private static List<String> strings(Array array) throws SQLException {
-        try {
-            return Arrays.stream((Object[]) array.getArray())
-                    .map(String::valueOf)
-                    .toList();
-        } finally {
-            array.free();
-        }
+        return text.replace("!", "!!").replace("%", "!%").replace("_", "!_");
     }
 }

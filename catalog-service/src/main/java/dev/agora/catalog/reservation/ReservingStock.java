@@ -2,64 +2,110 @@ package dev.agora.catalog.reservation;
 
 import dev.agora.catalog.book.BookChangeListener;
 import dev.agora.catalog.book.BookChangeListener.Announcement;
+import dev.agora.catalog.book.BookChanged;
+import dev.agora.catalog.book.BookStock;
+import dev.agora.common.timing.ServerTiming;
+import java.math.BigDecimal;
 import java.util.List;
 import java.util.Optional;
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.TransactionStatus;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Reserves copies of a book for an order, exactly once per order id: a claim and a conditional decrement in
- * one database call. Repeats return the stored outcome. Running out of stock is an ordinary outcome. The
- * push telling the frontends of a decrement starts before its commit (see
- * {@link BookChangeListener#announce}) and ends before the order service gets its answer, also when the
- * answer is a repeat's.
+ * Reserves copies of a book for an order, exactly once per order id, in one transaction: lock the book and decide
+ * ({@link BookStock#take}: never below zero), claim the order id with the decided reservation
+ * ({@link Reservations#claim}), write the book. A repeat finds the claim taken, rolls back and returns the stored
+ * outcome. Running out of stock is an ordinary outcome. The push telling the frontends of a decrement starts before
+ * the commit (see {@link BookChangeListener#announce}) and ends before the order service gets its answer, also when
+ * the answer is a repeat's.
+ *
+ * <p>Statements of a new reservation: the book's {@code SELECT ... FOR NO KEY UPDATE}, the reservation's
+ * {@code INSERT ... ON CONFLICT DO NOTHING}, the book's {@code UPDATE}, then the commit.
  */
 @Service
 public class ReservingStock {
 
     private final Reservations reservations;
+    private final BookStock stock;
     private final BookChangeListener changes;
+    private final TransactionTemplate transactions;
 
-    ReservingStock(Reservations reservations, BookChangeListener changes) {
+    ReservingStock(
+            Reservations reservations, BookStock stock, BookChangeListener changes, TransactionTemplate transactions) {
         this.reservations = reservations;
+        this.stock = stock;
         this.changes = changes;
+        this.transactions = transactions;
     }
 
+    /**
+     * What one transaction came to: the order's reservation; {@code claimedNow} when this call decided it;
+     * {@code announced} the push of a decrement it made; {@code current} the book as it stands when a repeat found the
+     * claim (null for an unknown book).
+     */
+    private record Decision(Reservation reservation, boolean claimedNow, Announcement announced, BookChanged current) {}
+
     public ReservationResult reserve(long orderId, long bookId, int quantity) {
-        Optional<Reservations.Claimed<Announcement>> reserved = changes.listening()
-                ? reservations.reserve(
-                        orderId,
-                        bookId,
-                        quantity,
-                        claim -> claim.change() == null ? Announcement.NONE : changes.announce(claim.change()))
-                : reservations
-                        .reserve(orderId, bookId, quantity)
-                        .map(claim -> new Reservations.Claimed<>(claim, Announcement.NONE));
-        return reserved.<ReservationResult>map(claimed -> {
-                    Reservations.Claim claim = claimed.claim();
-                    Reservation reservation = claim.reservation();
-                    if (claim.change() != null) {
-                        claimed.startedBeforeCommit().await();
-                    } else if (!claim.claimedNow()
-                            && reservation.asks(bookId, quantity)
-                            && reservation.outcome() == ReservationOutcome.RESERVED) {
-                        // A repeat (a hedged or retried buy, recovery) may be answered while the first call
-                        // is still pushing its invalidations: announce the book's current version again, so
-                        // no buy is answered before the frontends have heard of its decrement.
-                        reservations.currentState(bookId).ifPresent(changes::bookChanged);
-                    }
-                    if (claim.claimedNow()) return new ReservationResult.Decided(reservation);
-                    return reservation.asks(bookId, quantity)
-                            ? new ReservationResult.Repeated(reservation)
-                            : new ReservationResult.Conflicting(reservation);
-                })
-                .orElseGet(() -> new ReservationResult.UnknownBook(bookId));
+        Decision decision = ServerTiming.measure(
+                ServerTiming.DB, () -> transactions.execute(status -> decide(orderId, bookId, quantity, status)));
+        if (decision == null) return new ReservationResult.UnknownBook(bookId);
+        Reservation reservation = decision.reservation();
+        if (decision.claimedNow()) {
+            decision.announced().await();
+            return new ReservationResult.Decided(reservation);
+        }
+        if (!reservation.asks(bookId, quantity)) return new ReservationResult.Conflicting(reservation);
+        if (reservation.outcome() == ReservationOutcome.RESERVED && decision.current() != null) {
+            // A repeat (a hedged or retried buy, recovery) may be answered while the first call is still pushing its
+            // invalidations: announce the book's current version again, so no buy is answered before the frontends
+            // have heard of its decrement.
+            changes.bookChanged(decision.current());
+        }
+        return new ReservationResult.Repeated(reservation);
+    }
+
+    private Decision decide(long orderId, long bookId, int quantity, TransactionStatus transaction) {
+        Optional<BookStock.Take> take = stock.take(bookId, quantity);
+        if (take.isEmpty()) {
+            // No such book; the order id may still have been used for another one (a conflicting reuse).
+            return reservations
+                    .find(orderId)
+                    .map(existing -> new Decision(existing, false, Announcement.NONE, null))
+                    .orElse(null);
+        }
+        BookStock.Take decided = take.get();
+        Reservation reservation = new Reservation(
+                orderId,
+                bookId,
+                quantity,
+                decided.taken() ? ReservationOutcome.RESERVED : ReservationOutcome.OUT_OF_STOCK,
+                decided.unitPrice(),
+                decided.taken() ? decided.unitPrice().multiply(BigDecimal.valueOf(quantity)) : null,
+                decided.stockAfter());
+        int claimed = reservations.claim(
+                orderId,
+                bookId,
+                quantity,
+                reservation.outcome(),
+                reservation.unitPrice(),
+                reservation.total(),
+                reservation.stockAfter());
+        if (claimed == 0) {
+            // Claimed before: give the copies back and answer with the stored reservation.
+            transaction.setRollbackOnly();
+            return new Decision(reservations.find(orderId).orElseThrow(), false, Announcement.NONE, decided.before());
+        }
+        Announcement announced =
+                decided.after() != null && changes.listening() ? changes.announce(decided.after()) : Announcement.NONE;
+        return new Decision(reservation, true, announced, null);
     }
 
     public Optional<Reservation> find(long orderId) {
-        return reservations.find(orderId);
+        return ServerTiming.measure(ServerTiming.DB, () -> reservations.find(orderId));
     }
 
     public List<Reservation> findAll(List<Long> orderIds) {
-        return reservations.findAll(orderIds);
+        return ServerTiming.measure(ServerTiming.DB, () -> reservations.findAll(orderIds));
     }
 }

@@ -2,182 +2,167 @@ package dev.agora.order.order;
 
 import dev.agora.common.timing.ServerTiming;
 import java.math.BigDecimal;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Types;
 import java.time.Duration;
-import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Optional;
-import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.dao.DataIntegrityViolationException;
+import org.springframework.data.domain.PageRequest;
 import org.springframework.stereotype.Repository;
+import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * The order log. Every write is a single auto-committed statement, so the buy path holds a database
- * connection only for the length of one statement, never across the call to the catalog.
+ * The order log ({@link PlacedOrder} rows through {@link PlacedOrders}). Every write is a short transaction of its
+ * own, so the buy path holds a database connection only for the length of one write, never across the call to the
+ * catalog. Reads are read-only transactions. Writes join a transaction already under way: the recovery sweeper's,
+ * which ends with the lease's fence.
  */
 @Repository
 public class Orders {
 
-    private static final String COLUMNS =
-            "id, idempotency_key, owner, book_id, quantity, status, total, rejection, created_at, confirmation, refunded";
+    /** Every this many confirmations one wins; fixed by the schema's check (V4__raffle.sql). */
+    public static final int RAFFLE_EVERY = RaffleTally.EVERY;
 
-    /** Every this many confirmations one wins; fixed by the schema's check (V4__raffle.sql) and confirm_order (V6). */
-    public static final int RAFFLE_EVERY = 100;
+    /** SQLSTATE unique_violation: the owner's key is taken (the only unique key a new order can break). */
+    private static final String KEY_TAKEN = "23505";
 
-    private final JdbcClient jdbc;
+    private final PlacedOrders orders;
+    private final RaffleTallies tallies;
+    private final TransactionTemplate transactions;
 
-    Orders(JdbcClient jdbc) {
-        this.jdbc = jdbc;
+    Orders(PlacedOrders orders, RaffleTallies tallies, TransactionTemplate transactions) {
+        this.orders = orders;
+        this.tallies = tallies;
+        this.transactions = transactions;
     }
 
     /**
-     * Records a PENDING order unless its owner already used the key. A racing insert of the same owner and key
-     * waits for the first to commit and then inserts nothing, so an owner's key never has two orders. Keys of
-     * different owners are unrelated.
+     * Records a PENDING order unless its owner already used the key: one {@code INSERT ... RETURNING} and its commit.
+     * The unique key (idempotency key, owner) decides: an insert racing with another of the same owner and key waits
+     * for the first to commit and then fails, so an owner's key never has two orders; that failure is this method's
+     * empty answer, and the caller reads the order that has the key. Keys of different owners are unrelated.
      *
      * @param owner the buyer; null for an anonymous buy (the anonymous buys share their keys)
      */
     Optional<Order> insertPending(String idempotencyKey, String owner, long bookId, int quantity) {
-        return ServerTiming.measure(ServerTiming.DB, () -> jdbc.sql(
-                        """
-                        INSERT INTO orders (idempotency_key, owner, book_id, quantity, status)
-                        VALUES (:key, :owner, :bookId, :quantity, 'PENDING')
-                        ON CONFLICT (idempotency_key, owner) DO NOTHING
-                        RETURNING\s"""
-                                + COLUMNS)
-                .param("key", idempotencyKey)
-                .param("owner", owner, Types.VARCHAR)
-                .param("bookId", bookId)
-                .param("quantity", quantity)
-                .query(Orders::order)
-                .optional());
-    }
-
-    private static Order order(ResultSet row, int index) throws SQLException {
-        String rejection = row.getString("rejection");
-        return new Order(
-                row.getLong("id"),
-                row.getString("idempotency_key"),
-                row.getString("owner"),
-                row.getLong("book_id"),
-                row.getInt("quantity"),
-                OrderStatus.valueOf(row.getString("status")),
-                row.getBigDecimal("total"),
-                rejection == null ? null : Rejection.valueOf(rejection),
-                row.getObject("created_at", OffsetDateTime.class).toInstant(),
-                row.getObject("confirmation", Long.class),
-                row.getBigDecimal("refunded"));
+        return ServerTiming.measure(ServerTiming.DB, () -> {
+            try {
+                return Optional.of(orders.save(new PlacedOrder(idempotencyKey, owner, bookId, quantity))
+                        .view());
+            } catch (DataIntegrityViolationException e) {
+                if (e.getMostSpecificCause() instanceof SQLException sql && KEY_TAKEN.equals(sql.getSQLState())) {
+                    return Optional.empty();
+                }
+                throw e;
+            }
+        });
     }
 
     /** The order an owner (null: the anonymous buys) placed under this key. */
+    @Transactional(readOnly = true)
     Optional<Order> findByKey(String idempotencyKey, String owner) {
-        return ServerTiming.measure(ServerTiming.DB, () -> jdbc.sql("SELECT " + COLUMNS
-                        + " FROM orders WHERE idempotency_key = :key AND owner IS NOT DISTINCT FROM :owner")
-                .param("key", idempotencyKey)
-                .param("owner", owner, Types.VARCHAR)
-                .query(Orders::order)
-                .optional());
+        return ServerTiming.measure(
+                ServerTiming.DB,
+                () -> owner == null
+                        ? orders.findAnonymousByKey(idempotencyKey)
+                        : orders.findByKey(idempotencyKey, owner));
     }
 
+    @Transactional(readOnly = true)
     public Optional<Order> find(long id) {
-        return ServerTiming.measure(ServerTiming.DB, () -> jdbc.sql("SELECT " + COLUMNS + " FROM orders WHERE id = :id")
-                .param("id", id)
-                .query(Orders::order)
-                .optional());
+        return ServerTiming.measure(ServerTiming.DB, () -> orders.find(id));
     }
 
     /**
-     * Moves a PENDING order to its final state. Only the first finisher changes the row; everyone gets the
-     * final row back (all finishers ask the same idempotent reservation, so they agree on the outcome).
-     *
-     * <p>This commit does not wait for its WAL flush ({@code synchronous_commit} off for this statement's
-     * transaction only): the outcome is a copy of the catalog's durable, idempotent reservation. Should a
-     * crash lose it, the order is PENDING again and recovery asks the same reservation, which answers the
-     * same. The PENDING row itself (written before the catalog is asked) stays fully durable. A raffle winner's
-     * confirmation is the exception ({@link #confirm}).
+     * Moves a PENDING order to its final state and returns the order as it is then. Only the first finisher changes
+     * the row; everyone gets the final row back (all finishers ask the same idempotent reservation, so they agree on
+     * the outcome). See {@link #record} for the write.
      */
     Order finish(long id, OrderStatus status, BigDecimal total, Rejection rejection) {
-        Optional<Order> finished = status == OrderStatus.CONFIRMED ? confirm(id, total) : reject(id, rejection);
-        return finished.or(() -> find(id)).orElseThrow();
+        return ServerTiming.measure(
+                ServerTiming.DB,
+                () -> transactions.execute(transaction -> {
+                    write(id, status, total, rejection);
+                    return orders.find(id).orElseThrow();
+                }));
     }
 
     /**
-     * Confirms a PENDING order and gives it the next place among all confirmations, the raffle's total order
-     * across every replica (V4__raffle.sql): one call of {@code confirm_order} (V6), one transaction. It locks the order
-     * row first and goes on only if the order is still PENDING once it holds the lock, so a second finisher of the
-     * same order (a retry, a read, the sweeper, another replica) counts nothing; then it takes the next place from the
-     * tally row, whose lock serialises confirmations until this commit, and marks a winner (every 100th place) with
-     * its total as the refund.
+     * Moves a PENDING order to its final state, as {@link #finish}, without reading it back. Only the first finisher
+     * changes the row.
+     *
+     * <p>This commit does not wait for its WAL flush ({@code synchronous_commit} off for this transaction only): the
+     * outcome is a copy of the catalog's durable, idempotent reservation. Should a crash lose it, the order is PENDING
+     * again and recovery asks the same reservation, which answers the same. The PENDING row itself (written before the
+     * catalog is asked) stays fully durable. A raffle winner's confirmation is the exception ({@link #confirm}).
+     */
+    void record(long id, OrderStatus status, BigDecimal total, Rejection rejection) {
+        ServerTiming.measure(
+                ServerTiming.DB, () -> transactions.execute(transaction -> write(id, status, total, rejection)));
+    }
+
+    private boolean write(long id, OrderStatus status, BigDecimal total, Rejection rejection) {
+        return status == OrderStatus.CONFIRMED ? confirm(id, total) : orders.reject(id, rejection) == 1;
+    }
+
+    /**
+     * Confirms a PENDING order and gives it the next place among all confirmations, the raffle's total order across
+     * every replica: lock the tally row (a pessimistic lock: the place must be read, decided on and written back with
+     * no other confirmation in between, and every confirmation needs the row, so optimistic retries would only
+     * collide), confirm the order with the next place if it is still PENDING (the conditional update: a second
+     * finisher of the same order, a retry, a read, the sweeper or another replica, finds it final and counts
+     * nothing), and only then count the place. Every {@value #RAFFLE_EVERY}th place wins its total back.
      *
      * <p>A winner's commit waits for its WAL flush, so a refund once shown is never lost; the flush carries every
      * earlier place with it (places are taken in commit order). Other confirmations do not wait, as above: a crash
      * that loses them loses the tally's increments with them, in the same transactions, so places stay gap-free.
      */
-    private Optional<Order> confirm(long id, BigDecimal total) {
-        return ServerTiming.measure(
-                ServerTiming.DB, () -> jdbc.sql("SELECT " + COLUMNS + " FROM confirm_order(:id, :total)")
-                        .param("id", id)
-                        .param("total", total)
-                        .query(Orders::order)
-                        .optional());
-    }
-
-    private Optional<Order> reject(long id, Rejection rejection) {
-        return ServerTiming.measure(ServerTiming.DB, () -> jdbc.sql(
-                        """
-                        UPDATE orders SET status = 'REJECTED', rejection = :rejection, updated_at = now()
-                        FROM (SELECT set_config('synchronous_commit', 'off', true)) AS outcome_is_rederivable
-                        WHERE id = :id AND status = 'PENDING'
-                        RETURNING\s"""
-                                + COLUMNS)
-                .param("rejection", rejection.name())
-                .param("id", id)
-                .query(Orders::order)
-                .optional());
+    private boolean confirm(long id, BigDecimal total) {
+        RaffleTally tally = tallies.lock();
+        long place = tally.nextPlace();
+        boolean wins = RaffleTally.wins(place);
+        if (orders.confirm(id, total, place, wins ? total : null, wins ? "on" : "off") == 0) return false;
+        tally.count(place);
+        return true;
     }
 
     /** Everyone's orders, newest first. */
+    @Transactional(readOnly = true)
     public List<Order> page(int page, int size) {
-        return ServerTiming.measure(ServerTiming.DB, () -> jdbc.sql(
-                        "SELECT " + COLUMNS + " FROM orders ORDER BY id DESC LIMIT :size OFFSET :offset")
-                .param("size", size)
-                .param("offset", (long) page * size)
-                .query(Orders::order)
-                .list());
+        return ServerTiming.measure(ServerTiming.DB, () -> orders.page(PageRequest.of(page, size)));
     }
 
+    @Transactional(readOnly = true)
     public long count() {
-        return ServerTiming.measure(
-                ServerTiming.DB,
-                () -> jdbc.sql("SELECT count(*) FROM orders").query(Long.class).single());
+        return ServerTiming.measure(ServerTiming.DB, orders::countAll);
     }
 
     /** One owner's orders, newest first. */
+    @Transactional(readOnly = true)
     List<Order> pageOf(String owner, int page, int size) {
-        return ServerTiming.measure(ServerTiming.DB, () -> jdbc.sql("SELECT " + COLUMNS
-                        + " FROM orders WHERE owner = :owner ORDER BY id DESC LIMIT :size OFFSET :offset")
-                .param("owner", owner)
-                .param("size", size)
-                .param("offset", (long) page * size)
-                .query(Orders::order)
-                .list());
+        return ServerTiming.measure(ServerTiming.DB, () -> orders.pageOf(owner, PageRequest.of(page, size)));
     }
 
+    @Transactional(readOnly = true)
     long countOf(String owner) {
-        return ServerTiming.measure(ServerTiming.DB, () -> jdbc.sql("SELECT count(*) FROM orders WHERE owner = :owner")
-                .param("owner", owner)
-                .query(Long.class)
-                .single());
+        return ServerTiming.measure(ServerTiming.DB, () -> orders.countOf(owner));
     }
 
     /** Orders still PENDING that nobody has touched for {@code age}: their request most likely died. */
+    @Transactional(readOnly = true)
     public List<Order> pendingFor(Duration age, int limit) {
-        return jdbc.sql("SELECT " + COLUMNS + " FROM orders WHERE status = 'PENDING'"
-                        + " AND updated_at <= now() - make_interval(secs => :seconds) ORDER BY id LIMIT :limit")
-                .param("seconds", age.toMillis() / 1000.0)
-                .param("limit", limit)
-                .query(Orders::order)
-                .list();
+        return orders.pendingFor(age.toMillis() / 1000.0, PageRequest.of(0, limit));
+    }
+
+    /** The raffle's winners, in the order they won. */
+    @Transactional(readOnly = true)
+    public List<PlacedOrder> winners(int page, int size) {
+        return ServerTiming.measure(ServerTiming.DB, () -> orders.winners(PageRequest.of(page, size)));
+    }
+
+    @Transactional(readOnly = true)
+    public long winnerCount() {
+        return ServerTiming.measure(ServerTiming.DB, orders::countWinners);
     }
 }

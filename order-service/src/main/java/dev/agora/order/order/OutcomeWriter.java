@@ -76,7 +76,7 @@ class OutcomeWriter {
     Order write(Order pending, OrderStatus status, BigDecimal total, Rejection rejection) {
         writers.execute(() -> {
             try {
-                orders.finish(pending.id(), status, total, rejection);
+                orders.record(pending.id(), status, total, rejection);
             } catch (RuntimeException e) {
                 failed.increment();
                 log.warn("Outcome of order {} not written, recovery will: {}", pending.id(), e.getMessage());

@@ -1,18 +1,17 @@
 package dev.agora.order.raffle;
 
-import dev.agora.common.timing.ServerTiming;
+import dev.agora.order.order.Order;
+import dev.agora.order.order.Orders;
 import java.math.BigDecimal;
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.util.List;
-import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.stereotype.Repository;
+import org.springframework.stereotype.Component;
 
 /**
  * The raffle's winners as the order log records them: every 100th confirmed buy, marked with its place among all
  * confirmations and its refund when its confirmation committed ({@code Orders.finish}). Nothing here writes.
  */
-@Repository
+@Component
 class Winners {
 
     /**
@@ -21,33 +20,23 @@ class Winners {
      */
     record Winner(long position, long orderId, long bookId, BigDecimal refunded, Instant wonAt) {}
 
-    private final JdbcClient jdbc;
+    private final Orders orders;
 
-    Winners(JdbcClient jdbc) {
-        this.jdbc = jdbc;
+    Winners(Orders orders) {
+        this.orders = orders;
     }
 
     /** In the order they won. */
     List<Winner> page(int page, int size) {
-        return ServerTiming.measure(ServerTiming.DB, () -> jdbc.sql(
-                        """
-                        SELECT confirmation, id, book_id, refunded, updated_at FROM orders
-                        WHERE refunded IS NOT NULL ORDER BY confirmation LIMIT :size OFFSET :offset""")
-                .param("size", size)
-                .param("offset", (long) page * size)
-                .query((row, index) -> new Winner(
-                        row.getLong("confirmation"),
-                        row.getLong("id"),
-                        row.getLong("book_id"),
-                        row.getBigDecimal("refunded"),
-                        row.getObject("updated_at", OffsetDateTime.class).toInstant()))
-                .list());
+        return orders.winners(page, size).stream()
+                .map(row -> {
+                    Order won = row.view();
+                    return new Winner(won.confirmation(), won.id(), won.bookId(), won.refunded(), row.updatedAt());
+                })
+                .toList();
     }
 
     long count() {
-        return ServerTiming.measure(
-                ServerTiming.DB, () -> jdbc.sql("SELECT count(*) FROM orders WHERE refunded IS NOT NULL")
-                        .query(Long.class)
-                        .single());
+        return orders.winnerCount();
     }
 }

@@ -7,12 +7,11 @@ import dev.agora.order.order.Orders;
 import dev.agora.order.order.PlacingOrder;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.persistence.EntityManager;
 import java.time.Duration;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.dao.DataAccessException;
-import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -43,7 +42,7 @@ class PendingOrderSweeper {
     private final RecoveryProperties properties;
     private final Leadership leadership;
     private final TransactionTemplate transactions;
-    private final JdbcClient jdbc;
+    private final EntityManager entityManager;
     private final Counter recovered;
     private final Counter sweeps;
     /** The epoch of the last sweep: a sweep at a new one is this instance's first since it took the lease. */
@@ -55,14 +54,14 @@ class PendingOrderSweeper {
             RecoveryProperties properties,
             Leadership sweeperLeadership,
             TransactionTemplate transactions,
-            JdbcClient jdbc,
+            EntityManager entityManager,
             MeterRegistry meters) {
         this.orders = orders;
         this.placing = placing;
         this.properties = properties;
         this.leadership = sweeperLeadership;
         this.transactions = transactions;
-        this.jdbc = jdbc;
+        this.entityManager = entityManager;
         this.recovered = Counter.builder("agora.orders.recovered")
                 .description("Orders left PENDING that recovery brought to a final state")
                 .register(meters);
@@ -96,7 +95,7 @@ class PendingOrderSweeper {
                 Order outcome;
                 try {
                     outcome = driveFenced(order, epoch);
-                } catch (DataAccessException e) {
+                } catch (RuntimeException e) {
                     if (!LeaderLease.isFenced(e)) throw e;
                     leadership.deposed(epoch, "an order's outcome was refused: another instance sweeps now");
                     return;
@@ -121,7 +120,12 @@ class PendingOrderSweeper {
     private Order driveFenced(Order order, long epoch) {
         return transactions.execute(status -> {
             Order outcome = placing.drive(order);
-            jdbc.sql(LeaderLease.FENCE).params(leadership.name(), epoch).query().singleValue();
+            // Last before the commit: the native query first flushes the outcome's writes.
+            entityManager
+                    .createNativeQuery(LeaderLease.FENCE)
+                    .setParameter(1, leadership.name())
+                    .setParameter(2, epoch)
+                    .getSingleResult();
             return outcome;
         });
     }

@@ -1,0 +1,4 @@
+package dev.agora.catalog.files;
+
+/** One node holding a copy of a blob. */
+record HeldCopy(String hash, String node) {}
