@@ -31,3 +31,10 @@ if [[ ! -f admin-client-secret ]]; then
 fi
 create agora-identity-seed --from-literal=identity-seed.properties="admin.client-id=agora-admin
 admin.client-secret=$(cat admin-client-secret)"
+# The exchange's XML TLS: a throwaway CA, the server's certificate and client certificates, made by the compose
+# script into ./exchange-xml (git-ignored); clients use its admin.p12 and desk-1001.p12.
+if [[ ! -f exchange-xml/server.key ]]; then
+  EXCHANGE_CERTS_DIR="$(pwd)/exchange-xml" bash ../../../docker/secrets/make-exchange-certs.sh >/dev/null
+fi
+create agora-exchange-xml-tls --from-file=server.crt=exchange-xml/server.crt \
+  --from-file=server.key=exchange-xml/server.key --from-file=clients-ca.crt=exchange-xml/clients-ca.crt

@@ -20,6 +20,9 @@ final class SpringBootProperties {
 
     private final Set<String> variables = new HashSet<>();
 
+    /** Map-typed properties ({@code spring.ssl.bundle.pem}): any key below them binds, as a bundle's name does. */
+    private final Set<String> mapPrefixes = new HashSet<>();
+
     SpringBootProperties() {
         JsonMapper json = JsonMapper.builder().build();
         for (String resource : new String[] {
@@ -29,7 +32,11 @@ final class SpringBootProperties {
                 for (URL url : Collections.list(getClass().getClassLoader().getResources(resource))) {
                     try (InputStream in = url.openStream()) {
                         for (JsonNode property : json.readTree(in).path("properties")) {
-                            variables.add(variable(property.path("name").asString()));
+                            String variable = variable(property.path("name").asString());
+                            variables.add(variable);
+                            if (property.path("type").asString().startsWith("java.util.Map<")) {
+                                mapPrefixes.add(variable + "_");
+                            }
                         }
                     }
                 }
@@ -45,6 +52,6 @@ final class SpringBootProperties {
     }
 
     boolean binds(String variable) {
-        return variables.contains(variable);
+        return variables.contains(variable) || mapPrefixes.stream().anyMatch(variable::startsWith);
     }
 }
