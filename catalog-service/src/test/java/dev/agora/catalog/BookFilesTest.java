@@ -30,6 +30,7 @@ import java.util.concurrent.Future;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.JsonNode;
 
@@ -64,6 +65,36 @@ class BookFilesTest extends CatalogTestSupport {
         assertThat(downloaded.headers().firstValue("ETag")).hasValue("\"" + sha256(content) + "\"");
         assertThat(downloaded.headers().firstValue("Content-Type")).hasValue("application/pdf");
         assertThat(downloaded.headers().firstValue("Accept-Ranges")).hasValue("bytes");
+    }
+
+    /**
+     * The uploader names a file's type, and downloads come from the store's origin: a page, a script or an SVG is
+     * served as bytes no browser runs, sandboxed and not loadable by other sites; an allowed type keeps its type.
+     */
+    @ParameterizedTest
+    @CsvSource({
+        "page.html, text/html, application/octet-stream",
+        "run.js, text/javascript, application/octet-stream",
+        "image.svg, image/svg+xml, application/octet-stream",
+        "feed.xml, application/xhtml+xml, application/octet-stream",
+        "book.pdf, application/pdf, application/pdf"
+    })
+    void anUploadedPageOrScriptDownloadsInert(String name, String uploadedType, String servedType) {
+        long book = newBook("files-inert-" + name, 1).path("id").asLong();
+        byte[] content = "<script>alert(document.cookie)</script>".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(upload(book, name, content, uploadedType, admin()).statusCode())
+                .isEqualTo(201);
+
+        for (HttpResponse<byte[]> downloaded : List.of(download(book, name), download(book, name))) {
+            assertThat(downloaded.statusCode()).isEqualTo(200);
+            assertThat(downloaded.body()).isEqualTo(content);
+            assertThat(downloaded.headers().firstValue("Content-Type")).hasValue(servedType);
+            assertThat(downloaded.headers().firstValue("Content-Security-Policy"))
+                    .hasValue("sandbox");
+            assertThat(downloaded.headers().firstValue("Cross-Origin-Resource-Policy"))
+                    .hasValue("same-origin");
+            assertThat(downloaded.headers().allValues("X-Content-Type-Options")).containsExactly("nosniff");
+        }
     }
 
     /**

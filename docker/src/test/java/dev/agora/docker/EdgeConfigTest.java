@@ -124,4 +124,46 @@ class EdgeConfigTest {
         assertThat(haproxy)
                 .contains("http-request disable-l7-retry if !METH_GET !{ req.hdr(Idempotency-Key) -m found }");
     }
+
+    /** What the frontends trust from the edge, the edge states itself; what only a frontend may say, it drops. */
+    static List<String> forwardingViolations(String haproxyConfig) {
+        List<String> violations = new ArrayList<>();
+        String publicFrontend = haproxyConfig.substring(
+                haproxyConfig.indexOf("frontend public"), haproxyConfig.indexOf("default_backend frontends"));
+        for (String rule : List.of(
+                "http-request del-header X-Forwarded-For",
+                "http-request set-header X-Forwarded-Proto ",
+                "http-request set-header X-Forwarded-Port %[dst_port]",
+                "http-request del-header X-Forwarded-Host",
+                "http-request set-header X-Forwarded-Host %[req.hdr(host)]",
+                "http-request del-header Forwarded",
+                "http-request del-header Agora-Writing-Frontend")) {
+            if (!publicFrontend.contains(rule)) violations.add("the public frontend lacks '" + rule.strip() + "'");
+        }
+        int dropHost = publicFrontend.indexOf("http-request del-header X-Forwarded-Host");
+        int setHost = publicFrontend.indexOf("http-request set-header X-Forwarded-Host");
+        if (dropHost >= 0 && setHost >= 0 && setHost < dropHost)
+            violations.add("the client's X-Forwarded-Host is dropped after the edge sets its own");
+        if (!haproxyConfig.contains("option forwardfor"))
+            violations.add("the edge does not set X-Forwarded-For (option forwardfor)");
+        return violations;
+    }
+
+    @Test
+    void setsTheForwardedHeadersItselfAndDropsTheWritingFrontend() {
+        assertThat(forwardingViolations(haproxy)).isEmpty();
+    }
+
+    @Test
+    void anEdgePassingOnTheClientsForwardedHostOrWritingFrontendIsReported() {
+        String passing = haproxy.lines()
+                .filter(line -> !line.contains("del-header X-Forwarded-Host")
+                        && !line.contains("del-header Agora-Writing-Frontend"))
+                .collect(Collectors.joining("\n"));
+
+        assertThat(forwardingViolations(passing))
+                .containsExactly(
+                        "the public frontend lacks 'http-request del-header X-Forwarded-Host'",
+                        "the public frontend lacks 'http-request del-header Agora-Writing-Frontend'");
+    }
 }

@@ -22,6 +22,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -54,6 +55,9 @@ class EdgeFailoverTest {
     private static final class StandInFrontend {
         final String name;
         final Set<String> buysReceived = ConcurrentHashMap.newKeySet();
+        /** The headers of each request that named itself with {@code X-Test-Request}, as they arrived. */
+        final Map<String, Map<String, List<String>>> headersSeen = new ConcurrentHashMap<>();
+
         final HttpServer server;
 
         StandInFrontend(String name, boolean diesDuringBuys) {
@@ -65,6 +69,8 @@ class EdgeFailoverTest {
             }
             server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
             server.createContext("/", exchange -> {
+                String testRequest = exchange.getRequestHeaders().getFirst("X-Test-Request");
+                if (testRequest != null) headersSeen.put(testRequest, Map.copyOf(exchange.getRequestHeaders()));
                 if (exchange.getRequestMethod().equals("POST")) {
                     exchange.getRequestBody().readAllBytes();
                     buysReceived.add(exchange.getRequestHeaders().getFirst("X-Test-Request"));
@@ -379,5 +385,41 @@ class EdgeFailoverTest {
         assertThat(get("/api/books/1").statusCode())
                 .as("other requests still pass")
                 .isEqualTo(200);
+    }
+
+    @Test
+    void setsTheForwardedHeadersItselfAndDropsTheClientsWritingFrontend() throws Exception {
+        String answer = raw("GET /api/books/1 HTTP/1.1\r\nHost: shop.example:8080\r\nX-Test-Request: forged\r\n"
+                + "X-Forwarded-For: 203.0.113.9\r\nX-Forwarded-Proto: https\r\nX-Forwarded-Host: evil.example\r\n"
+                + "X-Forwarded-Port: 443\r\nForwarded: for=203.0.113.9;proto=https;host=evil.example\r\n"
+                + "X-Forwarded-Prefix: /evil\r\nAgora-Writing-Frontend: http://frontend-2:8080\r\n"
+                + "Connection: close\r\n\r\n");
+        assertThat(answer).startsWith("HTTP/1.1 200 ");
+
+        Map<String, List<String>> seen = frontendA.headersSeen.containsKey("forged")
+                ? frontendA.headersSeen.get("forged")
+                : frontendB.headersSeen.get("forged");
+        assertThat(seen).as("the request reached a frontend").isNotNull();
+        assertThat(seen.get("X-forwarded-for"))
+                .as("the address the edge saw, not the client's claim")
+                .containsExactly("127.0.0.1");
+        assertThat(seen.get("X-forwarded-proto")).containsExactly("http");
+        assertThat(seen.get("X-forwarded-host")).containsExactly("shop.example:8080");
+        assertThat(seen.get("X-forwarded-port")).containsExactly(Integer.toString(edgePort));
+        assertThat(seen).doesNotContainKeys("Forwarded", "X-forwarded-prefix", "Agora-writing-frontend");
+    }
+
+    @Test
+    void aRequestWithoutHostGetsNoForwardedHostOfTheClients() throws Exception {
+        String answer = raw("GET /api/books/1 HTTP/1.0\r\nX-Test-Request: no-host\r\n"
+                + "X-Forwarded-Host: evil.example\r\nX-Forwarded-Proto: https\r\n\r\n");
+        assertThat(answer).startsWith("HTTP/1.1 200 ");
+
+        Map<String, List<String>> seen = frontendA.headersSeen.containsKey("no-host")
+                ? frontendA.headersSeen.get("no-host")
+                : frontendB.headersSeen.get("no-host");
+        assertThat(seen).as("the request reached a frontend").isNotNull();
+        assertThat(seen).doesNotContainKey("X-forwarded-host");
+        assertThat(seen.get("X-forwarded-proto")).containsExactly("http");
     }
 }

@@ -47,6 +47,7 @@ final class SendingFiles {
 
     void send(StoredFile file, String name, HttpServletRequest request, HttpServletResponse response)
             throws IOException {
+        FileHeaders.inert(response);
         response.setHeader(HttpHeaders.LAST_MODIFIED, FileHeaders.lastModified(file.created()));
         response.setHeader(HttpHeaders.CACHE_CONTROL, FileHeaders.CACHE_CONTROL);
         response.setHeader(FileHeaders.REVISION, Long.toString(file.revision()));
@@ -55,7 +56,7 @@ final class SendingFiles {
         long first = bytes.first();
         long last = bytes.last();
         long length = last - first + 1;
-        response.setContentType(file.mediaType());
+        response.setContentType(FileHeaders.servedType(file.mediaType()));
         response.setContentLengthLong(length);
         response.setHeader(HttpHeaders.CONTENT_DISPOSITION, FileHeaders.disposition(name));
         if ("HEAD".equals(request.getMethod()) || length == 0) return;

@@ -1,11 +1,15 @@
 package dev.agora.common.files;
 
+import jakarta.servlet.http.HttpServletResponse;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.Locale;
+import java.util.Set;
 import org.springframework.http.ContentDisposition;
+import org.springframework.http.MediaType;
 
 /**
  * The headers a download of a book file carries besides its range and tag ({@link RangedAnswers}), made in one place
@@ -28,7 +32,58 @@ public final class FileHeaders {
                     "EEE, dd MMM yyyy HH:mm:ss zzz", Locale.US)
             .withZone(ZoneId.of("GMT"));
 
+    /**
+     * The types a download is served as when its uploader named one of them; any other (HTML, scripts, SVG, XML, a
+     * type that does not parse) is served as {@code application/octet-stream}. Uploaders choose a file's type, and a
+     * download comes from the store's own origin: a type a browser would run must never come back.
+     */
+    static final Set<String> SERVED_TYPES = Set.of(
+            "application/epub+zip",
+            "application/octet-stream",
+            "application/pdf",
+            "application/zip",
+            "audio/mpeg",
+            "audio/ogg",
+            "image/gif",
+            "image/jpeg",
+            "image/png",
+            "image/webp",
+            "text/csv",
+            "text/markdown",
+            "text/plain",
+            "video/mp4",
+            "video/webm");
+
     private FileHeaders() {}
+
+    /**
+     * The {@code Content-Type} a download goes out with: the uploader's type when it is on the allow-list (with its
+     * charset for text), else {@code application/octet-stream}.
+     */
+    public static String servedType(String uploaded) {
+        if (uploaded == null || uploaded.isBlank()) return MediaType.APPLICATION_OCTET_STREAM_VALUE;
+        try {
+            MediaType type = MediaType.parseMediaType(uploaded);
+            String bare = (type.getType() + "/" + type.getSubtype()).toLowerCase(Locale.ROOT);
+            if (!SERVED_TYPES.contains(bare)) return MediaType.APPLICATION_OCTET_STREAM_VALUE;
+            Charset charset = type.getCharset();
+            return charset != null && bare.startsWith("text/") ? bare + ";charset=" + charset.name() : bare;
+        } catch (IllegalArgumentException unparsableOrUnknownCharset) {
+            return MediaType.APPLICATION_OCTET_STREAM_VALUE;
+        }
+    }
+
+    /**
+     * The headers that keep a download inert wherever it is opened or embedded: a sandbox without scripts or the
+     * store's origin if a browser renders it ({@code Content-Security-Policy: sandbox}), no loading by other sites
+     * ({@code Cross-Origin-Resource-Policy: same-origin}) and no guessing of another type than the one sent ({@code
+     * X-Content-Type-Options: nosniff}). Set on every answer of a download, whoever answers it.
+     */
+    public static void inert(HttpServletResponse response) {
+        response.setHeader("Content-Security-Policy", "sandbox");
+        response.setHeader("Cross-Origin-Resource-Policy", "same-origin");
+        response.setHeader("X-Content-Type-Options", "nosniff");
+    }
 
     /** {@code Last-Modified} of a file registered at {@code created} (whole seconds, as HTTP dates have). */
     public static String lastModified(Instant created) {

@@ -110,7 +110,7 @@ final class RateLimitFilter extends OncePerRequestFilter {
             Authentication authentication = SecurityContextHolder.getContext().getAuthentication();
             if (authentication instanceof JwtAuthenticationToken token) return "sub:" + token.getName();
         }
-        return "address:" + request.getRemoteAddr();
+        return "address:" + AddressKeys.of(request.getRemoteAddr());
     }
 
     private static void refuse(HttpServletResponse response, RateRule rule, RateLimiter limiter) throws IOException {

@@ -58,8 +58,8 @@ public class FailClosedSecrets implements EnvironmentPostProcessor, Ordered {
         }
     }
 
-    /** Why a secret is unsafe, or null when it is fine. */
-    static String problem(String value) {
+    /** Why a secret is unsafe, or null when it is fine (also for secrets read from elsewhere: a seed file). */
+    public static String problem(String value) {
         if (value == null) return "is missing";
         if (value.isBlank()) return "is blank";
         String lower = value.strip().toLowerCase(Locale.ROOT);

@@ -1,6 +1,7 @@
 package dev.agora.frontend.files;
 
 import dev.agora.common.files.ByteRange;
+import dev.agora.common.files.FileHeaders;
 import dev.agora.common.files.RangedAnswers;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -19,6 +20,7 @@ final class AnsweringFromMemory {
     static void answer(SmallFiles.Kept kept, HttpServletRequest request, HttpServletResponse response)
             throws IOException {
         KeptFile file = kept.file();
+        FileHeaders.inert(response);
         if (file.lastModified() != null) response.setHeader(HttpHeaders.LAST_MODIFIED, file.lastModified());
         if (file.cacheControl() != null) response.setHeader(HttpHeaders.CACHE_CONTROL, file.cacheControl());
         ByteRange.Part bytes = RangedAnswers.decide(request, response, file.etag(), file.size());
@@ -26,7 +28,7 @@ final class AnsweringFromMemory {
         int first = (int) bytes.first();
         int last = (int) bytes.last();
         int length = last - first + 1;
-        response.setHeader(HttpHeaders.CONTENT_TYPE, file.contentType());
+        response.setHeader(HttpHeaders.CONTENT_TYPE, FileHeaders.servedType(file.contentType()));
         response.setContentLength(length);
         if (file.disposition() != null) response.setHeader(HttpHeaders.CONTENT_DISPOSITION, file.disposition());
         if ("HEAD".equals(request.getMethod()) || length == 0) return;

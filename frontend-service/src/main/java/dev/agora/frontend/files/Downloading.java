@@ -81,6 +81,12 @@ final class Downloading {
                 Header header = answer.response.getFirstHeader(name);
                 if (header != null) response.setHeader(name, header.getValue());
             }
+            // The node sends these too; this frontend does not rely on every node being of a version that does.
+            FileHeaders.inert(response);
+            Header type = answer.response.getFirstHeader("Content-Type");
+            if (type != null && isTheFile(answer.response.getCode())) {
+                response.setHeader("Content-Type", FileHeaders.servedType(type.getValue()));
+            }
             HttpEntity entity = answer.response.getEntity();
             if (head || entity == null) {
                 readToTheEnd = true;
@@ -97,6 +103,11 @@ final class Downloading {
         } finally {
             answer.release(readToTheEnd);
         }
+    }
+
+    /** Whether an answer of this status carries the file's bytes (a problem keeps its own type). */
+    private static boolean isTheFile(int status) {
+        return status == 200 || status == 206 || status == 304;
     }
 
     /**
@@ -121,7 +132,7 @@ final class Downloading {
         return new KeptFile(
                 tag,
                 size,
-                type.getValue(),
+                FileHeaders.servedType(type.getValue()),
                 value(response, "Last-Modified"),
                 value(response, "Content-Disposition"),
                 value(response, "Cache-Control"));

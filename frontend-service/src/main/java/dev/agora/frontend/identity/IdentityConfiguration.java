@@ -5,19 +5,27 @@ import com.nimbusds.jose.jwk.source.JWKSource;
 import com.nimbusds.jose.proc.SecurityContext;
 import dev.agora.common.security.AgoraSecurityAutoConfiguration;
 import dev.agora.common.security.AgoraSecurityProperties;
+import dev.agora.common.security.FailClosedSecrets;
 import dev.agora.common.security.ProblemSecurityHandlers;
 import dev.agora.common.security.Roles;
 import dev.agora.common.security.ServiceTokens;
 import dev.agora.common.security.VerifiedTokens;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
 import java.util.List;
 import java.util.Locale;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
+import org.springframework.core.env.Environment;
+import org.springframework.core.env.Profiles;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.security.config.Customizer;
@@ -52,7 +60,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * the token's contents (subject: the user a client acts for; {@code roles}: that user's roles).
  */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties(IdentityProperties.class)
+@EnableConfigurationProperties({IdentityProperties.class, SignInBackoffSettings.class})
 class IdentityConfiguration {
 
     /** Frontends start together; one seeds at a time (a PostgreSQL advisory lock held for the transaction). */
@@ -70,6 +78,19 @@ class IdentityConfiguration {
                 .sessionManagement(session -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
                 .exceptionHandling(errors -> errors.authenticationEntryPoint(problems));
         return http.build();
+    }
+
+    /**
+     * Backoff per account for both sign-ins, right after common's limits per address (so a flood from one address is
+     * refused before any account is looked at) and before Spring Security's filters check a secret.
+     */
+    @Bean
+    @ConditionalOnProperty(name = "agora.identity.sign-in-backoff.enabled", havingValue = "true", matchIfMissing = true)
+    FilterRegistrationBean<SignInBackoff> signInBackoff(SignInBackoffSettings settings, MeterRegistry meters) {
+        var registration = new FilterRegistrationBean<>(new SignInBackoff(settings, Clock.systemUTC(), meters));
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 4);
+        registration.addUrlPatterns("/login", "/oauth2/token");
+        return registration;
     }
 
     @Bean
@@ -144,14 +165,16 @@ class IdentityConfiguration {
             PasswordEncoder passwords,
             IdentityProperties properties,
             TransactionTemplate transactions,
-            JdbcClient database) {
+            JdbcClient database,
+            Environment environment) {
+        boolean failClosed = !environment.acceptsProfiles(Profiles.of(FailClosedSecrets.LOCAL_PROFILE));
         Identities identities = new Identities(users, clients, passwords, properties.tokenLifetime());
         transactions.executeWithoutResult(status -> {
             database.sql("SELECT pg_advisory_xact_lock(?)")
                     .param(SEEDING_LOCK)
                     .query()
                     .singleRow();
-            SeedingIdentities.seed(identities, properties);
+            SeedingIdentities.seed(identities, properties, failClosed);
         });
         return identities;
     }

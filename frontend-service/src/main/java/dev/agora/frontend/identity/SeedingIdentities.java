@@ -1,9 +1,11 @@
 package dev.agora.frontend.identity;
 
+import dev.agora.common.security.FailClosedSecrets;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -16,6 +18,9 @@ import org.slf4j.LoggerFactory;
  * {@code admin}, {@code trader}, {@code customer} and {@code publisher}: {@code <role>.client-id} and {@code
  * <role>.client-secret}, and {@code <role>.password}. Each becomes a user named after the role, holding it; the client
  * (when given) acts for that user, and the password (when given) is that person's for the web pages' sign-in.
+ * Outside the {@code local} profile every client secret and password in the file is held to common's {@link
+ * FailClosedSecrets} rules, and a file with one that fails them is refused before anything is seeded: the file makes
+ * the cluster's first admin, whose secret must not be a placeholder copied from the example.
  */
 final class SeedingIdentities {
 
@@ -28,18 +33,15 @@ final class SeedingIdentities {
 
     private SeedingIdentities() {}
 
-    static void seed(Identities identities, IdentityProperties properties) {
+    /** @param failClosed whether the seed file's secrets must pass {@link FailClosedSecrets} (outside {@code local}) */
+    static void seed(Identities identities, IdentityProperties properties, boolean failClosed) {
+        Path file = properties.seedFile();
+        Properties seed = file == null || file.toString().isBlank() ? null : read(file);
+        if (seed != null && failClosed) refuseUnsafeSecrets(seed, file);
         properties.serviceClients().forEach((clientId, secret) -> {
             if (secret != null && !secret.isBlank()) identities.ensureServiceClient(clientId, secret);
         });
-        Path file = properties.seedFile();
-        if (file == null || file.toString().isBlank()) return;
-        Properties seed = new Properties();
-        try (Reader reader = Files.newBufferedReader(file)) {
-            seed.load(reader);
-        } catch (IOException e) {
-            throw new IllegalStateException("Cannot read the identity seed file " + file, e);
-        }
+        if (seed == null) return;
         SEEDED_USERS.forEach((user, roles) -> {
             String clientId = seed.getProperty(user + ".client-id");
             String secret = seed.getProperty(user + ".client-secret");
@@ -55,6 +57,42 @@ final class SeedingIdentities {
                     client ? " and its client " + clientId : "",
                     password != null ? " and a password" : "");
         });
+    }
+
+    static Properties read(Path file) {
+        Properties seed = new Properties();
+        try (Reader reader = Files.newBufferedReader(file)) {
+            seed.load(reader);
+        } catch (IOException e) {
+            throw new IllegalStateException("Cannot read the identity seed file " + file, e);
+        }
+        return seed;
+    }
+
+    /**
+     * Every client secret and password the file gives (a password left blank is not given) must pass the fail-closed
+     * rules; the message names each key that does not, never its value.
+     */
+    static void refuseUnsafeSecrets(Properties seed, Path file) {
+        List<String> problems = new ArrayList<>();
+        for (String user : SEEDED_USERS.keySet().stream().sorted().toList()) {
+            String secretKey = user + ".client-secret";
+            if (seed.getProperty(user + ".client-id") != null || seed.getProperty(secretKey) != null) {
+                String problem = FailClosedSecrets.problem(seed.getProperty(secretKey));
+                if (problem != null) problems.add(secretKey + " " + problem);
+            }
+            String password = blankToNull(seed.getProperty(user + ".password"));
+            if (password != null) {
+                String problem = FailClosedSecrets.problem(password);
+                if (problem != null) problems.add(user + ".password " + problem);
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new IllegalStateException(
+                    "Refusing to seed identities outside the '" + FailClosedSecrets.LOCAL_PROFILE
+                            + "' profile from " + file + " with unsafe secrets: " + String.join("; ", problems)
+                            + ". Generate each with: openssl rand -base64 32 (see SECURITY.md).");
+        }
     }
 
     private static String blankToNull(String value) {

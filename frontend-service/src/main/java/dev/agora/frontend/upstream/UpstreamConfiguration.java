@@ -1,6 +1,7 @@
 package dev.agora.frontend.upstream;
 
 import dev.agora.common.client.ReplicaClients;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -14,5 +15,12 @@ class UpstreamConfiguration {
     @Bean
     Upstream upstream(ReplicaClients replicas) {
         return new Upstream(replicas);
+    }
+
+    @Bean
+    FilterRegistrationBean<ClientsNameNoWriter> clientsNameNoWriter() {
+        var registration = new FilterRegistrationBean<>(new ClientsNameNoWriter());
+        registration.setOrder(ClientsNameNoWriter.ORDER);
+        return registration;
     }
 }

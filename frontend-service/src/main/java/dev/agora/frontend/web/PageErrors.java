@@ -5,6 +5,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
+import org.springframework.security.authentication.DisabledException;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.MissingServletRequestParameterException;
 import org.springframework.web.bind.annotation.ControllerAdvice;
@@ -42,6 +43,12 @@ class PageErrors {
                 yield page(model, response, status >= 400 ? status : 502, "Something went wrong", problem.detail());
             }
         };
+    }
+
+    /** The person was disabled or removed since signing in, and {@link SessionTokens} signed them out. */
+    @ExceptionHandler(DisabledException.class)
+    String signedOut() {
+        return "redirect:/login";
     }
 
     /** {@code /books/abc}, {@code /books/-1}: no such page. */

@@ -22,6 +22,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.security.provisioning.JdbcUserDetailsManager;
 import org.springframework.session.jdbc.PostgreSqlJdbcIndexedSessionRepositoryCustomizer;
 import org.springframework.web.client.RestClient;
 import tools.jackson.databind.json.JsonMapper;
@@ -54,7 +55,7 @@ class WebConfiguration {
     /**
      * The web pages' sessions live in the shared database (Spring Session JDBC), not in memory: each is bounded by
      * its timeout ({@code server.servlet.session.timeout}, expired ones deleted by Spring Session's cleanup), and new
-     * ones come only from sign-ins, which are rate-limited per address. {@code agora.web.sessions} counts them, one
+     * ones come only from sign-ins (WebSecurityConfiguration), which are rate-limited per address and per account. {@code agora.web.sessions} counts them, one
      * query per scrape.
      */
     @Bean
@@ -82,8 +83,8 @@ class WebConfiguration {
     }
 
     @Bean
-    SessionTokens sessionTokens(PeopleTokens tokens) {
-        return new SessionTokens(tokens);
+    SessionTokens sessionTokens(PeopleTokens tokens, JdbcUserDetailsManager users) {
+        return new SessionTokens(tokens, users);
     }
 
     /**

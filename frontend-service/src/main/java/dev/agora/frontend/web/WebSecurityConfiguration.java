@@ -15,7 +15,9 @@ import org.springframework.security.config.annotation.web.configurers.AbstractHt
 import org.springframework.security.config.annotation.web.configurers.HeadersConfigurer;
 import org.springframework.security.provisioning.JdbcUserDetailsManager;
 import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.authentication.SimpleUrlAuthenticationFailureHandler;
 import org.springframework.security.web.header.writers.ReferrerPolicyHeaderWriter;
+import org.springframework.security.web.savedrequest.CookieRequestCache;
 import org.springframework.security.web.servlet.util.matcher.PathPatternRequestMatcher;
 import org.springframework.security.web.util.matcher.AndRequestMatcher;
 import org.springframework.security.web.util.matcher.OrRequestMatcher;
@@ -85,9 +87,23 @@ class WebSecurityConfiguration {
         return false;
     }
 
+    /**
+     * Nothing an anonymous caller does on the pages stores a session (each would live its timeout in the shared
+     * database, whose small pool also serves sign-ins and tokens): the sign-in form's CSRF token goes in a cookie
+     * ({@link SessionOrCookieCsrfTokens}), the page a caller was sent away from to sign in is remembered in a cookie
+     * ({@link CookieRequestCache}), and a failed sign-in keeps no error in a session (the page says so from its
+     * {@code ?error}). Sessions are made by signing in only, which is rate-limited per address and backs off per
+     * account.
+     */
     @Bean
     @Order(CHAIN_ORDER)
-    SecurityFilterChain webPages(HttpSecurity http, JdbcUserDetailsManager users) throws Exception {
+    SecurityFilterChain webPages(
+            HttpSecurity http,
+            JdbcUserDetailsManager users,
+            @Value("${server.servlet.session.cookie.secure:false}") boolean secureCookies)
+            throws Exception {
+        var failedSignIn = new SimpleUrlAuthenticationFailureHandler("/login?error");
+        failedSignIn.setAllowSessionCreation(false);
         http.securityMatcher(PAGE_PATHS)
                 .userDetailsService(users)
                 .authorizeHttpRequests(requests -> requests.requestMatchers(
@@ -105,8 +121,12 @@ class WebSecurityConfiguration {
                         .hasAnyRole(Roles.TRADER, Roles.ADMIN)
                         .anyRequest()
                         .authenticated())
-                .formLogin(login ->
-                        login.loginPage("/login").defaultSuccessUrl("/", false).permitAll())
+                .formLogin(login -> login.loginPage("/login")
+                        .defaultSuccessUrl("/", false)
+                        .failureHandler(failedSignIn)
+                        .permitAll())
+                .csrf(csrf -> csrf.csrfTokenRepository(new SessionOrCookieCsrfTokens(secureCookies)))
+                .requestCache(cache -> cache.requestCache(new CookieRequestCache()))
                 .logout(logout -> logout.logoutUrl("/logout").logoutSuccessUrl("/?signedOut"))
                 .httpBasic(AbstractHttpConfigurer::disable)
                 .exceptionHandling(errors -> errors.accessDeniedPage("/login?denied"))

@@ -90,6 +90,57 @@ class BookFilesThroughFrontendTest {
         }
     }
 
+    /**
+     * An uploader chooses a file's type and its bytes come from the store's own origin: HTML, a script or an SVG must
+     * come back as bytes no browser runs, whoever answers (a catalog node, a frontend passing the node's answer
+     * through, a frontend answering from memory); a type on the allow-list keeps its type.
+     */
+    @Test
+    @Order(1)
+    void anUploadedPageOrScriptDownloadsInertFromTheCatalogAndThroughEveryFrontend() {
+        long book = Books.register(http, cluster, "Active Content", 1);
+        Map<String, String[]> files = Map.of(
+                "page.html", new String[] {"text/html", "<html><script>alert(document.cookie)</script></html>"},
+                "run.js", new String[] {"application/javascript", "fetch('/api/orders').then(r => r.text())"},
+                "image.svg",
+                        new String[] {"image/svg+xml", "<svg xmlns='http://www.w3.org/2000/svg' onload='alert(1)'/>"},
+                "notes.txt", new String[] {"text/plain", "plain notes"});
+        for (var file : files.entrySet()) {
+            byte[] content = file.getValue()[1].getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            HttpResponse<String> uploaded =
+                    FileTransfer.upload(url(book, file.getKey()), content, file.getValue()[0], admin);
+            assertThat(uploaded.statusCode()).as(uploaded.body()).isEqualTo(201);
+            String expectedType = file.getKey().equals("notes.txt") ? "text/plain" : "application/octet-stream";
+            List<String> downloads = List.of(
+                    cluster.catalogs.get(0).baseUrl() + "/books/" + book + "/files/" + file.getKey(),
+                    // Frontend B did not take the upload: it passes the node's answer through, then keeps the bytes.
+                    cluster.frontend(1) + path(book, file.getKey()),
+                    cluster.frontend(1) + path(book, file.getKey()),
+                    // Frontend A took the upload and answers from memory.
+                    url(book, file.getKey()));
+            for (String download : downloads) {
+                HttpResponse<byte[]> answer = FileTransfer.downloadBytes(download);
+                String what = file.getKey() + " from " + download;
+                assertThat(answer.statusCode()).as(what).isEqualTo(200);
+                assertThat(answer.body()).as(what).isEqualTo(content);
+                assertThat(answer.headers().firstValue("Content-Type")).as(what).hasValue(expectedType);
+                assertThat(answer.headers().firstValue("Content-Security-Policy"))
+                        .as(what)
+                        .hasValue("sandbox");
+                assertThat(answer.headers().firstValue("Cross-Origin-Resource-Policy"))
+                        .as(what)
+                        .hasValue("same-origin");
+                assertThat(answer.headers().allValues("X-Content-Type-Options"))
+                        .as(what)
+                        .containsExactly("nosniff");
+                assertThat(answer.headers().firstValue("Content-Disposition"))
+                        .as(what)
+                        .hasValueSatisfying(
+                                disposition -> assertThat(disposition).startsWith("attachment"));
+            }
+        }
+    }
+
     @Test
     @Order(2)
     void rangesAndConditionalRequestsPassThrough() {

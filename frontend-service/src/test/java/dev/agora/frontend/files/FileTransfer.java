@@ -77,6 +77,15 @@ final class FileTransfer {
         return send(request, HttpResponse.BodyHandlers.ofString());
     }
 
+    /** An upload of these bytes under the type its uploader names. */
+    static HttpResponse<String> upload(String url, byte[] content, String contentType, String authorization) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url))
+                .header("Content-Type", contentType)
+                .header("Authorization", authorization)
+                .PUT(HttpRequest.BodyPublishers.ofByteArray(content));
+        return send(request, HttpResponse.BodyHandlers.ofString());
+    }
+
     static HttpResponse<InputStream> download(String url, String... headers) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).GET();
         for (int i = 0; i < headers.length; i += 2) request.header(headers[i], headers[i + 1]);

@@ -89,6 +89,51 @@ class PageSessionsTest {
         assertThat(sessions()).as("no session row made by anonymous reads").isLessThanOrEqualTo(sessionsBefore);
     }
 
+    /**
+     * The pages anyone may reach without a session, any number of times, on every frontend: the sign-in page (its
+     * form carries a CSRF token all the same), pages that need signing in, the store, a book, a page that does not
+     * exist, a failed sign-in. None of them leaves a session row or sets a session cookie; signing in still works.
+     */
+    @Test
+    void anonymousVisitsOfEveryKindOfPageLeaveTheSessionTableAsItWas() throws Exception {
+        int sessionsBefore = sessions();
+        List<String> paths = List.of(
+                "/login",
+                "/login?error",
+                "/orders",
+                "/publish",
+                "/trade",
+                "/trade/events",
+                "/logout",
+                "/",
+                "/books/1",
+                "/books/999999999",
+                "/css/agora.css");
+        for (int round = 0; round < 5; round++) {
+            for (String path : paths) {
+                for (int frontend = 0; frontend < 3; frontend++) {
+                    HttpResponse<String> page = web.get(cluster.frontend(frontend) + path, null);
+                    assertThat(page.statusCode())
+                            .as("%s on frontend %d", path, frontend)
+                            .isLessThan(500);
+                    assertThat(FormSignIn.session(page))
+                            .as("%s on frontend %d sets a session cookie", path, frontend)
+                            .isEmpty();
+                }
+            }
+        }
+        HttpResponse<String> signInPage = web.get(cluster.frontend(0) + "/login", null);
+        assertThat(signInPage.body()).as("the sign-in form's CSRF token").containsPattern(CSRF);
+        assertThat(web.signIn(cluster.frontend(1), CUSTOMER, "not-the-password"))
+                .as("a failed sign-in")
+                .isEmpty();
+
+        assertThat(sessions()).as("session rows after anonymous visits").isLessThanOrEqualTo(sessionsBefore);
+        assertThat(web.signIn(cluster.frontend(2), CUSTOMER, PASSWORD))
+                .as("signing in")
+                .isPresent();
+    }
+
     @Test
     void withoutASessionNothingButReadingIsOpen() throws Exception {
         HttpResponse<String> buy = post(cluster.frontend(0) + "/books/1/buy", "quantity=1&idempotencyKey=k", null);

@@ -8,13 +8,15 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A person signing in on a frontend's web pages as a browser does (for the frontend's and the launcher's tests), over plain HTTP: the sign-in page (a session and
- * its CSRF token), the form posted with name and password, and the session cookie it answers with. No redirect is
+ * A person signing in on a frontend's web pages as a browser does (for the frontend's and the launcher's tests), over plain HTTP: the sign-in page (its
+ * CSRF token, and the cookies it came with), the form posted with name and password, and the session cookie it
+ * answers with. No redirect is
  * followed and no cookie kept by the client, so a test sees and chooses every cookie it sends.
  */
 public final class FormSignIn {
@@ -34,19 +36,21 @@ public final class FormSignIn {
     public Optional<String> signIn(String base, String user, String password) throws IOException, InterruptedException {
         HttpResponse<String> page = get(base + "/login", null);
         if (page.statusCode() != 200) throw new IllegalStateException("GET /login: " + page.statusCode());
-        String anonymous = session(page).orElseThrow(() -> new IllegalStateException("no session for the form"));
+        // The cookies the form came with (its CSRF token's, where the frontend keeps it in a cookie), sent back.
+        List<String> cookies = page.headers().allValues("Set-Cookie").stream()
+                .map(cookie -> cookie.split(";", 2)[0])
+                .filter(cookie -> !cookie.endsWith("="))
+                .toList();
         Matcher csrf = CSRF.matcher(page.body());
         if (!csrf.find()) throw new IllegalStateException("no CSRF token in the sign-in page");
         String token = csrf.group(1) != null ? csrf.group(1) : csrf.group(2);
         String form = "username=" + encode(user) + "&password=" + encode(password) + "&_csrf=" + encode(token);
-        HttpResponse<String> posted = client.send(
-                HttpRequest.newBuilder(URI.create(base + "/login"))
-                        .timeout(Duration.ofSeconds(30))
-                        .header("Content-Type", "application/x-www-form-urlencoded")
-                        .header("Cookie", COOKIE + "=" + anonymous)
-                        .POST(HttpRequest.BodyPublishers.ofString(form))
-                        .build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpRequest.Builder post = HttpRequest.newBuilder(URI.create(base + "/login"))
+                .timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(form));
+        if (!cookies.isEmpty()) post.header("Cookie", String.join("; ", cookies));
+        HttpResponse<String> posted = client.send(post.build(), HttpResponse.BodyHandlers.ofString());
         String location = posted.headers().firstValue("Location").orElse("");
         if (posted.statusCode() != 302 || location.contains("/login")) return Optional.empty();
         return session(posted);
