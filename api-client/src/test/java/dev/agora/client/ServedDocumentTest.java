@@ -48,11 +48,8 @@ class ServedDocumentTest {
     @BeforeAll
     static void read() {
         cluster = ApiCluster.get();
-        served = RestClient.create(cluster.frontend())
-                .get()
-                .uri("/v3/api-docs")
-                .retrieve()
-                .body(String.class);
+        served = fetch();
+        if (Boolean.getBoolean("agora.openapi.refresh")) writeCommitted();
         ParseOptions options = new ParseOptions();
         options.setResolve(false);
         SwaggerParseResult parsed = new OpenAPIParser().readContents(served, null, options);
@@ -63,6 +60,12 @@ class ServedDocumentTest {
     @Test
     void isAnOpenApi31DocumentWithEveryPublicOperation() {
         assertThat(document.getOpenapi()).startsWith("3.1");
+        assertThat(
+                        document.getInfo().getExtensions() == null
+                                ? Map.of()
+                                : document.getInfo().getExtensions())
+                .as("services whose operations are missing")
+                .doesNotContainKey("x-agora-missing");
         assertThat(document.getPaths().keySet())
                 .contains(
                         "/api/books",
@@ -152,12 +155,8 @@ class ServedDocumentTest {
 
     @Test
     void isTheCommittedDocumentTheClientIsGeneratedFrom() throws IOException {
-        Path committed = Path.of(System.getProperty("agora.openapi.spec", "openapi.json"));
-        JsonNode expected = sorted(JSON.readTree(served.replace(cluster.issuer(), LOCAL_ISSUER)));
-        ((ObjectNode) expected).remove("servers");
-        if (Boolean.getBoolean("agora.openapi.refresh")) {
-            Files.writeString(committed, JSON.writeValueAsString(expected) + "\n");
-        }
+        Path committed = committed();
+        JsonNode expected = asCommitted(served);
         JsonNode actual = JSON.readTree(Files.readString(committed));
         assertThat(actual)
                 .withFailMessage(
@@ -166,6 +165,39 @@ class ServedDocumentTest {
                                 + " -Dtest=ServedDocumentTest -Dagora.openapi.refresh=true\nand commit it.",
                         committed)
                 .isEqualTo(expected);
+    }
+
+    @Test
+    void isTheSameDocumentEachTimeItIsAskedFor() {
+        assertThat(fetch()).isEqualTo(served);
+    }
+
+    private static Path committed() {
+        return Path.of(System.getProperty("agora.openapi.spec", "openapi.json"));
+    }
+
+    /** The document as committed: without the servers (where it was fetched), the issuer as on the local cluster. */
+    private static JsonNode asCommitted(String document) {
+        ObjectNode committed = (ObjectNode) sorted(JSON.readTree(document.replace(cluster.issuer(), LOCAL_ISSUER)));
+        committed.remove("servers");
+        return committed;
+    }
+
+    /** Refreshes the committed document from the served one, before any check: -Dagora.openapi.refresh=true. */
+    private static void writeCommitted() {
+        try {
+            Files.writeString(committed(), JSON.writeValueAsString(asCommitted(served)) + "\n");
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static String fetch() {
+        return RestClient.create(cluster.frontend())
+                .get()
+                .uri("/v3/api-docs")
+                .retrieve()
+                .body(String.class);
     }
 
     private static List<String> roles(String path, String method) {

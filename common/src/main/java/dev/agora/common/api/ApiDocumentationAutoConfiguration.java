@@ -1,6 +1,7 @@
 package dev.agora.common.api;
 
 import dev.agora.common.security.AgoraSecurityProperties;
+import io.swagger.v3.oas.models.Components;
 import io.swagger.v3.oas.models.OpenAPI;
 import org.springdoc.core.customizers.GlobalOpenApiCustomizer;
 import org.springdoc.core.customizers.GlobalOperationCustomizer;
@@ -36,6 +37,12 @@ public class ApiDocumentationAutoConfiguration {
     @Bean
     GlobalOpenApiCustomizer agoraProblems() {
         return openApi -> {
+            // Added here, after springdoc has dropped the schemas nothing referred to yet.
+            if (openApi.getComponents() == null) openApi.setComponents(new Components());
+            if (openApi.getComponents().getSchemas() == null
+                    || !openApi.getComponents().getSchemas().containsKey(ApiDocumentation.PROBLEM)) {
+                openApi.getComponents().addSchemas(ApiDocumentation.PROBLEM, ApiDocumentation.problemSchema());
+            }
             if (openApi.getPaths() == null) return;
             openApi.getPaths().values().forEach(path -> path.readOperations().forEach(ApiDocumentation::problemsFor));
         };

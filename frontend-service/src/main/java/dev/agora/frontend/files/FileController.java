@@ -105,7 +105,13 @@ class FileController {
     @Operation(
             operationId = "downloadFile",
             summary = "A file's bytes; resumes with Range (If-Range), revalidates with If-None-Match",
-            parameters = @Parameter(name = "name", in = ParameterIn.PATH, required = true, description = FILE_NAME),
+            parameters =
+                    @Parameter(
+                            name = "name",
+                            in = ParameterIn.PATH,
+                            required = true,
+                            description = FILE_NAME,
+                            schema = @Schema(type = "string", minLength = 1, maxLength = 255)),
             responses = {
                 @ApiResponse(
                         responseCode = "200",
@@ -154,7 +160,13 @@ class FileController {
     @Operation(
             operationId = "fileHeaders",
             summary = "A file's headers (size, type, ETag) without its bytes",
-            parameters = @Parameter(name = "name", in = ParameterIn.PATH, required = true, description = FILE_NAME),
+            parameters =
+                    @Parameter(
+                            name = "name",
+                            in = ParameterIn.PATH,
+                            required = true,
+                            description = FILE_NAME,
+                            schema = @Schema(type = "string", minLength = 1, maxLength = 255)),
             responses = {
                 @ApiResponse(responseCode = "200", description = "The file's headers"),
                 @ApiResponse(responseCode = "404", description = "No such file")
@@ -170,7 +182,13 @@ class FileController {
             operationId = "uploadFile",
             summary = "Register a book file under a name (a new content for an existing name replaces it)",
             description = "The body is streamed to the catalog nodes as it arrives; send its Content-Type.",
-            parameters = @Parameter(name = "name", in = ParameterIn.PATH, required = true, description = FILE_NAME),
+            parameters =
+                    @Parameter(
+                            name = "name",
+                            in = ParameterIn.PATH,
+                            required = true,
+                            description = FILE_NAME,
+                            schema = @Schema(type = "string", minLength = 1, maxLength = 255)),
             requestBody =
                     @io.swagger.v3.oas.annotations.parameters.RequestBody(
                             required = true,

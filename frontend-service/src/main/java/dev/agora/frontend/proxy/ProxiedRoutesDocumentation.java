@@ -13,10 +13,12 @@ import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.Operation;
 import io.swagger.v3.oas.models.PathItem;
 import io.swagger.v3.oas.models.Paths;
+import io.swagger.v3.oas.models.info.Info;
 import io.swagger.v3.oas.models.media.Schema;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -25,6 +27,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springdoc.core.customizers.OpenApiCustomizer;
 import org.springframework.stereotype.Component;
 
@@ -33,13 +37,18 @@ import org.springframework.stereotype.Component;
  * describe them: their {@code /v3/api-docs} is read when the document is asked for, their operations under the
  * passed-on prefix taken with the schemas they use, under the path a client calls here. The owner's annotations
  * (schemas, problems, {@code Access}) are the one description; nothing of it is repeated here, so it cannot drift.
- * A schema whose name this document already uses for another shape gets the owner's name in front.
+ * A schema whose name this document already uses for another shape gets the owner's name in front. An owner that
+ * does not answer leaves its operations out, and the document says so ({@value #MISSING} in its info).
  */
 @Component
 class ProxiedRoutesDocumentation implements OpenApiCustomizer {
 
     private static final ObjectMapper JSON = Json31.mapper();
     private static final String SCHEMAS = "#/components/schemas/";
+    /** The services whose operations the document lacks, when one did not answer. */
+    static final String MISSING = "x-agora-missing";
+
+    private static final Logger log = LoggerFactory.getLogger(ProxiedRoutesDocumentation.class);
 
     /**
      * A service's routes under {@code prefix} there, called under {@code publicPrefix} here. Paths containing one of
@@ -64,7 +73,28 @@ class ProxiedRoutesDocumentation implements OpenApiCustomizer {
         if (openApi.getComponents().getSchemas() == null)
             openApi.getComponents().setSchemas(new TreeMap<>());
         if (openApi.getPaths() == null) openApi.setPaths(new Paths());
-        for (Owner owner : OWNERS) merge(openApi, owner, documentOf(owner.tier()));
+        List<String> missing = new ArrayList<>();
+        for (Owner owner : OWNERS) {
+            JsonNode document;
+            try {
+                document = documentOf(owner.tier());
+            } catch (RuntimeException unreachable) {
+                // The rest of the document is still worth serving (Swagger UI, the bookstore's clients); it says what
+                // it lacks, and the next request asks again (the document is not cached).
+                log.warn("No OpenAPI document from {}: {}", owner.tier().serviceId(), unreachable.toString());
+                missing.add(owner.tier().serviceId());
+                continue;
+            }
+            merge(openApi, owner, document);
+        }
+        if (!missing.isEmpty()) {
+            if (openApi.getInfo() == null)
+                openApi.setInfo(new Info().title("Agora").version("1"));
+            openApi.getInfo()
+                    .description("Incomplete: the operations of " + String.join(", ", missing)
+                            + " are missing, since it did not answer; ask again later.");
+            openApi.getInfo().addExtension(MISSING, missing);
+        }
         requireUniqueOperationIds(openApi);
     }
 
