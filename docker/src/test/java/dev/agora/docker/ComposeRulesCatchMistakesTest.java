@@ -191,7 +191,7 @@ class ComposeRulesCatchMistakesTest {
                 .containsExactlyInAnyOrder(
                         "order-1 AGORA_CLIENT_SECRET differs from frontend-1 AGORA_ORDER_CLIENT_SECRET",
                         "order-1 AGORA_CLIENT_SECRET differs from frontend-2 AGORA_ORDER_CLIENT_SECRET",
-                        "the services disagree on AGORA_ISSUER: [http://agora.local, https://agora.example.com]");
+                        "the services disagree on AGORA_ISSUER: [http://localhost:8080, https://agora.example.com]");
     }
 
     @Test

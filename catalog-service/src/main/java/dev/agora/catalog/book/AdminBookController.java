@@ -1,5 +1,10 @@
 package dev.agora.catalog.book;
 
+import dev.agora.common.api.Access;
+import dev.agora.common.security.Roles;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.DecimalMin;
 import jakarta.validation.constraints.Digits;
@@ -22,6 +27,7 @@ import org.springframework.web.bind.annotation.RestController;
 /** Changes of the catalog by publishers and admins ({@code /admin/**}: see {@code CatalogAccessRules}). */
 @RestController
 @RequestMapping("/admin/books")
+@Tag(name = "publishing", description = "Titles, prices and stock (the frontend's /api/admin/books)")
 class AdminBookController {
 
     /** Largest number of copies one restock or registration may add; keeps sums far from overflow. */
@@ -44,6 +50,14 @@ class AdminBookController {
     record Restock(@NotNull @Min(1) @Max(MAX_COPIES) Long quantity) {}
 
     @PostMapping
+    @Access({Roles.PUBLISHER, Roles.ADMIN})
+    @Operation(
+            operationId = "registerBook",
+            summary = "Register a title",
+            responses = {
+                @ApiResponse(responseCode = "201", description = "Registered"),
+                @ApiResponse(responseCode = "400", description = "Bad input")
+            })
     ResponseEntity<BookView> register(@Valid @RequestBody RegisterBook request) {
         BookView book =
                 managing.register(request.title().strip(), request.topic().strip(), request.price(), request.stock());
@@ -51,11 +65,29 @@ class AdminBookController {
     }
 
     @PutMapping("/{id}/price")
+    @Access({Roles.PUBLISHER, Roles.ADMIN})
+    @Operation(
+            operationId = "changePrice",
+            summary = "Change a book's price",
+            responses = {
+                @ApiResponse(responseCode = "200", description = "The book at its new price"),
+                @ApiResponse(responseCode = "400", description = "Bad input"),
+                @ApiResponse(responseCode = "404", description = "No such book")
+            })
     BookView changePrice(@PathVariable @Positive long id, @Valid @RequestBody ChangePrice request) {
         return managing.changePrice(id, request.price()).orElseThrow(() -> BookController.unknownBook(id));
     }
 
     @PostMapping("/{id}/restock")
+    @Access({Roles.PUBLISHER, Roles.ADMIN})
+    @Operation(
+            operationId = "restock",
+            summary = "Add copies to a book's stock",
+            responses = {
+                @ApiResponse(responseCode = "200", description = "The book with its new stock"),
+                @ApiResponse(responseCode = "400", description = "Bad input"),
+                @ApiResponse(responseCode = "404", description = "No such book")
+            })
     BookView restock(@PathVariable @Positive long id, @Valid @RequestBody Restock request) {
         return managing.restock(id, request.quantity()).orElseThrow(() -> BookController.unknownBook(id));
     }

@@ -7,7 +7,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 /**
  * Who issues the tokens this service accepts, and who this service is when it calls another.
  *
- * @param issuer the {@code iss} every accepted token carries (the frontends' authorization server)
+ * @param issuer the {@code iss} every accepted token carries (the frontends' authorization server), also the base URL
+ *     under which clients discover its endpoints; by default the local cluster's first frontend
  * @param authorities base URLs of the authorization server's replicas (the frontends): their
  *     {@code /oauth2/jwks} verifies tokens, their {@code /oauth2/token} issues this service's own; tried in order
  * @param clientId this service's OAuth2 client id, for its calls to other services
@@ -16,7 +17,11 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 @ConfigurationProperties("agora.security")
 public record AgoraSecurityProperties(String issuer, List<URI> authorities, String clientId, String clientSecret) {
 
-    public static final String DEFAULT_ISSUER = "http://agora.local";
+    /**
+     * The local cluster's first frontend: a client that discovers the authorization server from the issuer (RFC 8414)
+     * reaches it there. Deployments set {@code AGORA_ISSUER} to their public URL.
+     */
+    public static final String DEFAULT_ISSUER = "http://localhost:8080";
 
     public AgoraSecurityProperties {
         if (issuer == null || issuer.isBlank()) issuer = DEFAULT_ISSUER;

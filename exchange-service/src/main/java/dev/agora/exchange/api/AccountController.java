@@ -1,8 +1,13 @@
 package dev.agora.exchange.api;
 
+import dev.agora.common.api.Access;
 import dev.agora.common.problem.ProblemException;
+import dev.agora.common.security.Roles;
 import dev.agora.exchange.matching.Account;
 import dev.agora.exchange.matching.Result;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Pattern;
 import java.util.TreeMap;
@@ -17,6 +22,7 @@ import org.springframework.web.bind.annotation.RestController;
 
 @RestController
 @RequestMapping("/api/exchange/accounts")
+@Tag(name = "exchange", description = "Accounts, positions, orders and order books of the stock exchange")
 class AccountController {
 
     private final ExchangeGateway exchange;
@@ -28,6 +34,15 @@ class AccountController {
     /** Admin only ({@link ExchangeAccessRules}): opens an account for the user named as its owner. */
     @PostMapping
     @ResponseStatus(HttpStatus.CREATED)
+    @Access(Roles.ADMIN)
+    @Operation(
+            operationId = "createAccount",
+            summary = "Open an account for the user named as its owner",
+            responses = {
+                @ApiResponse(responseCode = "201", description = "Opened"),
+                @ApiResponse(responseCode = "400", description = "Bad input"),
+                @ApiResponse(responseCode = "409", description = "The account exists")
+            })
     ApiModels.AccountCreated create(@Valid @RequestBody ApiModels.CreateAccount request) {
         Result result = exchange.call(engine -> engine.createAccount(request.id(), request.balance(), request.owner()));
         if (result instanceof Result.Rejected rejected) throw ExchangeGateway.problem(rejected);
@@ -36,6 +51,17 @@ class AccountController {
 
     /** The account's owner or an admin. */
     @GetMapping("/{accountId}")
+    @Access(
+            value = {Roles.TRADER, Roles.ADMIN},
+            note = "a trader reads the accounts they own")
+    @Operation(
+            operationId = "getAccount",
+            summary = "An account: its cash and positions",
+            responses = {
+                @ApiResponse(responseCode = "200", description = "The account"),
+                @ApiResponse(responseCode = "403", description = "Someone else's account"),
+                @ApiResponse(responseCode = "404", description = "No such account")
+            })
     ApiModels.AccountView get(@PathVariable @Pattern(regexp = ApiModels.ACCOUNT_ID) String accountId) {
         ApiModels.AccountView view = exchange.callOnAccount(
                 accountId,

@@ -1,9 +1,14 @@
 package dev.agora.exchange.api;
 
+import dev.agora.common.api.Access;
 import dev.agora.common.problem.ProblemException;
 import dev.agora.common.problem.ProblemTypes;
+import dev.agora.common.security.Roles;
 import dev.agora.exchange.matching.MatchingEngine;
 import dev.agora.exchange.matching.Result;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Positive;
@@ -22,6 +27,7 @@ import org.springframework.web.bind.annotation.RestController;
 /** An account's orders: for the account's owner or an admin (checked with the command, on the engine's thread). */
 @RestController
 @RequestMapping("/api/exchange/accounts/{accountId}/orders")
+@Tag(name = "exchange")
 class OrderController {
 
     static final String IDEMPOTENCY_KEY = "Idempotency-Key";
@@ -41,6 +47,20 @@ class OrderController {
      */
     @PostMapping
     @ResponseStatus(HttpStatus.CREATED)
+    @Access(
+            value = {Roles.TRADER, Roles.ADMIN},
+            note = "a trader on the accounts they own")
+    @Operation(
+            operationId = "placeOrder",
+            summary = "Place a limit order (a positive amount buys, a negative one sells)",
+            description = "The same Idempotency-Key again answers the order placed the first time.",
+            responses = {
+                @ApiResponse(responseCode = "201", description = "Placed, as it stands after matching"),
+                @ApiResponse(responseCode = "400", description = "Bad input, or not enough cash or shares"),
+                @ApiResponse(responseCode = "403", description = "Someone else's account"),
+                @ApiResponse(responseCode = "404", description = "No such account"),
+                @ApiResponse(responseCode = "422", description = "The key was used for another order")
+            })
     ApiModels.OrderView place(
             @PathVariable @Pattern(regexp = ApiModels.ACCOUNT_ID) String accountId,
             @RequestHeader(name = IDEMPOTENCY_KEY, required = false) @Pattern(regexp = ApiModels.IDEMPOTENCY_KEY)
@@ -59,6 +79,17 @@ class OrderController {
     }
 
     @GetMapping("/{orderId}")
+    @Access(
+            value = {Roles.TRADER, Roles.ADMIN},
+            note = "a trader on the accounts they own")
+    @Operation(
+            operationId = "getExchangeOrder",
+            summary = "An order: what is open, executed and canceled",
+            responses = {
+                @ApiResponse(responseCode = "200", description = "The order"),
+                @ApiResponse(responseCode = "403", description = "Someone else's account"),
+                @ApiResponse(responseCode = "404", description = "No such order")
+            })
     ApiModels.OrderView query(
             @PathVariable @Pattern(regexp = ApiModels.ACCOUNT_ID) String accountId,
             @PathVariable @Positive long orderId) {
@@ -67,6 +98,17 @@ class OrderController {
 
     /** Cancels the open part; the reply shows the order as canceled. */
     @DeleteMapping("/{orderId}")
+    @Access(
+            value = {Roles.TRADER, Roles.ADMIN},
+            note = "a trader on the accounts they own")
+    @Operation(
+            operationId = "cancelOrder",
+            summary = "Cancel what is open of an order",
+            responses = {
+                @ApiResponse(responseCode = "200", description = "The order, canceled"),
+                @ApiResponse(responseCode = "403", description = "Someone else's account"),
+                @ApiResponse(responseCode = "404", description = "No such order")
+            })
     ApiModels.OrderView cancel(
             @PathVariable @Pattern(regexp = ApiModels.ACCOUNT_ID) String accountId,
             @PathVariable @Positive long orderId) {

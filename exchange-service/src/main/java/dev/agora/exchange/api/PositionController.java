@@ -1,6 +1,11 @@
 package dev.agora.exchange.api;
 
+import dev.agora.common.api.Access;
+import dev.agora.common.security.Roles;
 import dev.agora.exchange.matching.Result;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Pattern;
 import org.springframework.http.HttpStatus;
@@ -11,6 +16,7 @@ import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
 @RestController
+@Tag(name = "exchange")
 class PositionController {
 
     private final ExchangeGateway exchange;
@@ -25,6 +31,15 @@ class PositionController {
      */
     @PostMapping("/api/exchange/symbols/{symbol}/positions")
     @ResponseStatus(HttpStatus.CREATED)
+    @Access(Roles.ADMIN)
+    @Operation(
+            operationId = "addShares",
+            summary = "Grant shares of a symbol to an account (the symbol is created if needed)",
+            responses = {
+                @ApiResponse(responseCode = "201", description = "Granted"),
+                @ApiResponse(responseCode = "400", description = "Bad input"),
+                @ApiResponse(responseCode = "404", description = "No such account")
+            })
     ApiModels.SharesAdded addShares(
             @PathVariable @Pattern(regexp = ApiModels.SYMBOL) String symbol,
             @Valid @RequestBody ApiModels.AddShares request) {

@@ -1,11 +1,16 @@
 package dev.agora.exchange.desk;
 
+import dev.agora.common.api.Access;
 import dev.agora.common.problem.ProblemException;
 import dev.agora.common.security.Callers;
+import dev.agora.common.security.Roles;
 import dev.agora.exchange.ExchangeProperties;
 import dev.agora.exchange.sequencer.Command;
 import dev.agora.exchange.sequencer.ExchangeUnavailableException;
 import dev.agora.exchange.sequencer.Sequencer;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Positive;
@@ -26,6 +31,7 @@ import org.springframework.web.bind.annotation.RestController;
  * {@link DeskAccessRules}.
  */
 @RestController
+@Tag(name = "exchange")
 class DeskController {
 
     static final URI UNKNOWN_SYMBOL = URI.create("https://agora.dev/problems/exchange/unknown-symbol");
@@ -40,6 +46,13 @@ class DeskController {
 
     /** The caller's accounts (those whose owner is the token's subject) and their open orders, newest first. */
     @GetMapping("/api/exchange/me")
+    @Access(
+            value = {Roles.TRADER, Roles.ADMIN},
+            note = "the caller's own accounts")
+    @Operation(
+            operationId = "myAccounts",
+            summary = "The caller's accounts and their open orders",
+            responses = @ApiResponse(responseCode = "200", description = "The caller's accounts"))
     DeskViews.Mine mine() {
         String user = Callers.subject().orElseThrow(() -> new IllegalStateException("No caller"));
         return await(engine -> DeskReads.mine(engine, user));
@@ -50,6 +63,14 @@ class DeskController {
      * the exchange does not know (nobody holds it, no order for it is open) is 404 {@code unknown-symbol}.
      */
     @GetMapping("/api/exchange/symbols/{symbol}/book")
+    @Access({Roles.TRADER, Roles.ADMIN})
+    @Operation(
+            operationId = "orderBook",
+            summary = "A symbol's open orders as price levels, best first",
+            responses = {
+                @ApiResponse(responseCode = "200", description = "The book"),
+                @ApiResponse(responseCode = "404", description = "No such symbol")
+            })
     DeskViews.Book book(
             @PathVariable @Pattern(regexp = "[A-Za-z0-9]{1,32}") String symbol,
             @RequestParam(defaultValue = "20") @Positive @Max(200) int depth) {

@@ -1,5 +1,6 @@
 package dev.agora.exchange.desk;
 
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
@@ -13,6 +14,8 @@ final class DeskViews {
     record Mine(String user, List<AccountView> accounts, List<OpenOrder> openOrders) {}
 
     /** {@code balance} is free cash, without what open buys reserve. */
+    // Named apart from the account API's AccountView (with its owner), which would otherwise share its schema.
+    @Schema(name = "DeskAccount")
     record AccountView(String id, BigDecimal balance, Map<String, BigDecimal> positions) {}
 
     /**

@@ -1,5 +1,6 @@
 package dev.agora.frontend.book;
 
+import dev.agora.common.api.ApiDocumentation;
 import io.swagger.v3.core.converter.ModelConverters;
 import io.swagger.v3.oas.models.Components;
 import io.swagger.v3.oas.models.OpenAPI;
@@ -16,6 +17,7 @@ import io.swagger.v3.oas.models.parameters.Parameter;
 import io.swagger.v3.oas.models.responses.ApiResponse;
 import io.swagger.v3.oas.models.responses.ApiResponses;
 import java.math.BigDecimal;
+import java.util.List;
 import org.springdoc.core.customizers.OpenApiCustomizer;
 
 /**
@@ -60,12 +62,21 @@ final class BookRoutesDocumentation implements OpenApiCustomizer {
         ApiResponse ok = new ApiResponse()
                 .description("OK")
                 .content(new Content().addMediaType("application/json", new MediaType().schema(answer)));
+        ApiResponses answers = new ApiResponses().addApiResponse("200", ok);
+        answers.addApiResponse("400", new ApiResponse().description("Bad input"));
+        if ("path".equals(parameter.getIn()) && "id".equals(parameter.getName())) {
+            answers.addApiResponse("404", new ApiResponse().description("No such book"));
+        }
         return new PathItem()
-                .get(new Operation()
-                        .operationId(operationId)
-                        .summary(summary)
-                        .addParametersItem(parameter.required(true))
-                        .responses(new ApiResponses().addApiResponse("200", ok)));
+                .get(ApiDocumentation.secure(
+                        new Operation()
+                                .operationId(operationId)
+                                .summary(summary)
+                                .addTagsItem("books")
+                                .addParametersItem(parameter.required(true))
+                                .responses(answers),
+                        List.of(),
+                        ""));
     }
 
     /** A reference to {@code type}'s schema, which is added to the components (with those it refers to). */

@@ -1,10 +1,19 @@
 package dev.agora.frontend.files;
 
+import dev.agora.common.api.Access;
 import dev.agora.common.files.EntityTags;
 import dev.agora.common.files.FileHeaders;
 import dev.agora.common.problem.ProblemException;
+import dev.agora.common.security.Roles;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.enums.ParameterIn;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.validation.constraints.Max;
@@ -39,10 +48,12 @@ import tools.jackson.databind.json.JsonMapper;
  * memory ({@link SmallFiles}). Names and bounds are the catalog's to check, and its problems are passed on as they are.
  */
 @RestController
+@Tag(name = "files", description = "Book files: search, list, download, upload")
 class FileController {
 
     private static final ParameterizedTypeReference<List<CatalogFile>> FILES = new ParameterizedTypeReference<>() {};
     private static final String FILES_PATH = "/api/books/{id}/files/{name}";
+    private static final String FILE_NAME = "The file's name, percent-encoded as a path segment";
 
     private final CatalogNodes nodes;
     private final ListingFiles listing;
@@ -72,12 +83,16 @@ class FileController {
     }
 
     @GetMapping("/api/files")
+    @Access
+    @Operation(operationId = "searchFiles", summary = "Files whose name or title contains the query")
     List<FileView> search(@RequestParam String q) {
         return views(nodes.read("/files?q=" + URLEncoder.encode(q, StandardCharsets.UTF_8), FILES));
     }
 
     /** The book's files by name, {@code limit} at most; the next ones are those after the last name answered. */
     @GetMapping("/api/books/{id}/files")
+    @Access
+    @Operation(operationId = "listBookFiles", summary = "A book's files by name")
     List<FileView> ofBook(
             @PathVariable @Positive long id,
             @RequestParam(defaultValue = "") @Size(max = 255) String after,
@@ -85,9 +100,37 @@ class FileController {
         return listing.ofBook(id, after, limit);
     }
 
-    @RequestMapping(
-            path = FILES_PATH,
-            method = {RequestMethod.GET, RequestMethod.HEAD})
+    @GetMapping(FILES_PATH)
+    @Access
+    @Operation(
+            operationId = "downloadFile",
+            summary = "A file's bytes; resumes with Range (If-Range), revalidates with If-None-Match",
+            parameters =
+                    @Parameter(
+                            name = "name",
+                            in = ParameterIn.PATH,
+                            required = true,
+                            description = FILE_NAME,
+                            schema = @Schema(type = "string", minLength = 1, maxLength = 255)),
+            responses = {
+                @ApiResponse(
+                        responseCode = "200",
+                        description = "The file",
+                        content =
+                                @Content(
+                                        mediaType = "application/octet-stream",
+                                        schema = @Schema(type = "string", format = "binary"))),
+                @ApiResponse(
+                        responseCode = "206",
+                        description = "The range asked for",
+                        content =
+                                @Content(
+                                        mediaType = "application/octet-stream",
+                                        schema = @Schema(type = "string", format = "binary"))),
+                @ApiResponse(responseCode = "304", description = "Not modified"),
+                @ApiResponse(responseCode = "404", description = "No such file"),
+                @ApiResponse(responseCode = "416", description = "The range lies past the end")
+            })
     void download(@PathVariable @Positive long id, HttpServletRequest request, HttpServletResponse response)
             throws IOException {
         String raw = rawName(request);
@@ -112,7 +155,56 @@ class FileController {
         }
     }
 
+    @RequestMapping(path = FILES_PATH, method = RequestMethod.HEAD)
+    @Access
+    @Operation(
+            operationId = "fileHeaders",
+            summary = "A file's headers (size, type, ETag) without its bytes",
+            parameters =
+                    @Parameter(
+                            name = "name",
+                            in = ParameterIn.PATH,
+                            required = true,
+                            description = FILE_NAME,
+                            schema = @Schema(type = "string", minLength = 1, maxLength = 255)),
+            responses = {
+                @ApiResponse(responseCode = "200", description = "The file's headers"),
+                @ApiResponse(responseCode = "404", description = "No such file")
+            })
+    void headers(@PathVariable @Positive long id, HttpServletRequest request, HttpServletResponse response)
+            throws IOException {
+        download(id, request, response);
+    }
+
     @PutMapping(FILES_PATH)
+    @Access(value = {Roles.PUBLISHER, Roles.ADMIN})
+    @Operation(
+            operationId = "uploadFile",
+            summary = "Register a book file under a name (a new content for an existing name replaces it)",
+            description = "The body is streamed to the catalog nodes as it arrives; send its Content-Type.",
+            parameters =
+                    @Parameter(
+                            name = "name",
+                            in = ParameterIn.PATH,
+                            required = true,
+                            description = FILE_NAME,
+                            schema = @Schema(type = "string", minLength = 1, maxLength = 255)),
+            requestBody =
+                    @io.swagger.v3.oas.annotations.parameters.RequestBody(
+                            required = true,
+                            content =
+                                    @Content(
+                                            mediaType = "application/octet-stream",
+                                            schema = @Schema(type = "string", format = "binary"))),
+            responses = {
+                @ApiResponse(
+                        responseCode = "201",
+                        description = "Registered",
+                        content = @Content(schema = @Schema(implementation = FileView.class))),
+                @ApiResponse(responseCode = "400", description = "A bad name"),
+                @ApiResponse(responseCode = "404", description = "No such book"),
+                @ApiResponse(responseCode = "413", description = "Larger than the catalog takes")
+            })
     void upload(@PathVariable @Positive long id, HttpServletRequest request, HttpServletResponse response)
             throws IOException {
         String raw = rawName(request);

@@ -23,6 +23,10 @@ class FrontendAccessRules implements AccessRules {
                 .permitAll()
                 .requestMatchers(HttpMethod.POST, "/buy/*")
                 .permitAll()
+                // Not an OpenID provider (no sign-in of people by redirect, no ID tokens): clients that look for its
+                // document first, as OIDC-aware libraries do, get 404 and go on to the OAuth2 metadata.
+                .requestMatchers(HttpMethod.GET, "/.well-known/openid-configuration")
+                .permitAll()
                 .requestMatchers(HttpMethod.POST, "/api/orders")
                 .hasRole(Roles.CUSTOMER)
                 .requestMatchers("/api/orders", "/api/orders/**")

@@ -2,6 +2,7 @@ package dev.agora.frontend.proxy;
 
 import dev.agora.frontend.upstream.Tier;
 import dev.agora.frontend.upstream.Upstream;
+import io.swagger.v3.oas.annotations.Hidden;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.List;
 import java.util.UUID;
@@ -20,6 +21,7 @@ import org.springframework.web.bind.annotation.RestController;
  * frontend gives them), which makes them safe to repeat on another attempt.
  */
 @RestController
+@Hidden // described as their owners describe them: ProxiedRoutesDocumentation
 class ProxyController {
 
     private static final String ADMIN_PREFIX = "/api/admin/books";

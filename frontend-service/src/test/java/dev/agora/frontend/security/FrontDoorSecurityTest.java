@@ -6,6 +6,7 @@ import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
 import com.nimbusds.jose.jwk.source.ImmutableJWKSet;
+import dev.agora.common.security.AgoraSecurityProperties;
 import dev.agora.frontend.cluster.Books;
 import dev.agora.frontend.cluster.BookstoreCluster;
 import dev.agora.frontend.cluster.Http;
@@ -108,8 +109,9 @@ class FrontDoorSecurityTest {
         Map<String, String> refusedCallers = Map.of(
                 "none", "",
                 "garbage", "Bearer not.a.jwt",
-                "expired", "Bearer " + sign(ours, "http://agora.local", now.minus(Duration.ofHours(2))),
-                "forged", "Bearer " + sign(forger, "http://agora.local", now),
+                "expired",
+                        "Bearer " + sign(ours, AgoraSecurityProperties.DEFAULT_ISSUER, now.minus(Duration.ofHours(2))),
+                "forged", "Bearer " + sign(forger, AgoraSecurityProperties.DEFAULT_ISSUER, now),
                 "other issuer", "Bearer " + sign(ours, "http://elsewhere.example", now));
         refusedCallers.forEach((what, authorization) -> {
             Map<String, String> headers = authorization.isEmpty() ? Map.of() : Map.of("Authorization", authorization);
@@ -123,7 +125,7 @@ class FrontDoorSecurityTest {
         Http.Response good = http.post(
                 a + "/api/orders",
                 "{\"bookId\":" + id + ",\"quantity\":1}",
-                Tokens.bearer(sign(ours, "http://agora.local", now)));
+                Tokens.bearer(sign(ours, AgoraSecurityProperties.DEFAULT_ISSUER, now)));
         assertThat(good.status())
                 .as("the same token, properly signed and current: " + good.body())
                 .isEqualTo(201);

@@ -1,0 +1,115 @@
+package dev.agora.common.api;
+
+import io.swagger.v3.oas.models.Components;
+import io.swagger.v3.oas.models.OpenAPI;
+import io.swagger.v3.oas.models.Operation;
+import io.swagger.v3.oas.models.info.Info;
+import io.swagger.v3.oas.models.media.Content;
+import io.swagger.v3.oas.models.media.IntegerSchema;
+import io.swagger.v3.oas.models.media.MediaType;
+import io.swagger.v3.oas.models.media.ObjectSchema;
+import io.swagger.v3.oas.models.media.Schema;
+import io.swagger.v3.oas.models.media.StringSchema;
+import io.swagger.v3.oas.models.responses.ApiResponse;
+import io.swagger.v3.oas.models.security.OAuthFlow;
+import io.swagger.v3.oas.models.security.OAuthFlows;
+import io.swagger.v3.oas.models.security.Scopes;
+import io.swagger.v3.oas.models.security.SecurityRequirement;
+import io.swagger.v3.oas.models.security.SecurityScheme;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * What every service's OpenAPI document shares: the OAuth2 client-credentials scheme of the frontends' authorization
+ * server (its token URL under the issuer), an operation's security requirement and roles ({@link Access}), and
+ * RFC 9457 problems as every operation's error answer.
+ */
+public final class ApiDocumentation {
+
+    /** The security scheme's name in every document. */
+    public static final String OAUTH2 = "oauth2";
+    /** The problem+json schema's name in every document. */
+    public static final String PROBLEM = "Problem";
+    /** The extension listing the roles an operation needs (empty: anyone). */
+    public static final String ROLES = "x-agora-roles";
+
+    private static final String PROBLEM_JSON = "application/problem+json";
+
+    private ApiDocumentation() {}
+
+    /** The document's frame: title, the token endpoint under {@code issuer}, the problem schema. */
+    public static OpenAPI frame(String title, String issuer) {
+        String tokenUrl = issuer.replaceAll("/+$", "") + "/oauth2/token";
+        SecurityScheme oauth2 = new SecurityScheme()
+                .type(SecurityScheme.Type.OAUTH2)
+                .description("Client credentials: POST the client's id and secret (HTTP Basic) to the token URL with"
+                        + " grant_type=client_credentials; the token acts for the client's user and carries that"
+                        + " user's roles. Discovery: /.well-known/oauth-authorization-server under the issuer "
+                        + issuer)
+                .flows(new OAuthFlows()
+                        .clientCredentials(new OAuthFlow().tokenUrl(tokenUrl).scopes(new Scopes())));
+        return new OpenAPI()
+                .info(new Info().title(title).version("1"))
+                .components(new Components().addSecuritySchemes(OAUTH2, oauth2).addSchemas(PROBLEM, problemSchema()));
+    }
+
+    /** RFC 9457's members; services add their own (a validation problem's {@code errors}). */
+    public static Schema<?> problemSchema() {
+        return new ObjectSchema()
+                .description("An RFC 9457 problem; clients switch on its stable type")
+                .addProperty("type", new StringSchema().format("uri"))
+                .addProperty("title", new StringSchema())
+                .addProperty("status", new IntegerSchema())
+                .addProperty("detail", new StringSchema())
+                .addProperty("instance", new StringSchema().format("uri-reference"));
+    }
+
+    /** Sets the operation's security requirement and roles: none, anyone without a token; else a token with one. */
+    public static Operation secure(Operation operation, List<String> roleNames, String note) {
+        List<String> roles =
+                roleNames.stream().map(role -> role.toLowerCase(Locale.ROOT)).toList();
+        if (roles.isEmpty()) {
+            // Anyone: no token needed (a token sent is checked all the same).
+            operation.setSecurity(List.of(new SecurityRequirement()));
+        } else {
+            operation.setSecurity(List.of(new SecurityRequirement().addList(OAUTH2)));
+        }
+        operation.addExtension(ROLES, roles);
+        String who = roles.isEmpty()
+                ? "Anyone, no token needed."
+                : "Needs a token of a user with the role " + String.join(" or ", roles)
+                        + (note.isBlank() ? "." : " (" + note + ").");
+        String description = operation.getDescription();
+        operation.setDescription(description == null || description.isBlank() ? who : description + "\n\n" + who);
+        return operation;
+    }
+
+    public static Operation secure(Operation operation, Access access) {
+        return secure(operation, Arrays.asList(access.value()), access.note());
+    }
+
+    /**
+     * Every error answer of the operation is a problem: error answers the document names get the problem schema
+     * when they have none of their own, and a {@code default} answer names the others.
+     */
+    public static void problemsFor(Operation operation) {
+        if (operation.getResponses() == null) return;
+        Content problem =
+                new Content().addMediaType(PROBLEM_JSON, new MediaType().schema(new Schema<>().$ref(PROBLEM)));
+        for (Map.Entry<String, ApiResponse> answer : operation.getResponses().entrySet()) {
+            char first = answer.getKey().charAt(0);
+            if (first == '4' || first == '5') answer.getValue().setContent(problem);
+        }
+        if (!operation.getResponses().containsKey("default")) {
+            operation
+                    .getResponses()
+                    .addApiResponse(
+                            "default",
+                            new ApiResponse()
+                                    .description("A problem (RFC 9457)")
+                                    .content(problem));
+        }
+    }
+}
