@@ -18,19 +18,25 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.ApplicationArguments;
 import org.springframework.boot.ApplicationRunner;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ApplicationListener;
 
 /**
  * Sends the service's own request path through its HTTP stack, Spring MVC, Jackson and database driver until
- * the JIT has compiled the hot part of it, before the service reports ready. As an application runner it runs
- * after the web server started and before Spring Boot publishes readiness, so health probes, the cluster
- * launcher and the callers' balancers see the service only once it is warm.
+ * the JIT has compiled the hot part of it. By default before the service reports ready: as an application runner
+ * it runs after the web server started and before Spring Boot publishes readiness, so health probes, the cluster
+ * launcher and the callers' balancers see the service only once it is warm. With {@code
+ * agora.warm-up.before-ready=false} it runs on a background thread once the service is ready (the cluster
+ * launcher's default, whose JVMs start from AOT caches that already hold method profiles), and with {@code
+ * agora.warm-up.exit-when-done=true} the service stops afterwards (the launcher's AOT training run).
  *
  * <p>Why: on a 2-core machine, six JVMs that start together and then take load at once compile their request
  * paths for more than a minute, and a 2-2-2 bookstore cluster answered open-model buys at 50/s in its first
  * minute with a p50 of 5.8 s and 173 of 3,000 calls timed out (503); its second minute ran at 32 ms.
  */
-public final class WarmingUp implements ApplicationRunner {
+public final class WarmingUp implements ApplicationRunner, ApplicationListener<ApplicationReadyEvent> {
 
     private static final Logger log = LoggerFactory.getLogger(WarmingUp.class);
 
@@ -54,6 +60,33 @@ public final class WarmingUp implements ApplicationRunner {
 
     @Override
     public void run(ApplicationArguments arguments) throws InterruptedException {
+        if (properties.beforeReady()) warmUp();
+    }
+
+    @Override
+    public void onApplicationEvent(ApplicationReadyEvent event) {
+        if (properties.beforeReady()) {
+            if (properties.exitWhenDone()) exit();
+            return;
+        }
+        Thread.ofPlatform().daemon().name("warm-up").start(() -> {
+            try {
+                warmUp();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (RuntimeException e) {
+                log.warn("Warm-up after readiness failed", e);
+            }
+            if (properties.exitWhenDone()) exit();
+        });
+    }
+
+    /** From a thread of its own: closing the context from the thread that publishes its events would deadlock. */
+    private void exit() {
+        Thread.ofPlatform().name("warm-up-exit").start(() -> System.exit(SpringApplication.exit(context)));
+    }
+
+    private void warmUp() throws InterruptedException {
         if (properties.requests().isEmpty() || properties.maxRequests() == 0) return;
         String address = context.getEnvironment().getProperty("server.address", "127.0.0.1");
         String host = address.equals("0.0.0.0") || address.equals("::") ? "127.0.0.1" : address;
@@ -90,10 +123,11 @@ public final class WarmingUp implements ApplicationRunner {
         int total = (int) counts.values().stream().mapToLong(Long::longValue).sum();
         result = new Result(total, Map.copyOf(counts), Duration.ofNanos(System.nanoTime() - started));
         log.info(
-                "Warmed up with {} requests to itself in {} ms (by status: {}) before reporting ready",
+                "Warmed up with {} requests to itself in {} ms (by status: {}) {} reporting ready",
                 total,
                 result.took().toMillis(),
-                counts);
+                counts,
+                properties.beforeReady() ? "before" : "after");
     }
 
     private int send(HttpClient client, HttpRequest request) {
