@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
@@ -19,7 +20,8 @@ import org.slf4j.LoggerFactory;
 import org.springframework.boot.ApplicationArguments;
 import org.springframework.boot.ApplicationRunner;
 import org.springframework.boot.SpringApplication;
-import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.boot.availability.AvailabilityChangeEvent;
+import org.springframework.boot.availability.ReadinessState;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ApplicationListener;
 
@@ -36,7 +38,8 @@ import org.springframework.context.ApplicationListener;
  * paths for more than a minute, and a 2-2-2 bookstore cluster answered open-model buys at 50/s in its first
  * minute with a p50 of 5.8 s and 173 of 3,000 calls timed out (503); its second minute ran at 32 ms.
  */
-public final class WarmingUp implements ApplicationRunner, ApplicationListener<ApplicationReadyEvent> {
+public final class WarmingUp
+        implements ApplicationRunner, ApplicationListener<AvailabilityChangeEvent<ReadinessState>> {
 
     private static final Logger log = LoggerFactory.getLogger(WarmingUp.class);
 
@@ -44,6 +47,7 @@ public final class WarmingUp implements ApplicationRunner, ApplicationListener<A
     private final ServiceTokens tokens;
     private final WebServerApplicationContext context;
     private volatile Result result = new Result(0, Map.of(), Duration.ZERO);
+    private final AtomicBoolean readyOnce = new AtomicBoolean();
 
     public WarmingUp(WarmUpProperties properties, ServiceTokens tokens, WebServerApplicationContext context) {
         this.properties = properties;
@@ -64,7 +68,9 @@ public final class WarmingUp implements ApplicationRunner, ApplicationListener<A
     }
 
     @Override
-    public void onApplicationEvent(ApplicationReadyEvent event) {
+    public void onApplicationEvent(AvailabilityChangeEvent<ReadinessState> event) {
+        // Once, when the service first reports ready (a later change back to accepting traffic is no start).
+        if (event.getState() != ReadinessState.ACCEPTING_TRAFFIC || !readyOnce.compareAndSet(false, true)) return;
         if (properties.beforeReady()) {
             if (properties.exitWhenDone()) exit();
             return;

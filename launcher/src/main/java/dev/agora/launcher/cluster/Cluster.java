@@ -47,6 +47,7 @@ public final class Cluster implements InstanceControl, AutoCloseable {
     private final Shutdown shutdown;
     private final Thread shutdownHook;
     private volatile boolean closed;
+    private volatile Thread backgroundTraining;
 
     private Cluster(
             ClusterSpec spec,
@@ -68,12 +69,38 @@ public final class Cluster implements InstanceControl, AutoCloseable {
      * start, whatever did start is stopped again before the exception leaves.
      */
     public static Cluster start(ClusterSpec spec) {
-        return start(spec, StartProgress.NONE);
+        return start(spec, StartProgress.NONE, AotTraining.BEFORE_START);
     }
 
-    /** As {@link #start(ClusterSpec)}, telling {@code progress} about each step and instance as it goes. */
-    public static Cluster start(ClusterSpec spec, StartProgress progress) {
-        return new ClusterStarter(spec, progress).start();
+    /**
+     * As {@link #start(ClusterSpec)}, telling {@code progress} about each step and instance as it goes.
+     *
+     * @param training when a missing AOT cache is trained (with {@link ClusterSpec#aotCache()})
+     */
+    public static Cluster start(ClusterSpec spec, StartProgress progress, AotTraining training) {
+        return new ClusterStarter(spec, progress, training).start();
+    }
+
+    /** When a tier's missing AOT cache is trained. */
+    public enum AotTraining {
+        /** Before its instances start, which then run from it (every start alike: perf, tests). */
+        BEFORE_START,
+        /**
+         * Once the cluster is ready, one tier after the other at a low CPU priority, for the next start; this one runs
+         * without (the launcher's command: the first start after a build is not held up by training).
+         */
+        AFTER_READY
+    }
+
+    /** Whether background AOT training ({@link AotTraining#AFTER_READY}) is still going on. */
+    public boolean isTraining() {
+        return backgroundTraining != null && backgroundTraining.isAlive();
+    }
+
+    /** Waits at most {@code timeout} for background AOT training to end; whether it has. */
+    public boolean awaitTraining(Duration timeout) throws InterruptedException {
+        if (backgroundTraining == null) return true;
+        return backgroundTraining.join(timeout);
     }
 
     /** Assembled by {@link ClusterStarter} once every instance is ready. */
@@ -87,6 +114,10 @@ public final class Cluster implements InstanceControl, AutoCloseable {
         Map<String, Member> byName = new LinkedHashMap<>();
         members.forEach(member -> byName.put(member.name(), member));
         return new Cluster(spec, postgres, Collections.unmodifiableMap(byName), startupTimes, shutdown, shutdownHook);
+    }
+
+    void trainInBackground(Thread training) {
+        backgroundTraining = training;
     }
 
     public ClusterSpec spec() {
@@ -224,6 +255,8 @@ public final class Cluster implements InstanceControl, AutoCloseable {
     public synchronized void close() {
         if (closed) return;
         closed = true;
+        Thread training = backgroundTraining;
+        if (training != null) training.interrupt(); // stops its training JVM
         removeShutdownHook();
         shutdown.run();
     }

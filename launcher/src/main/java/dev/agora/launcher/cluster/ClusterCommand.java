@@ -122,11 +122,11 @@ public final class ClusterCommand implements Callable<Integer> {
                 spec.exchange() ? (spec.exchangeStandby() ? ", 1 exchange with a standby" : ", 1 exchange") : "",
                 spec.dataDirectory(),
                 jvm,
-                spec.aotCache() && AotCache.supported() ? " from AOT caches" : "");
+                spec.aotCache() && AotCache.supported() ? ", AOT caches on" : "");
         long started = System.nanoTime();
         Cluster cluster;
         try (ProgressView progress = ProgressView.forConsole()) {
-            cluster = Cluster.start(spec, progress);
+            cluster = Cluster.start(spec, progress, Cluster.AotTraining.AFTER_READY);
         }
         // A new credential per start, written before anything listens (SECURITY.md): ctl and perf read it.
         String token = ControlToken.create(spec.dataDirectory());
@@ -145,7 +145,27 @@ public final class ClusterCommand implements Callable<Integer> {
             Signal.handle(new Signal(signal), ignored -> System.exit(0));
         }
         ClusterTable.printTour(cluster, control.port(), Duration.ofNanos(System.nanoTime() - started), out);
+        if (cluster.isTraining()) {
+            out.println(
+                    "  AOT caches:       being trained in the background at a low CPU priority, for the next start ("
+                            + spec.dataDirectory().resolve("aot") + ")");
+            Thread.ofPlatform().daemon().name("aot-training-watch").start(() -> {
+                try {
+                    cluster.awaitTraining(Duration.ofDays(1));
+                    if (!cluster.isTraining()) {
+                        out.println("AOT training done: the next start runs from the caches it made (a tier without"
+                                + " one has its reason in "
+                                + spec.dataDirectory().resolve("aot") + "/<tier>/training.log)");
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+        }
         if (exitWhenReady) {
+            // Otherwise the caches would never be made by starts that end at once.
+            if (cluster.isTraining()) out.println("Waiting for the AOT training to end before stopping ...");
+            cluster.awaitTraining(Duration.ofMinutes(30));
             control.close();
             cluster.close();
             return 0;

@@ -54,16 +54,23 @@ final class ClusterStarter {
     /** Kept by {@code --fresh}: derived from the build, not state, and slow to make again. */
     private static final List<String> BUILD_CACHES = List.of("jars", "aot");
 
+    /** A background training run may take long on a busy machine: it holds nothing up. */
+    private static final Duration BACKGROUND_TRAINING_TIMEOUT = Duration.ofMinutes(20);
+
     private final ClusterSpec spec;
     private final StartProgress progress;
+    private final Cluster.AotTraining training;
+    /** Tiers whose AOT cache is to be trained once the cluster is ready. */
+    private final List<Runnable> laterTraining = new ArrayList<>();
 
     ClusterStarter(ClusterSpec spec) {
-        this(spec, StartProgress.NONE);
+        this(spec, StartProgress.NONE, Cluster.AotTraining.BEFORE_START);
     }
 
-    ClusterStarter(ClusterSpec spec, StartProgress progress) {
+    ClusterStarter(ClusterSpec spec, StartProgress progress, Cluster.AotTraining training) {
         this.spec = spec;
         this.progress = progress;
+        this.training = training;
     }
 
     Cluster start() {
@@ -180,7 +187,17 @@ final class ClusterStarter {
                     Duration.ofNanos(System.nanoTime() - instancesReady),
                     cpu);
             log.info("Cluster ready in {} ms", times.total().toMillis());
-            return Cluster.assemble(spec, postgres, members, times, shutdown, hook);
+            Cluster cluster = Cluster.assemble(spec, postgres, members, times, shutdown, hook);
+            if (!laterTraining.isEmpty()) {
+                cluster.trainInBackground(
+                        Thread.ofPlatform().daemon().name("aot-training").start(() -> {
+                            for (Runnable tier : laterTraining) {
+                                if (Thread.currentThread().isInterrupted()) return;
+                                tier.run();
+                            }
+                        }));
+            }
+            return cluster;
         } catch (RuntimeException e) {
             shutdown.run();
             try {
@@ -254,17 +271,38 @@ final class ClusterStarter {
                         step, spec.aotCache() ? "ready (no AOT cache below JDK 25)" : "ready (no AOT cache)", true);
                 return new ServiceLaunch(jar, spec.jvmOptions());
             }
-            Map<String, String> training = new LinkedHashMap<>(environment(tier, 1, postgres, databaseLogins));
-            training.put("PORT", "0");
-            training.put("AGORA_EXCHANGE_TCP_PORT", "0");
-            return AotCache.prepare(
-                    tier.module(),
-                    jar,
-                    spec.dataDirectory().resolve("aot").resolve(tier.service()),
-                    spec.jvmOptions(),
-                    training,
-                    state -> progress.update(step, state, false),
-                    state -> progress.update(step, state, true));
+            Map<String, String> trainingEnvironment =
+                    new LinkedHashMap<>(environment(tier, 1, postgres, databaseLogins));
+            trainingEnvironment.put("PORT", "0");
+            trainingEnvironment.put("AGORA_EXCHANGE_TCP_PORT", "0");
+            Path directory = spec.dataDirectory().resolve("aot").resolve(tier.service());
+            if (training == Cluster.AotTraining.BEFORE_START) {
+                return AotCache.prepare(
+                        tier.module(),
+                        jar,
+                        directory,
+                        spec.jvmOptions(),
+                        trainingEnvironment,
+                        state -> progress.update(step, state, false),
+                        state -> progress.update(step, state, true));
+            }
+            ServiceLaunch cached = AotCache.cached(tier.module(), jar, directory, spec.jvmOptions());
+            if (cached != null) {
+                progress.update(step, "ready (AOT cache of this build)", true);
+                return cached;
+            }
+            progress.update(step, "ready; its AOT cache is trained once the cluster runs, for the next start", true);
+            synchronized (laterTraining) {
+                laterTraining.add(() -> AotCache.train(
+                        tier.module(),
+                        jar,
+                        directory,
+                        spec.jvmOptions(),
+                        trainingEnvironment,
+                        BACKGROUND_TRAINING_TIMEOUT,
+                        CpuPriority.RESTART_NICENESS));
+            }
+            return new ServiceLaunch(jar, spec.jvmOptions());
         });
         Map<Tier, ServiceLaunch> byTier = new EnumMap<>(Tier.class);
         for (int i = 0; i < tiers.size(); i++) byTier.put(tiers.get(i), launches.get(i));

@@ -80,6 +80,10 @@ final class ControlServer implements AutoCloseable {
         return server.getAddress().getPort();
     }
 
+    java.net.InetSocketAddress address() {
+        return server.getAddress();
+    }
+
     @Override
     public void close() {
         server.stop(0);

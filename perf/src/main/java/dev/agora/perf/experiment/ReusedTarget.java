@@ -7,7 +7,7 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * A cluster already running, started by {@code agora-perf cluster} (its control endpoint gives instances
+ * A cluster already running, started by the launcher ({@code ./agora}) (its control endpoint gives instances
  * and fault injection), or only a set of frontend URLs ({@code --target-url}) that experiments can load
  * but not hurt. Its shape is whatever it is: experiments that need another shape say so in their report. Its
  * demo users' tokens come from the credentials file the cluster's launcher wrote ({@code --credentials}).
