@@ -137,6 +137,8 @@ final class ClusterStarter {
                 List<Readiness> times = Cluster.inParallel(inWave, member -> {
                     starting.acquireUninterruptibly();
                     try {
+                        // Stopped (Ctrl-C) while this one waited for its turn: it would outlive the launcher.
+                        if (shutdown.isDone()) throw new IllegalStateException("The cluster is stopping");
                         progress.update(
                                 member.name(), "starting on " + member.process().baseUrl(), false);
                         Duration wall;

@@ -4,6 +4,7 @@ import dev.agora.launcher.credentials.Credentials;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 
 /** The human-readable view of a running cluster. */
 final class ClusterTable {
@@ -63,14 +64,26 @@ final class ClusterTable {
                 ? ""
                 : " --port-offset " + cluster.spec().portOffset();
         out.printf(
-                "  Break it:         ./agora ctl kill catalog-2%s%s   (freeze, thaw, restart, status; or type"
-                        + " 'kill catalog-2' here)%n",
+                "  Break it:         ./agora ctl kill %s%s%s   (freeze, thaw, restart, status; or type 'kill %s'"
+                        + " here)%n",
+                victim(cluster),
                 offset,
-                data.equals(Path.of("data").toAbsolutePath()) ? "" : " --data-dir " + shellQuoted(data.toString()));
+                data.equals(Path.of("data").toAbsolutePath()) ? "" : " --data-dir " + shellQuoted(data.toString()),
+                victim(cluster));
         out.printf(
                 "  Control endpoint: http://127.0.0.1:%d/instances with Authorization: Bearer <%s>%n",
                 controlPort, data.resolve(ControlToken.FILE_NAME));
         out.printf("  Logs:             %s%n", data.resolve("logs"));
+    }
+
+    /** The instance the tour suggests breaking: the last catalog, whose peers (if any) take over, else the last. */
+    private static String victim(Cluster cluster) {
+        List<Instance> instances = cluster.instances();
+        return instances.stream()
+                .filter(instance -> instance.service().equals("catalog"))
+                .reduce((first, second) -> second)
+                .orElse(instances.getLast())
+                .name();
     }
 
     /**

@@ -48,7 +48,8 @@ public final class ProgressView implements StartProgress, AutoCloseable {
         var console = System.console();
         if (console == null || "dumb".equals(System.getenv("TERM"))) return false;
         try {
-            Method isTerminal = console.getClass().getMethod("isTerminal");
+            // Looked up on java.io.Console, not on the console's (internal, unexported) class, so it may be called.
+            Method isTerminal = java.io.Console.class.getMethod("isTerminal");
             return (Boolean) isTerminal.invoke(console);
         } catch (ReflectiveOperationException notOnThisJdk) {
             return true;

@@ -28,6 +28,11 @@ final class Shutdown implements Runnable {
         processes.add(process);
     }
 
+    /** Whether the cluster is stopping or stopped: nothing may start any more. */
+    boolean isDone() {
+        return done.get();
+    }
+
     @Override
     public void run() {
         if (!done.compareAndSet(false, true)) return;
