@@ -3,18 +3,27 @@ package dev.agora.launcher.cluster;
 import dev.agora.local.process.ServiceJars;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Comparator;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
 
 /**
  * Runs every service from its own extracted copy of the built jar ({@code java -Djarmode=tools extract}): an
  * application jar plus a {@code lib/} folder of plain jars. Two reasons: the JVM starts faster from plain jars than
  * from jars nested in a fat jar, and a rebuild of a module while the cluster runs (others build in the same tree)
- * cannot change classes under a running or restarting JVM. Extraction happens again only when the built jar
- * changed.
+ * cannot change classes under a running or restarting JVM. Extraction happens again only when the built jar's
+ * content changed: its entries' names, sizes and CRCs, not its time stamp, since every {@code package} rewrites a
+ * Spring Boot jar. Keeping the extracted files as they are also keeps the service's AOT cache valid, which the JVM
+ * checks against its class path's files.
  */
 final class JarSnapshots {
 
@@ -29,8 +38,7 @@ final class JarSnapshots {
         Path application = directory.resolve(module + "-exec.jar");
         Path stamp = directory.resolve("source.txt");
         try {
-            String wanted = source + "\n" + Files.size(source) + "\n"
-                    + Files.getLastModifiedTime(source).toMillis() + "\n";
+            String wanted = source + "\n" + fingerprint(source) + "\n";
             if (Files.isRegularFile(application)
                     && Files.isRegularFile(stamp)
                     && Files.readString(stamp).equals(wanted)) {
@@ -47,6 +55,25 @@ final class JarSnapshots {
         } catch (IOException e) {
             throw new UncheckedIOException("Could not extract " + source, e);
         }
+    }
+
+    /** A digest of the jar's entries (name, size, CRC-32 of the content), read from its central directory. */
+    static String fingerprint(Path jar) throws IOException {
+        MessageDigest digest;
+        try {
+            digest = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+        try (ZipFile zip = new ZipFile(jar.toFile())) {
+            List<? extends ZipEntry> entries =
+                    zip.stream().sorted(Comparator.comparing(ZipEntry::getName)).toList();
+            for (ZipEntry entry : entries) {
+                digest.update((entry.getName() + " " + entry.getSize() + " " + entry.getCrc() + "\n")
+                        .getBytes(StandardCharsets.UTF_8));
+            }
+        }
+        return HexFormat.of().formatHex(digest.digest());
     }
 
     private static void extract(Path jar, String module, Path destination) throws IOException {
