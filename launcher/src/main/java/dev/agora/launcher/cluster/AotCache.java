@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * own warm-up requests ({@code agora.warm-up} in its application.yml), then stops, and the JVM writes the cache as
  * it exits ({@code -XX:AOTCacheOutput}). The cache is only valid for the exact class path it was trained on (the
  * extracted jars of {@link JarSnapshots}), so it is reused while those jars, the JDK and the JVM options stay the
- * same: once per build.
+ * same: once per change of the service.
  */
 final class AotCache {
 
@@ -77,7 +77,7 @@ final class AotCache {
             done.accept("ready (AOT cache of this build)");
             return cached;
         }
-        working.accept("training its AOT cache: start + " + TRAINING_REQUESTS + " requests (once per build)");
+        working.accept("training its AOT cache: start + " + TRAINING_REQUESTS + " requests (once per change)");
         Duration took = train(module, application, directory, jvmOptions, trainingEnvironment, TRAINING_TIMEOUT, 0);
         if (took == null) {
             // Slower without the cache, but running: the start goes on, and the next one trains again.

@@ -17,7 +17,7 @@
  * <p>Layout of the data directory: {@code postgres/} (kept across runs; databases catalog, orders, exchange and the
  * frontends' identity), {@code demo-credentials.properties} (the demo users' OAuth2 clients and web passwords, kept across runs,
  * mode 0600), {@code control-token} (new at every start, mode 0600), {@code logs/<instance>.log}, {@code
- * jars/<module>/} (the service jars, extracted once per build), {@code aot/<service>/} (JDK 25 AOT caches, trained
+ * jars/<module>/} (the service jars, extracted again when their content changed), {@code aot/<service>/} (JDK 25 AOT caches, trained
  * once per jar); {@code --fresh} keeps the last two. Every instance runs in the {@code local} profile.
  * Ports: frontend 8080+, catalog 8180+, order 8280+, exchange 8380 and TCP 12345, control 8390, all plus the port
  * offset; everything listens on 127.0.0.1 only.
