@@ -151,12 +151,21 @@ public final class WarmingUp
      * The service's own token, so that warm-up requests to internal endpoints reach their code; without one (a
      * service that calls no other, or no authorization server up yet) they warm the refusal path only.
      */
-    private String ownToken() {
-        try {
-            return tokens.bearer();
-        } catch (RuntimeException e) {
-            log.info("Warming up without a token: {}", e.getMessage());
-            return null;
+    private String ownToken() throws InterruptedException {
+        // After readiness nothing waits for the warm-up, and the authorization server (a frontend) may still be
+        // starting beside this service: keep asking for up to half the warm-up's time, or only refusals get warm.
+        long patience = properties.beforeReady() ? 0 : properties.duration().toNanos() / 2;
+        long deadline = System.nanoTime() + patience;
+        while (true) {
+            try {
+                return tokens.bearer();
+            } catch (RuntimeException e) {
+                if (System.nanoTime() - deadline >= 0) {
+                    log.info("Warming up without a token: {}", e.getMessage());
+                    return null;
+                }
+                Thread.sleep(1_000);
+            }
         }
     }
 
