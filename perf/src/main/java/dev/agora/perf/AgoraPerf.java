@@ -1,7 +1,5 @@
 package dev.agora.perf;
 
-import dev.agora.perf.cluster.ClusterCommand;
-import dev.agora.perf.cluster.CtlCommand;
 import dev.agora.perf.compare.CompareCommand;
 import dev.agora.perf.experiment.ListCommand;
 import dev.agora.perf.experiment.RunCommand;
@@ -12,15 +10,9 @@ import picocli.CommandLine.Command;
 @Command(
         name = "agora-perf",
         mixinStandardHelpOptions = true,
-        description = "Runs the Agora cluster locally and replays the seed experiments against it.",
-        subcommands = {
-            ClusterCommand.class,
-            CtlCommand.class,
-            RunCommand.class,
-            CompareCommand.class,
-            ListCommand.class,
-            JmhCommand.class
-        })
+        description = "Replays the seed experiments against Agora clusters (started with the launcher, java -jar"
+                + " launcher/target/agora.jar) and benchmarks its hot paths.",
+        subcommands = {RunCommand.class, CompareCommand.class, ListCommand.class, JmhCommand.class})
 public final class AgoraPerf implements Runnable {
 
     public static void main(String[] args) {

@@ -6,13 +6,19 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * Requests a service sends itself after start-up and before it reports ready ({@code AGORA_WARMUP_ENABLED}).
+ * Requests a service sends itself after start-up ({@code AGORA_WARMUP_ENABLED}), before it reports ready or just
+ * after.
  *
  * @param requests {@code METHOD /path} with an optional JSON body after a space; each must change nothing
  *     (reads, or writes the service rejects as invalid), since warm-up repeats them thousands of times
  * @param duration how long to keep sending them, at most
  * @param maxRequests stop earlier after this many
  * @param concurrency callers sending at once
+ * @param beforeReady send them before the service reports ready (callers never meet a cold service, but readiness
+ *     waits for the warm-up); false sends them from a background thread once it is ready, so a cluster whose JVMs
+ *     start from an AOT cache with method profiles is in service sooner and warms while it serves
+ * @param exitWhenDone stop the service once warm-up is done and it was ready: the cluster launcher's AOT training
+ *     run, whose JVM writes the cache when it exits, records a start plus these requests this way
  */
 @ConfigurationProperties("agora.warm-up")
 public record WarmUpProperties(
@@ -20,7 +26,9 @@ public record WarmUpProperties(
         @DefaultValue List<String> requests,
         @DefaultValue("30s") Duration duration,
         @DefaultValue("5000") int maxRequests,
-        @DefaultValue("2") int concurrency) {
+        @DefaultValue("2") int concurrency,
+        @DefaultValue("true") boolean beforeReady,
+        @DefaultValue("false") boolean exitWhenDone) {
 
     public WarmUpProperties {
         if (duration.isNegative()) throw new IllegalArgumentException("agora.warm-up.duration must not be negative");

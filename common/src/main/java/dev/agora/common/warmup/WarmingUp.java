@@ -12,25 +12,34 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.ApplicationArguments;
 import org.springframework.boot.ApplicationRunner;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.availability.AvailabilityChangeEvent;
+import org.springframework.boot.availability.ReadinessState;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ApplicationListener;
 
 /**
  * Sends the service's own request path through its HTTP stack, Spring MVC, Jackson and database driver until
- * the JIT has compiled the hot part of it, before the service reports ready. As an application runner it runs
- * after the web server started and before Spring Boot publishes readiness, so health probes, the cluster
- * launcher and the callers' balancers see the service only once it is warm.
+ * the JIT has compiled the hot part of it. By default before the service reports ready: as an application runner
+ * it runs after the web server started and before Spring Boot publishes readiness, so health probes, the cluster
+ * launcher and the callers' balancers see the service only once it is warm. With {@code
+ * agora.warm-up.before-ready=false} it runs on a background thread once the service is ready (the cluster
+ * launcher's default, whose JVMs start from AOT caches that already hold method profiles), and with {@code
+ * agora.warm-up.exit-when-done=true} the service stops afterwards (the launcher's AOT training run).
  *
  * <p>Why: on a 2-core machine, six JVMs that start together and then take load at once compile their request
  * paths for more than a minute, and a 2-2-2 bookstore cluster answered open-model buys at 50/s in its first
  * minute with a p50 of 5.8 s and 173 of 3,000 calls timed out (503); its second minute ran at 32 ms.
  */
-public final class WarmingUp implements ApplicationRunner {
+public final class WarmingUp
+        implements ApplicationRunner, ApplicationListener<AvailabilityChangeEvent<ReadinessState>> {
 
     private static final Logger log = LoggerFactory.getLogger(WarmingUp.class);
 
@@ -38,6 +47,7 @@ public final class WarmingUp implements ApplicationRunner {
     private final ServiceTokens tokens;
     private final WebServerApplicationContext context;
     private volatile Result result = new Result(0, Map.of(), Duration.ZERO);
+    private final AtomicBoolean readyOnce = new AtomicBoolean();
 
     public WarmingUp(WarmUpProperties properties, ServiceTokens tokens, WebServerApplicationContext context) {
         this.properties = properties;
@@ -54,6 +64,35 @@ public final class WarmingUp implements ApplicationRunner {
 
     @Override
     public void run(ApplicationArguments arguments) throws InterruptedException {
+        if (properties.beforeReady()) warmUp();
+    }
+
+    @Override
+    public void onApplicationEvent(AvailabilityChangeEvent<ReadinessState> event) {
+        // Once, when the service first reports ready (a later change back to accepting traffic is no start).
+        if (event.getState() != ReadinessState.ACCEPTING_TRAFFIC || !readyOnce.compareAndSet(false, true)) return;
+        if (properties.beforeReady()) {
+            if (properties.exitWhenDone()) exit();
+            return;
+        }
+        Thread.ofPlatform().daemon().name("warm-up").start(() -> {
+            try {
+                warmUp();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (RuntimeException e) {
+                log.warn("Warm-up after readiness failed", e);
+            }
+            if (properties.exitWhenDone()) exit();
+        });
+    }
+
+    /** From a thread of its own: closing the context from the thread that publishes its events would deadlock. */
+    private void exit() {
+        Thread.ofPlatform().name("warm-up-exit").start(() -> System.exit(SpringApplication.exit(context)));
+    }
+
+    private void warmUp() throws InterruptedException {
         if (properties.requests().isEmpty() || properties.maxRequests() == 0) return;
         String address = context.getEnvironment().getProperty("server.address", "127.0.0.1");
         String host = address.equals("0.0.0.0") || address.equals("::") ? "127.0.0.1" : address;
@@ -90,10 +129,11 @@ public final class WarmingUp implements ApplicationRunner {
         int total = (int) counts.values().stream().mapToLong(Long::longValue).sum();
         result = new Result(total, Map.copyOf(counts), Duration.ofNanos(System.nanoTime() - started));
         log.info(
-                "Warmed up with {} requests to itself in {} ms (by status: {}) before reporting ready",
+                "Warmed up with {} requests to itself in {} ms (by status: {}) {} reporting ready",
                 total,
                 result.took().toMillis(),
-                counts);
+                counts,
+                properties.beforeReady() ? "before" : "after");
     }
 
     private int send(HttpClient client, HttpRequest request) {
@@ -111,12 +151,21 @@ public final class WarmingUp implements ApplicationRunner {
      * The service's own token, so that warm-up requests to internal endpoints reach their code; without one (a
      * service that calls no other, or no authorization server up yet) they warm the refusal path only.
      */
-    private String ownToken() {
-        try {
-            return tokens.bearer();
-        } catch (RuntimeException e) {
-            log.info("Warming up without a token: {}", e.getMessage());
-            return null;
+    private String ownToken() throws InterruptedException {
+        // After readiness nothing waits for the warm-up, and the authorization server (a frontend) may still be
+        // starting beside this service: keep asking for up to half the warm-up's time, or only refusals get warm.
+        long patience = properties.beforeReady() ? 0 : properties.duration().toNanos() / 2;
+        long deadline = System.nanoTime() + patience;
+        while (true) {
+            try {
+                return tokens.bearer();
+            } catch (RuntimeException e) {
+                if (System.nanoTime() - deadline >= 0) {
+                    log.info("Warming up without a token: {}", e.getMessage());
+                    return null;
+                }
+                Thread.sleep(1_000);
+            }
         }
     }
 

@@ -1,8 +1,8 @@
 package dev.agora.perf.compare;
 
-import dev.agora.perf.load.AccessTokens;
+import dev.agora.launcher.credentials.AccessTokens;
+import dev.agora.launcher.credentials.Credentials;
 import dev.agora.perf.load.Bookstore;
-import dev.agora.perf.load.Credentials;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;

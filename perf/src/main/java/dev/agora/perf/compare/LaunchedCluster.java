@@ -1,7 +1,7 @@
 package dev.agora.perf.compare;
 
-import dev.agora.perf.cluster.ControlClient;
-import dev.agora.perf.cluster.Instance;
+import dev.agora.launcher.cluster.ControlClient;
+import dev.agora.launcher.cluster.Instance;
 import dev.agora.perf.experiment.ProcessFigures;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -20,8 +20,8 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A cluster started by a tree's own launcher ({@code <tree>/perf/target/agora-perf.jar cluster}) as a child
- * process, in that tree (its launcher finds its service jars there) with its state in a directory of ours. Ready
+ * A cluster started by a tree's own launcher ({@code <tree>/launcher/target/agora.jar}; in trees from before the
+ * launcher module, {@code <tree>/perf/target/agora-perf.jar cluster}) as a child process, in that tree (its launcher finds its service jars there) with its state in a directory of ours. Ready
  * when the launcher's control endpoint answers (it opens only after every instance is ready). Closing stops the
  * launcher (SIGTERM: it stops its services and PostgreSQL) and then kills whatever of it is still alive.
  */
@@ -52,9 +52,24 @@ public final class LaunchedCluster implements AutoCloseable {
         this.launcher = launcher;
     }
 
-    /** The launcher's perf jar in a tree. */
+    /** The launcher's jar in a tree: the launcher module's, else (older trees) perf's. */
     public static Path launcherJar(Path tree) {
+        Path launcher = tree.resolve("launcher/target/agora.jar");
+        return Files.isRegularFile(launcher) || !Files.isRegularFile(perfLauncherJar(tree))
+                ? launcher
+                : perfLauncherJar(tree);
+    }
+
+    /** Where trees from before the launcher module have their launcher, as the {@code cluster} command of perf. */
+    private static Path perfLauncherJar(Path tree) {
         return tree.resolve("perf/target/agora-perf.jar");
+    }
+
+    /** Perf's launcher wants its {@code cluster} command named; the launcher module's jar is that command. */
+    private static List<String> forJar(Path jar, List<String> arguments) {
+        boolean perfJar = jar.getFileName().toString().equals("agora-perf.jar");
+        if (perfJar || arguments.isEmpty() || !arguments.getFirst().equals("cluster")) return arguments;
+        return arguments.subList(1, arguments.size());
     }
 
     /** The launcher's arguments: the same shape for both trees, with only flags every launcher since 5ebaaab knows. */
@@ -107,10 +122,14 @@ public final class LaunchedCluster implements AutoCloseable {
             throws IOException, InterruptedException {
         Path jar = launcherJar(tree);
         if (!Files.isRegularFile(jar)) {
-            throw new IllegalArgumentException(
-                    jar + " is missing: build that tree first (./mvnw -o -q -DskipTests package in " + tree + ")");
+            throw new IllegalArgumentException(jar + " is missing (and for trees from before the launcher module,"
+                    + " perf/target/agora-perf.jar is missing too): build that tree first (./mvnw -o -q -DskipTests"
+                    + " package in " + tree + ")");
         }
-        String help = run(List.of(java(), "-jar", jar.toString(), "cluster", "--help"), tree);
+        arguments = forJar(jar, arguments);
+        List<String> helpCommand = new ArrayList<>(List.of(java(), "-jar", jar.toString()));
+        helpCommand.addAll(forJar(jar, List.of("cluster", "--help")));
+        String help = run(helpCommand, tree);
         List<String> unknown = unknownFlags(help, arguments);
         if (!unknown.isEmpty()) {
             throw new IllegalArgumentException("The launcher of " + tree + " does not know " + unknown);
@@ -135,9 +154,10 @@ public final class LaunchedCluster implements AutoCloseable {
 
     /** Waits until the launcher's control endpoint answers, and learns the instances' and PostgreSQL's pids. */
     public void awaitReady(Duration timeout) throws InterruptedException {
-        ControlClient control = ControlClient.forPortOffset(portOffset);
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
+            // Read each time: the launcher writes its control token only once the cluster is up (older ones none).
+            ControlClient control = ControlClient.of(dataDirectory, portOffset);
             remember();
             if (!launcher.isAlive()) {
                 throw new IllegalStateException(side.label() + " cluster's launcher exited with " + launcher.exitValue()

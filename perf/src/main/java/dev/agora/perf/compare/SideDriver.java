@@ -1,9 +1,9 @@
 package dev.agora.perf.compare;
 
+import dev.agora.launcher.credentials.AccessTokens;
 import dev.agora.perf.experiment.ProcessFigures;
 import dev.agora.perf.experiment.ServerMetrics;
 import dev.agora.perf.experiment.Stock;
-import dev.agora.perf.load.AccessTokens;
 import dev.agora.perf.load.Bookstore;
 import dev.agora.perf.load.HttpDriver;
 import dev.agora.perf.load.HttpReply;

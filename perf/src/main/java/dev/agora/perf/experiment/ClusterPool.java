@@ -1,7 +1,7 @@
 package dev.agora.perf.experiment;
 
-import dev.agora.perf.cluster.Cluster;
-import dev.agora.perf.cluster.ClusterSpec;
+import dev.agora.launcher.cluster.Cluster;
+import dev.agora.launcher.cluster.ClusterSpec;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -1,8 +1,8 @@
 package dev.agora.perf.experiment;
 
-import dev.agora.perf.cluster.Cluster;
-import dev.agora.perf.cluster.Instance;
-import dev.agora.perf.load.AccessTokens;
+import dev.agora.launcher.cluster.Cluster;
+import dev.agora.launcher.cluster.Instance;
+import dev.agora.launcher.credentials.AccessTokens;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;

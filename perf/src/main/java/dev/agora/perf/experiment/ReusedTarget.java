@@ -1,13 +1,13 @@
 package dev.agora.perf.experiment;
 
-import dev.agora.perf.cluster.ControlClient;
-import dev.agora.perf.cluster.Instance;
-import dev.agora.perf.load.AccessTokens;
+import dev.agora.launcher.cluster.ControlClient;
+import dev.agora.launcher.cluster.Instance;
+import dev.agora.launcher.credentials.AccessTokens;
 import java.time.Duration;
 import java.util.List;
 
 /**
- * A cluster already running, started by {@code agora-perf cluster} (its control endpoint gives instances
+ * A cluster already running, started by the launcher ({@code ./agora}) (its control endpoint gives instances
  * and fault injection), or only a set of frontend URLs ({@code --target-url}) that experiments can load
  * but not hurt. Its shape is whatever it is: experiments that need another shape say so in their report. Its
  * demo users' tokens come from the credentials file the cluster's launcher wrote ({@code --credentials}).

@@ -1,8 +1,9 @@
 package dev.agora.perf.experiment;
 
-import dev.agora.perf.cluster.ControlClient;
-import dev.agora.perf.load.AccessTokens;
-import dev.agora.perf.load.Credentials;
+import dev.agora.launcher.cluster.ControlClient;
+import dev.agora.launcher.cluster.ControlToken;
+import dev.agora.launcher.credentials.AccessTokens;
+import dev.agora.launcher.credentials.Credentials;
 import dev.agora.perf.report.MachineLoad;
 import dev.agora.perf.report.Report;
 import dev.agora.perf.report.ReportWriter;
@@ -61,8 +62,9 @@ public final class RunCommand implements Callable<Integer> {
 
     @Option(
             names = "--reuse-cluster",
-            description = "Run against the cluster already started by `agora-perf cluster` (its control endpoint "
-                    + "on 8390 + --port-offset) instead of starting clusters of each experiment's shape.")
+            description = "Run against the cluster already started by the launcher (its control endpoint on 8390 +"
+                    + " --port-offset, with the control token beside --credentials) instead of starting clusters of"
+                    + " each experiment's shape.")
     boolean reuseCluster;
 
     @Option(
@@ -147,8 +149,7 @@ public final class RunCommand implements Callable<Integer> {
      */
     private ReusedTarget reusedTarget() {
         AccessTokens tokens = new AccessTokens(Credentials.read(credentials));
-        ReusedTarget target =
-                new ReusedTarget(reuseCluster ? ControlClient.forPortOffset(portOffset) : null, targetUrls, tokens);
+        ReusedTarget target = new ReusedTarget(reuseCluster ? reusedControl() : null, targetUrls, tokens);
         if (target.urls("frontend").isEmpty()) return target;
         try {
             tokens.prefetch();
@@ -161,6 +162,17 @@ public final class RunCommand implements Callable<Integer> {
                             + e.getMessage(),
                     e);
         }
+    }
+
+    /** The reused cluster's control endpoint, with the token its launcher wrote beside the demo credentials. */
+    private ControlClient reusedControl() {
+        Path directory = credentials.toAbsolutePath().getParent();
+        if (ControlToken.read(directory).isEmpty()) {
+            throw new IllegalStateException("No control token " + directory.resolve(ControlToken.FILE_NAME)
+                    + " beside the demo credentials (--credentials <data-dir>/" + Credentials.FILE_NAME
+                    + " of the running cluster)");
+        }
+        return ControlClient.of(directory, portOffset);
     }
 
     private List<Experiment> select() {

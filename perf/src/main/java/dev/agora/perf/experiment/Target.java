@@ -1,6 +1,6 @@
 package dev.agora.perf.experiment;
 
-import dev.agora.perf.load.AccessTokens;
+import dev.agora.launcher.credentials.AccessTokens;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;

@@ -1,5 +1,6 @@
 package dev.agora.perf.load;
 
+import dev.agora.launcher.credentials.AccessTokens;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import dev.agora.perf.load.AccessTokens;
+import dev.agora.launcher.credentials.AccessTokens;
+import dev.agora.launcher.credentials.Credentials;
 import dev.agora.perf.load.Bookstore;
-import dev.agora.perf.load.Credentials;
 import dev.agora.perf.load.HttpDriver;
 import java.io.IOException;
 import java.net.InetAddress;

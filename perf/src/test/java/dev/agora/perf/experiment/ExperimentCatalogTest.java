@@ -3,9 +3,9 @@ package dev.agora.perf.experiment;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.agora.perf.cluster.ClusterSpec;
-import dev.agora.perf.load.AccessTokens;
-import dev.agora.perf.load.Credentials;
+import dev.agora.launcher.cluster.ClusterSpec;
+import dev.agora.launcher.credentials.AccessTokens;
+import dev.agora.launcher.credentials.Credentials;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.List;

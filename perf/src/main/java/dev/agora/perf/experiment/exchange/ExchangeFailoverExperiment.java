@@ -2,14 +2,14 @@ package dev.agora.perf.experiment.exchange;
 
 import static dev.agora.perf.stats.Numbers.format;
 
+import dev.agora.launcher.cluster.ExchangeRoles;
+import dev.agora.launcher.credentials.AccessTokens;
 import dev.agora.local.cluster.Health;
-import dev.agora.perf.cluster.ExchangeRoles;
 import dev.agora.perf.experiment.ClusterShape;
 import dev.agora.perf.experiment.Experiment;
 import dev.agora.perf.experiment.ExperimentContext;
 import dev.agora.perf.experiment.Seeds;
 import dev.agora.perf.experiment.Target;
-import dev.agora.perf.load.AccessTokens;
 import dev.agora.perf.load.HttpDriver;
 import dev.agora.perf.report.Report;
 import dev.agora.perf.report.Table;

@@ -1,7 +1,7 @@
 package dev.agora.perf.experiment.files;
 
+import dev.agora.launcher.credentials.AccessTokens;
 import dev.agora.perf.experiment.Target;
-import dev.agora.perf.load.AccessTokens;
 import dev.agora.perf.load.ClosedLoad;
 import dev.agora.perf.load.FileClient;
 import dev.agora.perf.load.HttpDriver;

@@ -1,0 +1,207 @@
+package dev.agora.launcher.cluster;
+
+import dev.agora.local.process.ServiceJars;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A JDK 25 ahead-of-time cache per service (JEP 483/514/515): classes loaded and linked in a training run, and the
+ * method profiles it gathered, are mapped from the cache at start-up instead of being read from the jar and learnt
+ * again, so a service is ready sooner and its JIT compiles the request path from the first requests on. The training
+ * run is a real workload: the service starts against the cluster's database and sends itself a few hundred of its
+ * own warm-up requests ({@code agora.warm-up} in its application.yml), then stops, and the JVM writes the cache as
+ * it exits ({@code -XX:AOTCacheOutput}). The cache is only valid for the exact class path it was trained on (the
+ * extracted jars of {@link JarSnapshots}), so it is reused while those jars, the JDK and the JVM options stay the
+ * same: once per change of the service.
+ */
+final class AotCache {
+
+    private static final Logger log = LoggerFactory.getLogger(AotCache.class);
+    private static final Duration TRAINING_TIMEOUT = Duration.ofMinutes(5);
+
+    /**
+     * The training workload: start, then this many of the service's own warm-up requests before it reports ready
+     * (so that the profiles hold the request path), then exit.
+     */
+    static final int TRAINING_REQUESTS = 300;
+
+    private AotCache() {}
+
+    /** The running JVM is the one the services run on; AOT caches need JDK 25 or newer. */
+    static boolean supported() {
+        return Runtime.version().feature() >= 25;
+    }
+
+    /**
+     * Trains when no valid cache exists.
+     *
+     * @param application the extracted application jar, as the instances will run it
+     * @param trainingEnvironment the environment of a real instance (database and replica lists), since training
+     *     starts the application context once
+     */
+    static ServiceLaunch prepare(
+            String module,
+            Path application,
+            Path directory,
+            List<String> jvmOptions,
+            Map<String, String> trainingEnvironment) {
+        return prepare(module, application, directory, jvmOptions, trainingEnvironment, state -> {}, state -> {});
+    }
+
+    /**
+     * Trains first when no valid cache exists (perf's clusters, which want every start alike).
+     *
+     * @param working told what is going on while it takes time (training)
+     * @param done told the outcome
+     */
+    static ServiceLaunch prepare(
+            String module,
+            Path application,
+            Path directory,
+            List<String> jvmOptions,
+            Map<String, String> trainingEnvironment,
+            Consumer<String> working,
+            Consumer<String> done) {
+        ServiceLaunch cached = cached(module, application, directory, jvmOptions);
+        if (cached != null) {
+            done.accept("ready (AOT cache of this build)");
+            return cached;
+        }
+        working.accept("training its AOT cache: start + " + TRAINING_REQUESTS + " requests (once per change)");
+        Duration took = train(module, application, directory, jvmOptions, trainingEnvironment, TRAINING_TIMEOUT, 0);
+        if (took == null) {
+            // Slower without the cache, but running: the start goes on, and the next one trains again.
+            done.accept("running without AOT cache: training failed, see " + directory.resolve("training.log"));
+            return new ServiceLaunch(application, withoutCds(jvmOptions));
+        }
+        done.accept(String.format("AOT cache trained in %.1f s", took.toMillis() / 1000.0));
+        return cached(module, application, directory, jvmOptions);
+    }
+
+    /** The launch from a valid cache in {@code directory}, or null when there is none for this jar, JDK and options. */
+    static ServiceLaunch cached(String module, Path application, Path directory, List<String> jvmOptions) {
+        jvmOptions = withoutCds(jvmOptions);
+        Path cache = directory.resolve(module + ".aot");
+        Path stamp = directory.resolve("stamp.txt");
+        try {
+            boolean valid = Files.isRegularFile(cache)
+                    && Files.isRegularFile(stamp)
+                    && Files.readString(stamp).equals(stampOf(application, jvmOptions));
+            if (!valid) return null;
+        } catch (IOException e) {
+            throw new UncheckedIOException("AOT cache for " + module, e);
+        }
+        List<String> options = new ArrayList<>(jvmOptions);
+        options.add("-XX:AOTCache=" + cache);
+        return new ServiceLaunch(application, options);
+    }
+
+    /**
+     * One training run into {@code directory} (replacing what is there).
+     *
+     * @param niceness CPU priority of the training JVM (0 = normal; the launcher's background training runs at 10,
+     *     behind the cluster's own instances)
+     * @return how long it took, or null when it failed (logged; its output is in {@code training.log} there)
+     */
+    static Duration train(
+            String module,
+            Path application,
+            Path directory,
+            List<String> jvmOptions,
+            Map<String, String> trainingEnvironment,
+            Duration timeout,
+            int niceness) {
+        jvmOptions = withoutCds(jvmOptions);
+        Path cache = directory.resolve(module + ".aot");
+        Path logFile = directory.resolve("training.log");
+        try {
+            Cluster.deleteRecursively(directory);
+            Files.createDirectories(directory);
+            long started = System.nanoTime();
+            List<String> training = new ArrayList<>(jvmOptions);
+            training.addAll(List.of(
+                    "-XX:AOTCacheOutput=" + cache,
+                    // WarmingUp (common): the requests before readiness, then stop once ready.
+                    "-Dagora.warm-up.enabled=true",
+                    "-Dagora.warm-up.before-ready=true",
+                    "-Dagora.warm-up.exit-when-done=true",
+                    "-Dagora.warm-up.max-requests=" + TRAINING_REQUESTS,
+                    "-jar",
+                    application.toString(),
+                    "--server.port=0",
+                    "--server.address=127.0.0.1"));
+            run(training, trainingEnvironment, logFile, timeout, niceness);
+            if (!Files.isRegularFile(cache)) throw new IllegalStateException("the training run wrote no cache");
+            Files.writeString(directory.resolve("stamp.txt"), stampOf(application, jvmOptions));
+            Duration took = Duration.ofNanos(System.nanoTime() - started);
+            log.info("Trained the AOT cache of {} in {} ms", module, took.toMillis());
+            return took;
+        } catch (IOException | RuntimeException e) {
+            log.warn("AOT training of {} failed (see {}): {}", module, logFile, e.getMessage());
+            return null;
+        }
+    }
+
+    /** The AOT cache replaces the CDS archive: the JVM refuses -Xshare options next to it. */
+    private static List<String> withoutCds(List<String> jvmOptions) {
+        return jvmOptions.stream()
+                .filter(option -> !option.startsWith("-Xshare"))
+                .toList();
+    }
+
+    private static String stampOf(Path jar, List<String> jvmOptions) throws IOException {
+        return String.join(
+                "\n",
+                "jar-size=" + Files.size(jar),
+                "jar-modified=" + Files.getLastModifiedTime(jar).toMillis(),
+                "java=" + Runtime.version(),
+                // A cache trained some other way is trained again.
+                "training=start+warm-up-requests:" + TRAINING_REQUESTS,
+                "options=" + String.join(" ", jvmOptions));
+    }
+
+    private static void run(
+            List<String> arguments, Map<String, String> environment, Path logFile, Duration timeout, int niceness)
+            throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(ServiceJars.javaExecutable());
+        command.addAll(arguments);
+        ProcessBuilder builder =
+                new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(logFile.toFile());
+        builder.environment().putAll(environment);
+        Process process = builder.start();
+        if (niceness != 0) CpuPriority.set(process.pid(), niceness);
+        // A training run must not outlive a launcher stopped with Ctrl-C.
+        Thread reaper = new Thread(process::destroyForcibly, "aot-training-stop");
+        Runtime.getRuntime().addShutdownHook(reaper);
+        try {
+            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                process.destroyForcibly();
+                throw new IllegalStateException("Timed out: " + command + "; see " + logFile);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted: " + command, e);
+        } finally {
+            try {
+                Runtime.getRuntime().removeShutdownHook(reaper);
+            } catch (IllegalStateException shuttingDown) {
+                // The reaper runs anyway.
+            }
+        }
+        if (process.exitValue() != 0) {
+            throw new IllegalStateException("Exit " + process.exitValue() + ": " + command + "; see " + logFile);
+        }
+    }
+}
