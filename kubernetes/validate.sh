@@ -99,10 +99,12 @@ if ! haproxy_report=$(haproxy -c -f "${k8s_dir}/base/edge/haproxy.cfg" 2>&1); th
   printf '%s\n' "${haproxy_report}" >&2
   fail "kubernetes/base/edge/haproxy.cfg is not valid"
 fi
-# The same defaults and public rules as compose: only the lines that take the client address from the Ingress
-# controller may differ.
+# The same defaults and public rules as compose: only the lines that take the client address, scheme and port from
+# the Ingress controller may differ.
 rules() { sed -n '/^defaults/,/^backend frontends/p' "$1" | grep -v -e 'set-src hdr_ip(X-Forwarded-For,-1)' \
-  -e '# In Kubernetes the edge sits behind' -e '# (network-policies.yaml): the client'; }
+  -e '# In Kubernetes the edge sits behind' -e '# (network-policies.yaml): the client' \
+  -e 'set-header X-Forwarded-Proto http$' -e 'set-header X-Forwarded-Port %\[dst_port\]$' \
+  -e '# In Kubernetes the Ingress controller terminates TLS'; }
 if ! diff <(rules docker/haproxy/haproxy.cfg) <(rules "${k8s_dir}/base/edge/haproxy.cfg") >&2; then
   fail "kubernetes/base/edge/haproxy.cfg and docker/haproxy/haproxy.cfg disagree on the edge's rules (diff above)"
 fi
