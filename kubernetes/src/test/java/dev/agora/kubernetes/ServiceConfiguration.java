@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -43,8 +44,14 @@ final class ServiceConfiguration {
             }
             configuration = new ServiceConfiguration(module, text.toString());
             Path main = resources.resolve("application.yml");
-            Object root = new Yaml(new LoaderOptions()).load(Files.readString(main));
-            configuration.flatten("", root);
+            // Every document but one for the local profile alone (application.yml's "!local" one counts).
+            for (Object root : new Yaml(new LoaderOptions()).loadAll(Files.readString(main))) {
+                Map<String, Object> document = new HashMap<>();
+                configuration.flattenInto(document, "", root);
+                if (!"local".equals(document.get("spring.config.activate.on-profile"))) {
+                    configuration.properties.putAll(document);
+                }
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -78,11 +85,12 @@ final class ServiceConfiguration {
         return properties.get(name);
     }
 
-    private void flatten(String prefix, Object node) {
+    private void flattenInto(Map<String, Object> into, String prefix, Object node) {
         if (node instanceof Map<?, ?> map) {
-            map.forEach((key, value) -> flatten(prefix.isEmpty() ? key.toString() : prefix + "." + key, value));
+            map.forEach(
+                    (key, value) -> flattenInto(into, prefix.isEmpty() ? key.toString() : prefix + "." + key, value));
         } else {
-            properties.put(prefix, node);
+            into.put(prefix, node);
         }
     }
 }
