@@ -38,7 +38,7 @@ import tools.jackson.databind.json.JsonMapper;
             // Book files on this one node, in a folder of the test's own (FILES).
             "agora.files.nodes=",
             // Counts every session's statements and commits (ReservationStatementsTest).
-            "spring.jpa.properties.hibernate.session.events.auto=dev.agora.catalog.StatementCounter"
+            "spring.jpa.properties.hibernate.session.events.auto=dev.agora.common.testing.StatementCounter"
         })
 abstract class CatalogTestSupport {
 

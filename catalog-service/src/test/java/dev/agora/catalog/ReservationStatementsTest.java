@@ -2,6 +2,7 @@ package dev.agora.catalog;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agora.common.testing.StatementCounter;
 import java.time.Duration;
 import java.util.function.Predicate;
 import org.awaitility.Awaitility;

@@ -47,7 +47,7 @@ import tools.jackson.databind.json.JsonMapper;
             // A starved build machine can stall a healthy catalog for over a second; production keeps 3500ms.
             "agora.clients.catalog-service.timeout=3s",
             // Counts every session's statements and commits (BuyStatementsTest).
-            "spring.jpa.properties.hibernate.session.events.auto=dev.agora.order.StatementCounter"
+            "spring.jpa.properties.hibernate.session.events.auto=dev.agora.common.testing.StatementCounter"
         })
 abstract class OrderTestSupport {
 

@@ -1,4 +1,4 @@
-package dev.agora.catalog;
+package dev.agora.common.testing;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -9,22 +9,22 @@ import org.hibernate.SessionEventListener;
 /**
  * Counts, per thread, the JDBC round trips Hibernate makes: statements executed (a batch counts once: it is one
  * round trip) and transactions committed. Hibernate makes one per session ({@code hibernate.session.events.auto},
- * set in {@link CatalogTestSupport}); the counts are shared by all of them.
+ * set in each service's test support); the counts are shared by all of them.
  */
 public class StatementCounter implements SessionEventListener {
 
     /** Statements and commits made on threads whose names pass a filter. */
-    record Counts(long statements, long commits) {}
+    public record Counts(long statements, long commits) {}
 
     private static final Map<String, AtomicLong> STATEMENTS = new ConcurrentHashMap<>();
     private static final Map<String, AtomicLong> COMMITS = new ConcurrentHashMap<>();
 
-    static void reset() {
+    public static void reset() {
         STATEMENTS.clear();
         COMMITS.clear();
     }
 
-    static Counts on(Predicate<String> threads) {
+    public static Counts on(Predicate<String> threads) {
         return new Counts(sum(STATEMENTS, threads), sum(COMMITS, threads));
     }
 
