@@ -47,8 +47,7 @@ class ExchangeConfiguration {
                 unpooled,
                 entities,
                 new LeaseSettings(
-                        leadership.lease(), leadership.ttl(), leadership.renewEvery(), leadership.pollEvery()),
-                properties.store().writer());
+                        leadership.lease(), leadership.ttl(), leadership.renewEvery(), leadership.pollEvery()));
     }
 
     /** Closed orders are read through the service's (bounded) connection pool, never the sequencer's connection. */

@@ -1,6 +1,5 @@
 package dev.agora.exchange;
 
-import dev.agora.exchange.store.ExchangeStore;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -40,7 +39,6 @@ import org.springframework.util.unit.DataSize;
  *     {@code api} package's {@code StandbyWarmUp}); 0 turns it off
  * @param leadership the lease that makes one instance active
  * @param tls TLS with client certificates for the XML protocol
- * @param store how the engine's batches are written to PostgreSQL
  */
 @ConfigurationProperties("agora.exchange")
 public record ExchangeProperties(
@@ -67,8 +65,7 @@ public record ExchangeProperties(
         @DefaultValue("1024") int historyQueueCapacity,
         @DefaultValue("300") int standbyWarmUpRounds,
         @DefaultValue Leadership leadership,
-        @DefaultValue Tls tls,
-        @DefaultValue Store store) {
+        @DefaultValue Tls tls) {
 
     /**
      * The lease in PostgreSQL that makes one instance the active exchange ({@code agora.exchange.leadership.*}). A
@@ -85,14 +82,6 @@ public record ExchangeProperties(
             @DefaultValue("500ms") Duration ttl,
             @DefaultValue("100ms") Duration renewEvery,
             @DefaultValue("100ms") Duration pollEvery) {}
-
-    /**
-     * How a batch is written ({@code agora.exchange.store.*}; README, "Writing a batch").
-     *
-     * @param writer {@code hibernate} (a StatelessSession with JDBC batching) or {@code jdbc} (one hand-written
-     *     statement per batch); both write the same rows in one fenced transaction per batch
-     */
-    public record Store(@DefaultValue("hibernate") ExchangeStore.Writer writer) {}
 
     /**
      * TLS for the XML protocol, for deployments where its port leaves the host. Off unless a bundle is named. When on,

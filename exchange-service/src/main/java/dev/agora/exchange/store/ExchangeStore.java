@@ -19,7 +19,6 @@ import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.stream.Stream;
 import javax.sql.DataSource;
-import org.hibernate.SessionFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.data.domain.PageRequest;
@@ -41,7 +40,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * in two steps so that the sequencer never waits for the database: {@link #snapshot} copies the changed rows' current
  * values into rows (on the sequencer thread, which owns the engine), and {@link #commit(Snapshot)} writes them as one
  * transaction and waits for the durable commit (on the committer thread, the only user of the lease holder's session
- * while the sequencer is active), through the {@link Writer} chosen by {@code agora.exchange.store.writer}.
+ * while the sequencer is active), through the {@link JdbcBatchWriter}: one statement per batch, fence included.
  *
  * <p>The data source must hand out real, unpooled connections: the lease is freed at once when its holder's session
  * ends, which a pool would keep alive.
@@ -61,17 +60,7 @@ public final class ExchangeStore implements AutoCloseable {
     /** Loaded rows kept in the loading persistence context at most: it is cleared after this many. */
     private static final int CLEAR_EVERY = 10_000;
 
-    /** How a batch reaches PostgreSQL (README, "Writing a batch"). */
-    public enum Writer {
-        /** A Hibernate {@code StatelessSession}: each table's rows as one JDBC batch, then the fence and commit. */
-        HIBERNATE,
-        /** One hand-written statement per batch (arrays through {@code unnest}), fence included, auto-committed. */
-        JDBC
-    }
-
     private final DataSource dataSource;
-    private final SessionFactory sessions;
-    private final Writer writerKind;
     private final Leadership leadership;
     private final TransactionTemplate readOnly;
     private final EntityManager entityManager;
@@ -80,7 +69,7 @@ public final class ExchangeStore implements AutoCloseable {
     private final OrderRows orderRows;
     private final ExecutionRows executionRows;
     private Connection connection;
-    private BatchWriter writer;
+    private JdbcBatchWriter writer;
     /** Rehearses the load and commit path while standing by ({@link #rehearseWhileStandingBy}); null before. */
     private Thread rehearsing;
     /** The lease's epoch this instance's batches are fenced with; 0 while it holds none. */
@@ -89,14 +78,11 @@ public final class ExchangeStore implements AutoCloseable {
     /**
      * @param dataSource unpooled connections: the lease's session and the batches' session
      * @param entities the exchange's persistence unit (the entities of this package); loads use its own connections
-     * @param writer how batches are written
      */
-    public ExchangeStore(DataSource dataSource, EntityManagerFactory entities, LeaseSettings lease, Writer writer) {
+    public ExchangeStore(DataSource dataSource, EntityManagerFactory entities, LeaseSettings lease) {
         this.dataSource = dataSource;
-        this.writerKind = writer;
         this.leadership = new Leadership(dataSource, lease, Leadership.holderName("exchange"));
         if (entities == null) { // a store that is never started (tests of other parts)
-            this.sessions = null;
             this.readOnly = null;
             this.entityManager = null;
             this.accountRows = null;
@@ -105,7 +91,6 @@ public final class ExchangeStore implements AutoCloseable {
             this.executionRows = null;
             return;
         }
-        this.sessions = entities.unwrap(SessionFactory.class);
         this.readOnly = new TransactionTemplate(new JpaTransactionManager(entities));
         readOnly.setReadOnly(true);
         // Made once, here, so that their queries are parsed and checked before a takeover needs them.
@@ -120,11 +105,6 @@ public final class ExchangeStore implements AutoCloseable {
     /** The election this store's writes are fenced by. */
     public Leadership leadership() {
         return leadership;
-    }
-
-    /** How this store writes its batches. */
-    public Writer writer() {
-        return writerKind;
     }
 
     /** This instance holds the lease and may be sure of it (false at once after a thawed freeze). */
@@ -159,14 +139,11 @@ public final class ExchangeStore implements AutoCloseable {
             candidate = dataSource.getConnection();
             candidate.setAutoCommit(true);
             planOnce(candidate);
-            writer = switch (writerKind) {
-                case HIBERNATE -> new HibernateBatchWriter(sessions, candidate);
-                case JDBC -> new JdbcBatchWriter(candidate);
-            };
+            writer = new JdbcBatchWriter(candidate);
             connection = candidate;
             candidate = null;
             epoch = held;
-            log.info("Exchange lease taken at epoch {}: this instance is active ({} batch writer)", held, writerKind);
+            log.info("Exchange lease taken at epoch {}: this instance is active", held);
             return true;
         } catch (SQLException | RuntimeException e) {
             throw new StoreUnavailableException("Could not open the exchange's session", e);
@@ -191,8 +168,7 @@ public final class ExchangeStore implements AutoCloseable {
      * JVM when it takes over: the first loads through the repositories (Hibernate translating and executing its
      * queries for the first time, Spring Data's and the transaction's code paths run interpreted) took seconds on a
      * busy small machine, longer than a takeover may take. A round reads at most one fetch of each table and keeps
-     * nothing; the Hibernate writer's transaction and fence are rehearsed with epoch -1, which no lease ever has, so
-     * the fence refuses and nothing is written. Rounds stop as soon as this instance leads, so they never take a core
+     * nothing. Rounds stop as soon as this instance leads, so they never take a core
      * from a new leader, and after {@link #REHEARSALS} of them.
      */
     private void rehearseWhileStandingBy() {
@@ -222,13 +198,6 @@ public final class ExchangeStore implements AutoCloseable {
 
     private void rehearseOnce() throws Exception {
         read(() -> 0, MemoryLimits.DEFAULT, true);
-        if (writerKind != Writer.HIBERNATE) return;
-        try (Connection rehearsal = dataSource.getConnection();
-                BatchWriter writer = new HibernateBatchWriter(sessions, rehearsal)) {
-            writer.write(new Snapshot(new ChangeSet()), leadership.name(), -1);
-        } catch (Exception refused) {
-            if (!LeaderLease.isFenced(refused)) throw refused;
-        }
     }
 
     /**

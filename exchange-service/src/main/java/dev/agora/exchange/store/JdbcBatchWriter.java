@@ -18,7 +18,7 @@ import java.util.function.IntFunction;
  * whose rows the batch has (a batch of creates updates nothing), so PostgreSQL runs no plan nodes for empty arrays;
  * each shape is prepared on first use and keeps its generic plan.
  */
-final class JdbcBatchWriter implements BatchWriter {
+final class JdbcBatchWriter implements AutoCloseable {
 
     private static final String[] TABLE_WRITES = {
         """
@@ -71,8 +71,13 @@ final class JdbcBatchWriter implements BatchWriter {
         this.connection = connection;
     }
 
-    @Override
-    public void write(ExchangeStore.Snapshot rows, String lease, long epoch) throws SQLException {
+    /**
+     * Writes one batch's rows as one transaction, fenced with the lease's epoch, and returns once the commit is
+     * durable. Used by the committer thread alone, on the session of the instance holding the lease.
+     *
+     * @throws SQLException whatever the database said; the store tells a fenced-off batch from other failures
+     */
+    void write(ExchangeStore.Snapshot rows, String lease, long epoch) throws SQLException {
         Object[][][] tables = {
             columns(rows.openedAccounts, text(a -> a.id), numeric(a -> a.balance), text(a -> a.owner)),
             columns(rows.accounts, text(a -> a.id), numeric(a -> a.balance)),
@@ -171,6 +176,7 @@ final class JdbcBatchWriter implements BatchWriter {
         return sql.append("\nSELECT held FROM fence").toString();
     }
 
+    /** Forgets what was prepared on the session (the session itself is the store's to close). */
     @Override
     public void close() {
         Arrays.fill(batchWrites, null);

@@ -126,43 +126,6 @@ class ExchangeStoreTest {
         return accounts;
     }
 
-    /**
-     * The two batch writers (agora.exchange.store.writer) are interchangeable: the same batches leave the same rows,
-     * every column and every decimal's scale, whichever of them wrote.
-     */
-    @Test
-    void bothWritersLeaveTheSameRows() throws Exception {
-        Map<ExchangeStore.Writer, List<String>> tables = new java.util.EnumMap<>(ExchangeStore.Writer.class);
-        for (ExchangeStore.Writer writer : ExchangeStore.Writer.values()) {
-            String database = postgres.jdbcUrl("exchange_store_" + writer.name().toLowerCase(java.util.Locale.ROOT));
-            FreshSchema.migrate(postgres, database);
-            DriverManagerDataSource source =
-                    new DriverManagerDataSource(database, postgres.username(), postgres.password());
-            try (EntityManagerFactory unit = TestStores.entities(source);
-                    ExchangeStore written = new ExchangeStore(source, unit, InTestExchange.LEASE, writer)) {
-                assertThat(written.acquireLeadership(() -> true)).isTrue();
-                commitRandomBatches(written.load(() -> 1_700_000_000L, MemoryLimits.DEFAULT), written);
-            }
-            tables.put(
-                    writer,
-                    new JdbcTemplate(source)
-                            .queryForList(
-                                    """
-                    SELECT 'account ' || id || ' ' || balance || ' ' || coalesce(owner, '-') FROM account
-                    UNION ALL SELECT 'position ' || account_id || ' ' || symbol || ' ' || shares FROM position
-                    UNION ALL SELECT 'order ' || id || ' ' || account_id || ' ' || symbol || ' ' || amount || ' '
-                        || limit_price || ' ' || open_shares || ' ' || coalesce(canceled_shares::text, '-') || ' '
-                        || coalesce(canceled_at::text, '-') || ' ' || coalesce(client_key, '-') FROM exchange_order
-                    UNION ALL SELECT 'execution ' || id || ' ' || buy_order_id || ' ' || sell_order_id || ' ' || symbol
-                        || ' ' || shares || ' ' || price || ' ' || executed_at FROM execution
-                    ORDER BY 1""",
-                                    String.class));
-        }
-        assertThat(tables.get(ExchangeStore.Writer.HIBERNATE))
-                .hasSizeGreaterThan(100)
-                .isEqualTo(tables.get(ExchangeStore.Writer.JDBC));
-    }
-
     @Test
     void aSuccessorRebuiltFromTheTablesKnowsTheIdempotencyKeysOfOrdersItsPredecessorPlaced() {
         MatchingEngine predecessor = store.load(() -> 1_700_000_000L, MemoryLimits.DEFAULT);

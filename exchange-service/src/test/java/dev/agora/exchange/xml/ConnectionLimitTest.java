@@ -19,11 +19,7 @@ class ConnectionLimitTest {
 
     private static XmlProtocolServer server(int maxConnections) {
         // Never started: the sequencer refuses every command, which is all these tests need behind the socket.
-        Sequencer idle = new Sequencer(
-                new ExchangeStore(null, null, LeaseSettings.of("exchange"), ExchangeStore.Writer.HIBERNATE),
-                () -> 0,
-                16,
-                16);
+        Sequencer idle = new Sequencer(new ExchangeStore(null, null, LeaseSettings.of("exchange")), () -> 0, 16, 16);
         return new XmlProtocolServer(
                 new XmlProtocolServer.Settings(
                         "127.0.0.1",
