@@ -7,11 +7,13 @@ import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
- * Copies of a book taken for a record kept elsewhere (a reservation), inside the caller's transaction. The book's
- * row is locked first ({@code SELECT ... FOR NO KEY UPDATE}) and stays locked until that transaction ends, so takers
- * of one book take turns and each decides on the stock the one before it left: none takes the stock below zero
- * ({@link Book#take}), and no decrement is lost. The change is written when the caller's transaction flushes; a
- * caller that rolls back gives the copies back.
+ * Copies of a book taken for a record kept elsewhere (a reservation), inside the caller's transaction. The common
+ * case is one conditional update that takes the copies only when enough are left and returns the row
+ * ({@link BookRepository#takeIfLeft}); it holds the row locked until that transaction ends, so takers of one book
+ * take turns, none takes the stock below zero, and no decrement is lost. When it takes nothing, the book is read
+ * locked ({@code SELECT ... FOR NO KEY UPDATE}) and decided again in Java ({@link Book#take}): the refusal records the
+ * stock that refused it, and a restock committed between the two statements is not refused. A caller that rolls back
+ * gives the copies back.
  */
 @Component
 public class BookStock {
@@ -36,6 +38,15 @@ public class BookStock {
     /** Locks the book and takes the copies when enough are left; empty for an unknown book. */
     @Transactional(propagation = Propagation.MANDATORY)
     public Optional<Take> take(long bookId, int quantity) {
+        if (quantity <= 0) throw new IllegalArgumentException("quantity must be positive: " + quantity);
+        Optional<BookRepository.TakenCopies> fromStock = books.takeIfLeft(bookId, quantity);
+        if (fromStock.isPresent()) {
+            BookRepository.TakenCopies row = fromStock.get();
+            // The row is still locked: before the update it was the committed state with the previous version.
+            BookChanged before = new BookChanged(bookId, row.getVersion() - 1, row.getTopic(), false);
+            BookChanged after = new BookChanged(bookId, row.getVersion(), row.getTopic(), false);
+            return Optional.of(new Take(true, row.getPrice(), row.getStock(), before, after));
+        }
         return books.lockById(bookId).map(book -> {
             BookChanged before = book.state();
             boolean taken = book.take(quantity);

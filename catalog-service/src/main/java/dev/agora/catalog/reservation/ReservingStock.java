@@ -13,15 +13,15 @@ import org.springframework.transaction.TransactionStatus;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Reserves copies of a book for an order, exactly once per order id, in one transaction: lock the book and decide
- * ({@link BookStock#take}: never below zero), claim the order id with the decided reservation
- * ({@link Reservations#claim}), write the book. A repeat finds the claim taken, rolls back and returns the stored
+ * Reserves copies of a book for an order, exactly once per order id, in one transaction: take the copies when enough
+ * are left ({@link BookStock#take}: never below zero), claim the order id with the decided reservation
+ * ({@link Reservations#claim}). A repeat finds the claim taken, rolls back and returns the stored
  * outcome. Running out of stock is an ordinary outcome. The push telling the frontends of a decrement starts before
  * the commit (see {@link BookChangeListener#announce}) and ends before the order service gets its answer, also when
  * the answer is a repeat's.
  *
- * <p>Statements of a new reservation: the book's {@code SELECT ... FOR NO KEY UPDATE}, the reservation's
- * {@code INSERT ... ON CONFLICT DO NOTHING}, the book's {@code UPDATE}, then the commit.
+ * <p>Statements of a new reservation: the book's conditional {@code UPDATE ... RETURNING}, the reservation's
+ * {@code INSERT ... ON CONFLICT DO NOTHING}, then the commit.
  */
 @Service
 public class ReservingStock {

@@ -108,23 +108,24 @@ public class Orders {
 
     /**
      * Confirms a PENDING order and gives it the next place among all confirmations, the raffle's total order across
-     * every replica: lock the tally row (a pessimistic lock: the place must be read, decided on and written back with
-     * no other confirmation in between, and every confirmation needs the row, so optimistic retries would only
-     * collide), confirm the order with the next place if it is still PENDING (the conditional update: a second
-     * finisher of the same order, a retry, a read, the sweeper or another replica, finds it final and counts
-     * nothing), and only then count the place. Every {@value #RAFFLE_EVERY}th place wins its total back.
+     * every replica: count the confirmation first (one update of the tally's row that returns the place and holds the
+     * row locked until the commit, so the place is read, decided on and written with no other confirmation in between;
+     * optimistic retries would only collide, since every confirmation needs the row), then confirm the order with that
+     * place if it is still PENDING (the conditional update). A second finisher of the same order (a retry, a read, the
+     * sweeper or another replica) finds it final and gives its place back: it still holds the tally's row, so no later
+     * place was taken, and the transaction (perhaps the sweeper's) goes on. Every {@value #RAFFLE_EVERY}th place wins
+     * its total back.
      *
      * <p>A winner's commit waits for its WAL flush, so a refund once shown is never lost; the flush carries every
      * earlier place with it (places are taken in commit order). Other confirmations do not wait, as above: a crash
      * that loses them loses the tally's increments with them, in the same transactions, so places stay gap-free.
      */
     private boolean confirm(long id, BigDecimal total) {
-        RaffleTally tally = tallies.lock();
-        long place = tally.nextPlace();
+        long place = tallies.countConfirmation();
         boolean wins = RaffleTally.wins(place);
-        if (orders.confirm(id, total, place, wins ? total : null, wins ? "on" : "off") == 0) return false;
-        tally.count(place);
-        return true;
+        if (orders.confirm(id, total, place, wins ? total : null, wins ? "on" : "off") == 1) return true;
+        tallies.giveBackLatestPlace();
+        return false;
     }
 
     /** Everyone's orders, newest first. */

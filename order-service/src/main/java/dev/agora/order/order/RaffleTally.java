@@ -6,9 +6,10 @@ import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 
 /**
- * The raffle's count of confirmations (V4__raffle.sql): a single row. A confirmation holds it locked from reading the
- * next place until its commit ({@link RaffleTallies#lock}), so places are handed out one at a time, in commit order,
- * and a confirmation that rolls back takes its increment with it: places run 1, 2, 3, ... without gaps.
+ * The raffle's count of confirmations (V4__raffle.sql): a single row. A confirmation counts itself in one update that
+ * returns its place and holds the row locked until its commit ({@link RaffleTallies#countConfirmation}), so places are
+ * handed out one at a time, in commit order, and a confirmation that rolls back takes its increment with it: places
+ * run 1, 2, 3, ... without gaps.
  */
 @Entity
 @Table(name = "raffle_tally")
@@ -25,17 +26,6 @@ class RaffleTally {
     private long confirmed;
 
     protected RaffleTally() {}
-
-    /** The place the next confirmation gets. */
-    long nextPlace() {
-        return confirmed + 1;
-    }
-
-    /** Counts the confirmation that took {@code place}, which must be {@link #nextPlace()}. */
-    void count(long place) {
-        if (place != nextPlace()) throw new IllegalStateException("place " + place + " is not the next one");
-        confirmed = place;
-    }
 
     /** Exactly every {@value #EVERY}th place wins. */
     static boolean wins(long place) {
