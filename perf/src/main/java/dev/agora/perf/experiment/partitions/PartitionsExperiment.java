@@ -78,9 +78,12 @@ public final class PartitionsExperiment implements Experiment {
         try (LinkedCluster linked = LinkedCluster.start(spec(data.resolve("cluster")), data.resolve("toxiproxy.log"))) {
             context.log("  cluster up; " + linked.links().links().size() + " links through Toxiproxy");
             result = PartitionsRun.run(linked, plan, Nemesis.schedule(), context::log);
-        } finally {
-            deleteQuietly(data);
+        } catch (Exception | Error e) {
+            // The instances' and Toxiproxy's logs say why: they stay.
+            context.log("  logs kept in " + data);
+            throw e;
         }
+        deleteQuietly(data);
         return report(report, result, plan)
                 .timing(started, Duration.between(started, Instant.now()))
                 .build();
