@@ -41,6 +41,10 @@ class ExchangeConfiguration {
         connection.setProperty("reWriteBatchedInserts", "true");
         connection.setProperty("ApplicationName", "exchange-sequencer");
         connection.setProperty("tcpKeepAlive", "true");
+        // Opening a session must not hang on a database that accepts the connection and then says nothing (a link
+        // cut between this instance and PostgreSQL): the lease's thread and a takeover would wait for good. Seconds.
+        connection.setProperty("connectTimeout", "5");
+        connection.setProperty("loginTimeout", "5");
         unpooled.setConnectionProperties(connection);
         ExchangeProperties.Leadership leadership = properties.leadership();
         return new ExchangeStore(

@@ -138,6 +138,10 @@ public final class ExchangeStore implements AutoCloseable {
         try {
             candidate = dataSource.getConnection();
             candidate.setAutoCommit(true);
+            // A database that stops answering mid-commit (a link cut between this instance and PostgreSQL) must not
+            // hold the committer for good: the lease runs out meanwhile, and this instance can only stand by again
+            // (closing its XML port) once the commit in flight has ended, one way or the other.
+            candidate.setNetworkTimeout(Runnable::run, commitTimeoutMillis());
             planOnce(candidate);
             writer = new JdbcBatchWriter(candidate);
             connection = candidate;
@@ -150,6 +154,15 @@ public final class ExchangeStore implements AutoCloseable {
         } finally {
             if (candidate != null) closeQuietly(candidate);
         }
+    }
+
+    /**
+     * How long a batch's statements may wait for the database before the commit counts as failed (and the state is
+     * rebuilt): ten leases, at least five seconds. A commit that slow has outlived the lease it was fenced with
+     * anyway, so waiting longer only keeps a deposed leader from standing by.
+     */
+    int commitTimeoutMillis() {
+        return (int) Math.max(5_000, 10 * leadership.settings().ttl().toMillis());
     }
 
     /**

@@ -81,6 +81,14 @@ public final class Cluster implements InstanceControl, AutoCloseable {
         return new ClusterStarter(spec, progress, training).start();
     }
 
+    /**
+     * As {@link #start(ClusterSpec)}, with every link between instances and to PostgreSQL through a Toxiproxy proxy
+     * of its own ({@link NetworkLinks}), so that links can be cut, slowed and broken one at a time.
+     */
+    public static Cluster start(ClusterSpec spec, NetworkLinks links) {
+        return new ClusterStarter(spec, StartProgress.NONE, AotTraining.BEFORE_START, links).start();
+    }
+
     /** When a tier's missing AOT cache is trained. */
     public enum AotTraining {
         /** Before its instances start, which then run from it (every start alike: perf, tests). */

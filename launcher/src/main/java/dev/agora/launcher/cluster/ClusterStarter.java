@@ -60,6 +60,8 @@ final class ClusterStarter {
     private final ClusterSpec spec;
     private final StartProgress progress;
     private final Cluster.AotTraining training;
+    /** Where every link goes through a proxy of its own; null when instances call each other directly. */
+    private final NetworkLinks links;
     /** Tiers whose AOT cache is to be trained once the cluster is ready. */
     private final List<Runnable> laterTraining = new ArrayList<>();
 
@@ -68,9 +70,14 @@ final class ClusterStarter {
     }
 
     ClusterStarter(ClusterSpec spec, StartProgress progress, Cluster.AotTraining training) {
+        this(spec, progress, training, null);
+    }
+
+    ClusterStarter(ClusterSpec spec, StartProgress progress, Cluster.AotTraining training, NetworkLinks links) {
         this.spec = spec;
         this.progress = progress;
         this.training = training;
+        this.links = links;
     }
 
     Cluster start() {
@@ -98,6 +105,7 @@ final class ClusterStarter {
                 tier.database()
                         .ifPresent(database -> databaseLogins.put(tier, DatabaseOwners.ensure(postgres, database)));
             }
+            if (links != null) links.open(spec, postgres.port());
             long postgresReady = System.nanoTime();
             progress.update(
                     "postgres",
@@ -356,6 +364,7 @@ final class ClusterStarter {
             // Like every HTTP port of a local cluster (ServiceProcess binds 127.0.0.1), not on every interface.
             env.put("AGORA_EXCHANGE_TCP_HOST", "127.0.0.1");
         }
+        if (links != null) links.route(tier, index, spec, env);
         env.putAll(spec.environmentByService().getOrDefault(ClusterSpec.ALL_SERVICES, Map.of()));
         env.putAll(spec.environmentByService().getOrDefault(tier.service(), Map.of()));
         env.putAll(spec.environmentByService().getOrDefault(tier.instanceName(index), Map.of()));

@@ -9,7 +9,9 @@ public final class ListCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         System.out.printf("%-28s %-9s %s%n", "experiment", "seed", "workload / seed's figure");
-        for (Experiment experiment : Experiments.all()) {
+        for (Experiment experiment : java.util.stream.Stream.concat(
+                        Experiments.all().stream(), Experiments.byNameOnly().stream())
+                .toList()) {
             boolean runnable = !(experiment instanceof NotApplicableExperiment);
             System.out.printf(
                     "%-28s %-9s %s%n%-38s seed: %s%s%n",
