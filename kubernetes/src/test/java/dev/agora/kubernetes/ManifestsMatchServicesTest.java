@@ -139,7 +139,8 @@ class ManifestsMatchServicesTest {
         ServiceConfiguration exchange = ServiceConfiguration.of("exchange-service");
         Map<String, Object> container = manifests.container("exchange");
         String port = environment(container).get("AGORA_EXCHANGE_TCP_PORT");
-        assertThat(port).isEqualTo(exchange.defaultOf("AGORA_EXCHANGE_TCP_PORT").orElseThrow());
+        assertThat(exchange.readsVariable("AGORA_EXCHANGE_TCP_PORT")).isTrue();
+        assertThat(port).isEqualTo(String.valueOf(exchange.property("agora.exchange.tcp-port")));
         assertThat(ports(container)).containsEntry("xml", Integer.parseInt(port));
         assertThat(environment(container)).containsEntry("AGORA_EXCHANGE_TCP_HOST", "0.0.0.0");
     }

@@ -17,6 +17,7 @@ import org.apache.hc.core5.util.Timeout;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.core.env.Environment;
 import org.springframework.http.HttpMethod;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
@@ -46,10 +47,11 @@ class FilesConfiguration {
     }
 
     @Bean
-    Nodes fileNodes(FilesProperties properties, Environment environment) {
+    Nodes fileNodes(
+            FilesProperties properties, Environment environment, @Value("${agora.advertised-url:}") String self) {
         return new Nodes(
                 properties.nodes(),
-                properties.self(),
+                self.isBlank() ? "" : FilesProperties.withoutTrailingSlash(self.strip()),
                 properties.copies(),
                 () -> environment.getRequiredProperty("local.server.port", Integer.class));
     }

@@ -36,10 +36,8 @@ class S3BlobStoreTest extends BlobStoreContract {
                 server.endpoint(),
                 "us-east-1",
                 "agora-test-" + UUID.randomUUID(),
-                "blobs/",
                 "test",
                 "test",
-                true,
                 true);
         clients = new FilesConfiguration.S3Clients(settings, meters);
         store = new S3BlobStore(clients.client(), clients.metrics(), settings.bucket(), settings.prefix());
