@@ -53,21 +53,16 @@ record FilesProperties(
     }
 
     /**
+     * The object store. Its credentials and region are the AWS SDK's own settings: its default chains read {@code
+     * AWS_ACCESS_KEY_ID}, {@code AWS_SECRET_ACCESS_KEY} and {@code AWS_REGION} (or a profile, or the instance's
+     * role), so they are not repeated here.
+     *
      * @param endpoint the store's URL; empty for AWS itself. A store at an endpoint of its own (MinIO and most
      *     S3-compatible stores) is addressed path-style ({@code http://host/bucket/key}), AWS itself virtual-hosted
-     * @param region the store's region
      * @param bucket the bucket holding every node's blobs
-     * @param accessKey empty: the AWS SDK's default credential chain (environment, profile, instance role)
-     * @param secretKey the access key's secret
      * @param createBucket create the bucket at start when it is missing (local and test stores)
      */
-    record S3(
-            String endpoint,
-            String region,
-            String bucket,
-            String accessKey,
-            String secretKey,
-            boolean createBucket) {
+    record S3(String endpoint, String bucket, boolean createBucket) {
 
         /** Every blob's key starts with this, so the bucket may hold other things beside them. */
         static final String PREFIX = "blobs/";

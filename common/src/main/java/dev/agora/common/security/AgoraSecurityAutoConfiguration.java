@@ -13,6 +13,7 @@ import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
+import org.springframework.core.env.Environment;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
@@ -106,7 +107,16 @@ public class AgoraSecurityAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    ServiceTokens serviceTokens(AgoraSecurityProperties properties) {
+    ServiceTokens serviceTokens(AgoraSecurityProperties configured, Environment environment) {
+        // A service's OAuth2 client is named after the service unless told otherwise.
+        var properties = configured.clientId() == null || configured.clientId().isBlank()
+                ? new AgoraSecurityProperties(
+                        configured.issuer(),
+                        configured.authorities(),
+                        environment.getProperty("spring.application.name"),
+                        configured.clientSecret(),
+                        configured.publicReads())
+                : configured;
         if (!properties.callsOtherServices()) {
             return () -> {
                 throw new IllegalStateException(

@@ -11,7 +11,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *     under which clients discover its endpoints; by default the local cluster's first frontend
  * @param authorities base URLs of the authorization server's replicas (the frontends): their
  *     {@code /oauth2/jwks} verifies tokens, their {@code /oauth2/token} issues this service's own; tried in order
- * @param clientId this service's OAuth2 client id, for its calls to other services
+ * @param clientId this service's OAuth2 client id, for its calls to other services; blank: the service's name
+ *     ({@code spring.application.name})
  * @param clientSecret its client secret; blank when the service calls no other service
  * @param publicReads GET paths anyone may read without a token, served by a chain of their own
  */
