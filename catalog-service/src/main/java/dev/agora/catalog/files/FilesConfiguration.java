@@ -14,10 +14,10 @@ import org.apache.hc.client5.http.impl.classic.HttpClients;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
 import org.apache.hc.core5.util.TimeValue;
 import org.apache.hc.core5.util.Timeout;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.core.env.Environment;
 import org.springframework.http.HttpMethod;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
@@ -145,7 +145,8 @@ class FilesConfiguration {
             this(settings, DefaultCredentialsProvider.builder().build(), defaultRegion(), meters);
         }
 
-        S3Clients(FilesProperties.S3 settings, AwsCredentialsProvider credentials, Region region, MeterRegistry meters) {
+        S3Clients(
+                FilesProperties.S3 settings, AwsCredentialsProvider credentials, Region region, MeterRegistry meters) {
             this.settings = settings;
             this.credentials = credentials;
             this.region = region;

@@ -19,13 +19,7 @@ import org.springframework.util.unit.DataSize;
  * @param s3 the object store of {@code store: s3}
  */
 @ConfigurationProperties("agora.files")
-record FilesProperties(
-        Store store,
-        Path directory,
-        List<String> nodes,
-        int copies,
-        Layout layout,
-        S3 s3) {
+record FilesProperties(Store store, Path directory, List<String> nodes, int copies, Layout layout, S3 s3) {
 
     /** Largest file accepted: 4 GB holds any e-book or audio book, and uploads stream, so size costs no memory. */
     DataSize maxSize() {

@@ -64,7 +64,8 @@ public class LimitsAutoConfiguration {
     static RequestMatcher anyOf(List<String> patterns) {
         if (patterns.isEmpty()) return request -> false;
         return new OrRequestMatcher(patterns.stream()
-                .map(pattern -> (RequestMatcher) PathPatternRequestMatcher.withDefaults().matcher(pattern.strip()))
+                .map(pattern -> (RequestMatcher)
+                        PathPatternRequestMatcher.withDefaults().matcher(pattern.strip()))
                 .toList());
     }
 

@@ -221,10 +221,10 @@ public class AgoraSecurityAutoConfiguration {
                     rules.orderedStream().forEach(rule -> rule.apply(requests));
                     requests.anyRequest().authenticated();
                 })
-                .oauth2ResourceServer(server -> server.jwt(
-                                jwt -> jwt.decoder(decoder).jwtAuthenticationConverter(rolesAndScopes()))
-                        .authenticationEntryPoint(problems)
-                        .accessDeniedHandler(problems))
+                .oauth2ResourceServer(
+                        server -> server.jwt(jwt -> jwt.decoder(decoder).jwtAuthenticationConverter(rolesAndScopes()))
+                                .authenticationEntryPoint(problems)
+                                .accessDeniedHandler(problems))
                 .exceptionHandling(
                         errors -> errors.authenticationEntryPoint(problems).accessDeniedHandler(problems));
         return http.build();
