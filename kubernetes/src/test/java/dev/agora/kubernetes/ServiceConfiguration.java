@@ -5,8 +5,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
-import java.util.Locale;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -76,7 +76,10 @@ final class ServiceConfiguration {
         return properties.keySet().stream()
                 .filter(property -> property.startsWith("agora."))
                 .anyMatch(property -> SpringBootProperties.variable(property).equals(name)
-                        || property.replace('-', '_').replace('.', '_').toUpperCase(Locale.ROOT).equals(name));
+                        || property.replace('-', '_')
+                                .replace('.', '_')
+                                .toUpperCase(Locale.ROOT)
+                                .equals(name));
     }
 
     /** The default a placeholder {@code ${NAME:default}} gives, when the configuration has one. */
