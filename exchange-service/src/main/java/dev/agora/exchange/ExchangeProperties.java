@@ -6,25 +6,18 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
 
 /**
- * Settings of the exchange ({@code agora.exchange.*}; environment {@code AGORA_EXCHANGE_TCP_PORT} etc.). Every
- * bound a client could otherwise push against has a setting here; the README's "Limits" table explains each.
+ * Settings of the exchange ({@code agora.exchange.*}; environment {@code AGORA_EXCHANGE_TCP_PORT} etc. by relaxed
+ * binding). Operators set where the XML protocol listens and its TLS; the rest are bounds with safe values (the
+ * README's "Limits" table explains each), some of which tests and experiments tighten.
  *
  * @param tcpPort XML protocol port; 0 picks a free one (logged, and shown by the health endpoint)
  * @param tcpHost address the XML protocol listens on ({@code AGORA_EXCHANGE_TCP_HOST}): loopback unless set. The
  *     plain protocol carries no credentials, so whoever reaches the port can create accounts and trade on any of
  *     them; widen it only to a network that is trusted as a whole, or turn on {@link Tls}
  * @param maxMessageSize largest XML request accepted; the declared length is checked before reading
- * @param maxReplySize largest XML reply written; a larger one is replaced by an error
  * @param maxRequestChildren most children one request may hold
- * @param maxConnections XML connections served at once; more are told the server is busy
- * @param maxConnectionsPerAddress XML connections from one client address at once
- * @param maxPendingReplySize reply bytes written but not yet taken by slow clients, beyond which new requests are
- *     refused as busy before they are applied
  * @param readTimeout longest wait for any single read from a client
  * @param requestDeadline longest time one whole request may take to arrive
- * @param replyTimeout longest wait for the engine before a request is answered with an error
- * @param writeTimeout longest time a client may take to accept its reply before the connection is closed
- * @param idleTimeout longest time a connection may see neither a read nor a write
  * @param ioThreads Netty event-loop threads of the XML server
  * @param queueCapacity commands waiting for the sequencer before new ones are refused
  * @param maxBatch most commands committed in one transaction
@@ -45,16 +38,9 @@ public record ExchangeProperties(
         @DefaultValue("12345") int tcpPort,
         @DefaultValue("127.0.0.1") String tcpHost,
         @DefaultValue("64KB") DataSize maxMessageSize,
-        @DefaultValue("4MB") DataSize maxReplySize,
         @DefaultValue("10000") int maxRequestChildren,
-        @DefaultValue("4096") int maxConnections,
-        @DefaultValue("256") int maxConnectionsPerAddress,
-        @DefaultValue("64MB") DataSize maxPendingReplySize,
         @DefaultValue("10s") Duration readTimeout,
         @DefaultValue("30s") Duration requestDeadline,
-        @DefaultValue("10s") Duration replyTimeout,
-        @DefaultValue("10s") Duration writeTimeout,
-        @DefaultValue("60s") Duration idleTimeout,
         @DefaultValue("1") int ioThreads,
         @DefaultValue("10000") int queueCapacity,
         @DefaultValue("2048") int maxBatch,
@@ -66,6 +52,44 @@ public record ExchangeProperties(
         @DefaultValue("300") int standbyWarmUpRounds,
         @DefaultValue Leadership leadership,
         @DefaultValue Tls tls) {
+
+    /** Largest XML reply written; a larger one is replaced by an error. 4 MB holds a status of thousands of fills. */
+    public DataSize maxReplySize() {
+        return DataSize.ofMegabytes(4);
+    }
+
+    /** XML connections served at once, more are told the server is busy: far above any seed client's count. */
+    public int maxConnections() {
+        return 4096;
+    }
+
+    /** XML connections from one client address at once: one client cannot take every connection. */
+    public int maxConnectionsPerAddress() {
+        return 256;
+    }
+
+    /**
+     * Reply bytes written but not yet taken by slow clients, beyond which new requests are refused as busy before
+     * they are applied: 64 MB is sixteen of the largest replies, and bounds the memory slow readers can hold.
+     */
+    public DataSize maxPendingReplySize() {
+        return DataSize.ofMegabytes(64);
+    }
+
+    /** Longest wait for the engine before a request is answered with an error; a commit takes milliseconds. */
+    public Duration replyTimeout() {
+        return Duration.ofSeconds(10);
+    }
+
+    /** Longest time a client may take to accept its reply before the connection is closed. */
+    public Duration writeTimeout() {
+        return Duration.ofSeconds(10);
+    }
+
+    /** Longest time a connection may see neither a read nor a write: an abandoned connection is closed. */
+    public Duration idleTimeout() {
+        return Duration.ofSeconds(60);
+    }
 
     /**
      * The lease in PostgreSQL that makes one instance the active exchange ({@code agora.exchange.leadership.*}). A

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -62,13 +63,23 @@ final class ServiceConfiguration {
         return module;
     }
 
-    /** Whether an environment variable of this name is read by a {@code ${NAME...}} placeholder. */
+    /**
+     * Whether an environment variable of this name is read: by a {@code ${NAME...}} placeholder, or by Spring Boot's
+     * relaxed binding of one of the service's own {@code agora.*} properties ({@code agora.files.store} from {@code
+     * AGORA_FILES_STORE}: dots become underscores, dashes go or become underscores, upper case).
+     */
     boolean readsVariable(String name) {
         Matcher matcher = PLACEHOLDER.matcher(text);
         while (matcher.find()) {
             if (matcher.group(1).equals(name)) return true;
         }
-        return false;
+        return properties.keySet().stream()
+                .filter(property -> property.startsWith("agora."))
+                .anyMatch(property -> SpringBootProperties.variable(property).equals(name)
+                        || property.replace('-', '_')
+                                .replace('.', '_')
+                                .toUpperCase(Locale.ROOT)
+                                .equals(name));
     }
 
     /** The default a placeholder {@code ${NAME:default}} gives, when the configuration has one. */

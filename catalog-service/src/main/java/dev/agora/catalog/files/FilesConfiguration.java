@@ -14,16 +14,18 @@ import org.apache.hc.client5.http.impl.classic.HttpClients;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
 import org.apache.hc.core5.util.TimeValue;
 import org.apache.hc.core5.util.Timeout;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 import org.springframework.http.HttpMethod;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.http.apache5.Apache5HttpClient;
 import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.regions.providers.DefaultAwsRegionProviderChain;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
 import software.amazon.awssdk.services.s3.model.BucketAlreadyOwnedByYouException;
@@ -46,10 +48,11 @@ class FilesConfiguration {
     }
 
     @Bean
-    Nodes fileNodes(FilesProperties properties, Environment environment) {
+    Nodes fileNodes(
+            FilesProperties properties, Environment environment, @Value("${agora.advertised-url:}") String self) {
         return new Nodes(
                 properties.nodes(),
-                properties.self(),
+                self.isBlank() ? "" : FilesProperties.withoutTrailingSlash(self.strip()),
                 properties.copies(),
                 () -> environment.getRequiredProperty("local.server.port", Integer.class));
     }
@@ -127,20 +130,41 @@ class FilesConfiguration {
 
     static final class S3Clients implements AutoCloseable {
 
+        /** Where no AWS_REGION (or profile) names one: S3-compatible stores accept any, AWS's default is this. */
+        private static final Region DEFAULT_REGION = Region.US_EAST_1;
+
         private final FilesProperties.S3 settings;
+        private final AwsCredentialsProvider credentials;
+        private final Region region;
         private final MeterRegistry meters;
         private S3Client client;
         private S3PoolMetrics metrics;
 
+        /** With the AWS SDK's default credential and region chains. */
         S3Clients(FilesProperties.S3 settings, MeterRegistry meters) {
+            this(settings, DefaultCredentialsProvider.builder().build(), defaultRegion(), meters);
+        }
+
+        S3Clients(
+                FilesProperties.S3 settings, AwsCredentialsProvider credentials, Region region, MeterRegistry meters) {
             this.settings = settings;
+            this.credentials = credentials;
+            this.region = region;
             this.meters = meters;
+        }
+
+        private static Region defaultRegion() {
+            try {
+                return new DefaultAwsRegionProviderChain().getRegion();
+            } catch (SdkClientException none) {
+                return DEFAULT_REGION;
+            }
         }
 
         synchronized S3Client client() {
             if (client == null) {
                 metrics = new S3PoolMetrics(meters);
-                client = open(settings, metrics);
+                client = open(settings, credentials, region, metrics);
             }
             return client;
         }
@@ -155,19 +179,16 @@ class FilesConfiguration {
             if (client != null) client.close();
         }
 
-        private static S3Client open(FilesProperties.S3 s3, S3PoolMetrics metrics) {
+        private static S3Client open(
+                FilesProperties.S3 s3, AwsCredentialsProvider credentials, Region region, S3PoolMetrics metrics) {
             S3ClientBuilder builder = S3Client.builder()
                     .httpClientBuilder(Apache5HttpClient.builder()
                             .maxConnections(S3_MAX_CONNECTIONS)
                             .connectionAcquisitionTimeout(POOL_WAIT))
                     .overrideConfiguration(config -> config.addMetricPublisher(metrics))
-                    .region(Region.of(s3.region()))
+                    .region(region)
                     .forcePathStyle(s3.pathStyle())
-                    .credentialsProvider(
-                            s3.accessKey() == null || s3.accessKey().isBlank()
-                                    ? DefaultCredentialsProvider.builder().build()
-                                    : StaticCredentialsProvider.create(
-                                            AwsBasicCredentials.create(s3.accessKey(), s3.secretKey())));
+                    .credentialsProvider(credentials);
             if (s3.endpoint() != null && !s3.endpoint().isBlank()) builder.endpointOverride(URI.create(s3.endpoint()));
             S3Client client = builder.build();
             if (s3.createBucket()) {

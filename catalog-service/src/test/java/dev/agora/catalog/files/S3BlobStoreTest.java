@@ -15,7 +15,10 @@ import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.regions.Region;
 
 /**
  * The S3 store against a real S3-compatible server over HTTP: moto's server, started by the test (the AWS SDK, its
@@ -32,16 +35,13 @@ class S3BlobStoreTest extends BlobStoreContract {
     @BeforeAll
     static void startServer() {
         server = S3TestServer.start();
-        FilesProperties.S3 settings = new FilesProperties.S3(
-                server.endpoint(),
-                "us-east-1",
-                "agora-test-" + UUID.randomUUID(),
-                "blobs/",
-                "test",
-                "test",
-                true,
-                true);
-        clients = new FilesConfiguration.S3Clients(settings, meters);
+        FilesProperties.S3 settings =
+                new FilesProperties.S3(server.endpoint(), "agora-test-" + UUID.randomUUID(), true);
+        clients = new FilesConfiguration.S3Clients(
+                settings,
+                StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")),
+                Region.US_EAST_1,
+                meters);
         store = new S3BlobStore(clients.client(), clients.metrics(), settings.bucket(), settings.prefix());
     }
 

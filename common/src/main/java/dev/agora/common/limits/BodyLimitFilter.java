@@ -19,6 +19,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import org.springframework.http.HttpStatus;
+import org.springframework.security.web.util.matcher.RequestMatcher;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
@@ -34,10 +35,10 @@ import org.springframework.web.filter.OncePerRequestFilter;
 final class BodyLimitFilter extends OncePerRequestFilter {
 
     private final long maxBody;
-    private final PathPatterns unbounded;
+    private final RequestMatcher unbounded;
     private final Counter refused;
 
-    BodyLimitFilter(long maxBody, PathPatterns unbounded, MeterRegistry meters) {
+    BodyLimitFilter(long maxBody, RequestMatcher unbounded, MeterRegistry meters) {
         this.maxBody = maxBody;
         this.unbounded = unbounded;
         this.refused = Counter.builder("agora.limits.body.rejected")

@@ -2,6 +2,7 @@ package dev.agora.common.limits;
 
 import dev.agora.common.limits.LimitsProperties.Per;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.util.List;
 import org.apache.coyote.http11.AbstractHttp11Protocol;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
@@ -12,6 +13,9 @@ import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.Ordered;
+import org.springframework.security.web.servlet.util.matcher.PathPatternRequestMatcher;
+import org.springframework.security.web.util.matcher.OrRequestMatcher;
+import org.springframework.security.web.util.matcher.RequestMatcher;
 
 /**
  * What one client may send: every service caps request bodies ({@code agora.limits.max-body}) and applies the rate
@@ -28,7 +32,7 @@ public class LimitsAutoConfiguration {
     @Bean
     FilterRegistrationBean<BodyLimitFilter> bodyLimitFilter(LimitsProperties limits, MeterRegistry meters) {
         var registration = new FilterRegistrationBean<>(
-                new BodyLimitFilter(limits.maxBody().toBytes(), new PathPatterns(limits.unboundedBodyPaths()), meters));
+                new BodyLimitFilter(limits.maxBody().toBytes(), anyOf(limits.unboundedBodyPaths()), meters));
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 2);
         return registration;
     }
@@ -56,9 +60,18 @@ public class LimitsAutoConfiguration {
         return rateLimits(limits, meters, Per.CALLER, SecurityFilterProperties.DEFAULT_FILTER_ORDER + 1);
     }
 
+    /** Spring Security's path matchers, as its own rules match: any of the patterns (none: no request). */
+    static RequestMatcher anyOf(List<String> patterns) {
+        if (patterns.isEmpty()) return request -> false;
+        return new OrRequestMatcher(patterns.stream()
+                .map(pattern -> (RequestMatcher)
+                        PathPatternRequestMatcher.withDefaults().matcher(pattern.strip()))
+                .toList());
+    }
+
     private static FilterRegistrationBean<RateLimitFilter> rateLimits(
             LimitsProperties limits, MeterRegistry meters, Per per, int order) {
-        var filter = new RateLimitFilter(per, limits.ratesEnabled() ? limits.rates() : java.util.List.of(), meters);
+        var filter = new RateLimitFilter(per, limits.ratesEnabled() ? limits.rates() : List.of(), meters);
         var registration = new FilterRegistrationBean<>(filter);
         registration.setOrder(order);
         registration.setEnabled(filter.limitsAnything());

@@ -23,6 +23,7 @@ import org.springframework.http.HttpStatus;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.security.oauth2.server.resource.authentication.JwtAuthenticationToken;
+import org.springframework.security.web.util.matcher.RequestMatcher;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
@@ -36,7 +37,7 @@ final class RateLimitFilter extends OncePerRequestFilter {
     static final long MOST_CALLERS = 100_000;
 
     private record Limit(
-            RateRule rule, List<String> methods, PathPatterns paths, RateLimiterConfig config, Counter rejected) {
+            RateRule rule, List<String> methods, RequestMatcher paths, RateLimiterConfig config, Counter rejected) {
 
         boolean appliesTo(HttpServletRequest request) {
             return (methods.isEmpty() || methods.contains(request.getMethod())) && paths.matches(request);
@@ -54,7 +55,7 @@ final class RateLimitFilter extends OncePerRequestFilter {
                 .map(rule -> new Limit(
                         rule,
                         rule.methods(),
-                        new PathPatterns(rule.paths()),
+                        LimitsAutoConfiguration.anyOf(rule.paths()),
                         RateLimiterConfig.custom()
                                 .limitForPeriod(rule.limit())
                                 .limitRefreshPeriod(rule.period())

@@ -3,12 +3,16 @@ package dev.agora.common.problem;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
+import tools.jackson.databind.json.JsonMapper;
 
 /** Writes problem+json from places outside Spring MVC's exception handling, such as servlet filters. */
 public final class ProblemResponses {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private ProblemResponses() {}
 
@@ -16,26 +20,11 @@ public final class ProblemResponses {
             throws IOException {
         response.setStatus(status.value());
         response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
-        String body = "{\"type\":\"" + json(type.toString()) + "\",\"title\":\"" + json(status.getReasonPhrase())
-                + "\",\"status\":" + status.value() + ",\"detail\":\"" + json(detail) + "\"}";
-        response.getOutputStream().write(body.getBytes(StandardCharsets.UTF_8));
-    }
-
-    private static String json(String text) {
-        StringBuilder out = new StringBuilder(text.length() + 8);
-        for (char c : text.toCharArray()) {
-            switch (c) {
-                case '"' -> out.append("\\\"");
-                case '\\' -> out.append("\\\\");
-                case '\n' -> out.append("\\n");
-                case '\r' -> out.append("\\r");
-                case '\t' -> out.append("\\t");
-                default -> {
-                    if (c < 0x20) out.append(String.format("\\u%04x", (int) c));
-                    else out.append(c);
-                }
-            }
-        }
-        return out.toString();
+        Map<String, Object> problem = new LinkedHashMap<>();
+        problem.put("type", type.toString());
+        problem.put("title", status.getReasonPhrase());
+        problem.put("status", status.value());
+        problem.put("detail", detail);
+        response.getOutputStream().write(JSON.writeValueAsBytes(problem));
     }
 }

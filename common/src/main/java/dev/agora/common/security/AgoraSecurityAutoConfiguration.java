@@ -2,7 +2,6 @@ package dev.agora.common.security;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.binder.MeterBinder;
-import java.util.List;
 import org.apache.tomcat.util.buf.EncodedSolidusHandling;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -15,28 +14,31 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.core.env.Environment;
-import org.springframework.security.authentication.AuthenticationManager;
-import org.springframework.security.authentication.ProviderManager;
-import org.springframework.security.config.ObjectPostProcessor;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.annotation.web.configurers.AbstractHttpConfigurer;
+import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.config.observation.SecurityObservationSettings;
+import org.springframework.security.core.authority.mapping.SimpleAuthorityMapper;
 import org.springframework.security.oauth2.jwt.JwtDecoder;
-import org.springframework.security.oauth2.server.resource.authentication.JwtAuthenticationProvider;
-import org.springframework.security.web.DefaultSecurityFilterChain;
+import org.springframework.security.oauth2.server.resource.authentication.DelegatingJwtGrantedAuthoritiesConverter;
+import org.springframework.security.oauth2.server.resource.authentication.JwtAuthenticationConverter;
+import org.springframework.security.oauth2.server.resource.authentication.JwtGrantedAuthoritiesConverter;
 import org.springframework.security.web.SecurityFilterChain;
-import org.springframework.security.web.context.RequestAttributeSecurityContextRepository;
-import org.springframework.security.web.firewall.HttpFirewall;
-import org.springframework.security.web.header.HeaderWriterFilter;
-import org.springframework.security.web.header.writers.HstsHeaderWriter;
-import org.springframework.security.web.header.writers.XContentTypeOptionsHeaderWriter;
+import org.springframework.security.web.servlet.util.matcher.PathPatternRequestMatcher;
+import org.springframework.security.web.util.matcher.AndRequestMatcher;
+import org.springframework.security.web.util.matcher.NegatedRequestMatcher;
+import org.springframework.security.web.util.matcher.OrRequestMatcher;
+import org.springframework.security.web.util.matcher.RequestHeaderRequestMatcher;
 import org.springframework.security.web.util.matcher.RequestMatcher;
 
 /**
- * Spring Security in every service: a stateless resource server that accepts the authorization server's JWTs
- * (keys from its JWKS), answers refusals with problem+json, lets health probes and API docs through, then the
- * service's own {@link AccessRules}, and requires an authenticated caller for anything else. Spring Security's
- * strict firewall runs before all of it and rejects encoded slashes, dot segments, semicolons and {@code //}.
+ * Spring Security in every service, on its own defaults: a stateless resource server that accepts the authorization
+ * server's JWTs (keys from its JWKS), answers refusals with problem+json, lets health probes and API docs through,
+ * then the service's own {@link AccessRules}, and requires an authenticated caller for anything else. Spring
+ * Security's {@code StrictHttpFirewall} runs before all of it and rejects encoded slashes, dot segments, semicolons
+ * and {@code //}; its {@code DefaultBearerTokenResolver} reads the token.
  */
 @AutoConfiguration(
         beforeName = {
@@ -50,6 +52,12 @@ public class AgoraSecurityAutoConfiguration {
     /** Common's chain comes after any chain a service puts in front (the frontend's authorization server). */
     public static final int CHAIN_ORDER = Ordered.LOWEST_PRECEDENCE - 100;
 
+    /** Where {@link #agoraPublicReads} stands among the filter chains: first. Other chains order after it. */
+    public static final int PUBLIC_READS_ORDER = Ordered.HIGHEST_PRECEDENCE;
+
+    /** Most tokens a service remembers as verified; a client sends the same one for its whole lifetime. */
+    public static final long REMEMBERED_TOKENS = 10_000;
+
     /**
      * Tomcat would refuse an encoded slash or backslash itself, with an HTML page; passed through, Spring Security's
      * firewall refuses it like every other path trick, as problem+json. Nothing routes on an encoded separator.
@@ -62,20 +70,10 @@ public class AgoraSecurityAutoConfiguration {
         });
     }
 
-    /** Spring Security's strict firewall, its character checks made cheaper ({@link FirewallCharacters}). */
-    @Bean
-    @ConditionalOnMissingBean
-    HttpFirewall agoraFirewall() {
-        return FirewallCharacters.strictFirewall();
-    }
-
     @Bean
     ProblemSecurityHandlers problemSecurityHandlers() {
         return new ProblemSecurityHandlers();
     }
-
-    /** Most tokens a service remembers as verified; a client sends the same one for its whole lifetime. */
-    public static final long REMEMBERED_TOKENS = 10_000;
 
     @Bean
     @ConditionalOnMissingBean
@@ -98,11 +96,8 @@ public class AgoraSecurityAutoConfiguration {
     }
 
     /**
-     * Spring Security observes every filter of its chain and every authentication and authorization as Micrometer
-     * observations: a decorator around each of its filters and dozens of timers per request, more than the checks
-     * themselves cost (a profile of a catalog lookup put 15% of its CPU in the decorator alone, with the
-     * observations themselves already disabled by a predicate). With these settings the chain is not decorated at
-     * all. The requests are still observed as {@code http.server.requests}, refusals included.
+     * Spring Security observes every filter of its chain as Micrometer observations, dozens of timers per request;
+     * the requests are still observed as {@code http.server.requests}, refusals included.
      */
     @Bean
     @ConditionalOnMissingBean
@@ -112,7 +107,16 @@ public class AgoraSecurityAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    ServiceTokens serviceTokens(AgoraSecurityProperties properties) {
+    ServiceTokens serviceTokens(AgoraSecurityProperties configured, Environment environment) {
+        // A service's OAuth2 client is named after the service unless told otherwise.
+        var properties = configured.clientId() == null || configured.clientId().isBlank()
+                ? new AgoraSecurityProperties(
+                        configured.issuer(),
+                        configured.authorities(),
+                        environment.getProperty("spring.application.name"),
+                        configured.clientSecret(),
+                        configured.publicReads())
+                : configured;
         if (!properties.callsOtherServices()) {
             return () -> {
                 throw new IllegalStateException(
@@ -122,52 +126,48 @@ public class AgoraSecurityAutoConfiguration {
         return new ClientCredentialsTokens(properties);
     }
 
-    /** The anonymous public reads of this service ({@link PublicReads#PROPERTY}). */
-    @Bean
-    @ConditionalOnMissingBean
-    PublicReads publicReads(Environment environment) {
-        return PublicReads.from(environment);
+    /**
+     * The anonymous public reads: a {@code GET} of a path listed in {@code agora.security.public-reads} that carries
+     * no {@code Authorization} header. A read that carries a token is not one of them: it goes to the resource
+     * server's chain, where a bad token is refused as everywhere. The paths must also be open in the service's {@link
+     * AccessRules}, so the answer does not depend on the chain.
+     */
+    public static RequestMatcher publicReads(AgoraSecurityProperties properties) {
+        if (properties.publicReads().isEmpty()) return request -> false;
+        var paths = properties.publicReads().stream()
+                .map(path -> (RequestMatcher)
+                        PathPatternRequestMatcher.withDefaults().matcher(HttpMethod.GET, path))
+                .toList();
+        return new AndRequestMatcher(
+                new NegatedRequestMatcher(new RequestHeaderRequestMatcher(HttpHeaders.AUTHORIZATION)),
+                new OrRequestMatcher(paths));
     }
 
-    /** Where {@link #agoraPublicReads} stands among the filter chains: first. Other chains order after it. */
-    public static final int PUBLIC_READS_ORDER = Ordered.HIGHEST_PRECEDENCE;
-
     /**
-     * Anonymous public reads ({@link PublicReads}) get the firewall (every chain has it) and the security headers that
-     * apply to public data, and nothing else: no security context, no anonymous authentication, no authorization
-     * decision (there is nothing to decide), no exception translation. The chain is assembled from Spring Security's
-     * own filter rather than through {@code HttpSecurity}, which always adds filters these requests do not need. The
-     * headers are {@code X-Content-Type-Options: nosniff} and, over HTTPS, HSTS; the defaults' {@code Cache-Control:
-     * no-store} (public data may be cached), {@code X-Frame-Options} and the disabling {@code X-XSS-Protection: 0}
-     * (no page is read here: the pages have chains of their own) are left out. They are written before the request
-     * goes on instead of when the response commits, so the response is not wrapped once more for every write and
-     * header call. The paths must also be open in the service's {@link AccessRules}, so the answer does not depend on
-     * the chain. It is the first chain asked ({@link #PUBLIC_READS_ORDER}): an anonymous GET of a listed path belongs
-     * to no other chain, and each chain asked before it costs every such read one more matcher (the frontend's
-     * authorization server alone tests ten endpoint patterns).
+     * Anonymous public reads need no identity, no session and no authorization decision, and they are the hottest
+     * requests of the system (lookups, searches, downloads): a stateless chain of their own, first among the chains.
+     * Public data may be cached, so the default {@code Cache-Control: no-store} is left out, and no page is read here
+     * (the pages have chains of their own), so the frame and XSS headers are too.
      */
     @Bean
     @Order(PUBLIC_READS_ORDER)
-    SecurityFilterChain agoraPublicReads(PublicReads publicReads) {
-        var headers = new HeaderWriterFilter(List.of(new XContentTypeOptionsHeaderWriter(), new HstsHeaderWriter()));
-        headers.setShouldWriteHeadersEagerly(true);
-        return new DefaultSecurityFilterChain(publicReads, headers);
+    SecurityFilterChain agoraPublicReads(HttpSecurity http, AgoraSecurityProperties properties) throws Exception {
+        return anonymousReads(http, publicReads(properties))
+                .headers(headers -> headers.cacheControl(cache -> cache.disable())
+                        .frameOptions(frames -> frames.disable())
+                        .xssProtection(xss -> xss.disable()))
+                .build();
     }
 
     /**
-     * A chain for requests that only read and need no identity: the firewall (every chain has it) and the default
-     * security headers, nothing that identifies, remembers or refuses a caller. The caller's matcher must take only
-     * such requests; the frontend's anonymous page reads use it too.
+     * A chain for requests that only read and need no identity: the firewall (every chain has it) and the security
+     * headers, stateless, nothing that remembers or refuses a caller. The caller's matcher must take only such
+     * requests; the frontend's anonymous page reads use it too.
      */
     public static HttpSecurity anonymousReads(HttpSecurity http, RequestMatcher requests) throws Exception {
         return http.securityMatcher(requests)
                 .csrf(AbstractHttpConfigurer::disable)
-                .sessionManagement(AbstractHttpConfigurer::disable)
-                .securityContext(AbstractHttpConfigurer::disable)
-                .requestCache(AbstractHttpConfigurer::disable)
-                .anonymous(AbstractHttpConfigurer::disable)
-                .servletApi(AbstractHttpConfigurer::disable)
-                .exceptionHandling(AbstractHttpConfigurer::disable)
+                .sessionManagement(session -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
                 .formLogin(AbstractHttpConfigurer::disable)
                 .httpBasic(AbstractHttpConfigurer::disable)
                 .logout(AbstractHttpConfigurer::disable)
@@ -175,43 +175,32 @@ public class AgoraSecurityAutoConfiguration {
     }
 
     /**
-     * The resource server: every request that no chain before it took. It is stateless and keeps only the filters a
-     * bearer-token API needs: the firewall, the security context of the request (kept as a request attribute, so an
-     * error or async dispatch of the same request still knows its caller), the security headers, the token's check,
-     * exception translation and the authorization decision. {@code HttpSecurity}'s defaults also wrap each request and
-     * response two more times (servlet API integration, URL encoding), manage sessions and make an anonymous
-     * authentication for a request without a token; a buy crosses this chain in three services, and those filters
-     * were about a quarter of its cost there. Without an anonymous authentication, a request without a token that needs
-     * one fails the authorization decision's look-up of the caller, which exception translation answers with the entry
-     * point's 401, as before. The headers are written before the request goes on instead of when the response commits
-     * (see {@link #agoraPublicReads}); every controller and proxy here sets, rather than adds, the headers they share
-     * with them. The token's authentication is checked by an {@link AuthenticationManager} of its own, which publishes
-     * no authentication events (nothing listens to them) and reads no request details ({@link HeaderBearerTokens}).
+     * The token's {@code roles} claim ({@code ["customer"]}) as {@code ROLE_CUSTOMER} authorities, beside the scopes
+     * as {@code SCOPE_*}.
      */
+    public static JwtAuthenticationConverter rolesAndScopes() {
+        var roles = new JwtGrantedAuthoritiesConverter();
+        roles.setAuthoritiesClaimName(Roles.CLAIM);
+        roles.setAuthorityPrefix("");
+        var upperCaseRoles = new SimpleAuthorityMapper();
+        upperCaseRoles.setConvertToUpperCase(true);
+        var converter = new JwtAuthenticationConverter();
+        converter.setJwtGrantedAuthoritiesConverter(new DelegatingJwtGrantedAuthoritiesConverter(
+                new JwtGrantedAuthoritiesConverter(), jwt -> upperCaseRoles.mapAuthorities(roles.convert(jwt))));
+        return converter;
+    }
+
+    /** The resource server: every request that no chain before it took. Stateless; no browser sign-in here. */
     @Bean
     @Order(CHAIN_ORDER)
     SecurityFilterChain agoraResourceServer(
             HttpSecurity http, JwtDecoder decoder, ProblemSecurityHandlers problems, ObjectProvider<AccessRules> rules)
             throws Exception {
-        var tokens = new JwtAuthenticationProvider(decoder);
-        tokens.setJwtAuthenticationConverter(RoleClaims.authenticationConverter());
         http.csrf(AbstractHttpConfigurer::disable)
-                .sessionManagement(AbstractHttpConfigurer::disable)
-                .securityContext(
-                        context -> context.securityContextRepository(new RequestAttributeSecurityContextRepository()))
-                .servletApi(AbstractHttpConfigurer::disable)
-                .anonymous(AbstractHttpConfigurer::disable)
-                .requestCache(AbstractHttpConfigurer::disable)
+                .sessionManagement(session -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
                 .formLogin(AbstractHttpConfigurer::disable)
                 .httpBasic(AbstractHttpConfigurer::disable)
                 .logout(AbstractHttpConfigurer::disable)
-                .headers(headers -> headers.addObjectPostProcessor(new ObjectPostProcessor<HeaderWriterFilter>() {
-                    @Override
-                    public <O extends HeaderWriterFilter> O postProcess(O filter) {
-                        filter.setShouldWriteHeadersEagerly(true);
-                        return filter;
-                    }
-                }))
                 .authorizeHttpRequests(requests -> {
                     requests.requestMatchers(
                                     "/actuator/health",
@@ -232,10 +221,10 @@ public class AgoraSecurityAutoConfiguration {
                     rules.orderedStream().forEach(rule -> rule.apply(requests));
                     requests.anyRequest().authenticated();
                 })
-                .oauth2ResourceServer(server -> server.authenticationConverter(new HeaderBearerTokens())
-                        .jwt(jwt -> jwt.authenticationManager(new ProviderManager(tokens)))
-                        .authenticationEntryPoint(problems)
-                        .accessDeniedHandler(problems))
+                .oauth2ResourceServer(
+                        server -> server.jwt(jwt -> jwt.decoder(decoder).jwtAuthenticationConverter(rolesAndScopes()))
+                                .authenticationEntryPoint(problems)
+                                .accessDeniedHandler(problems))
                 .exceptionHandling(
                         errors -> errors.authenticationEntryPoint(problems).accessDeniedHandler(problems));
         return http.build();

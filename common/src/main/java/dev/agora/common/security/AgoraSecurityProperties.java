@@ -11,11 +11,14 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *     under which clients discover its endpoints; by default the local cluster's first frontend
  * @param authorities base URLs of the authorization server's replicas (the frontends): their
  *     {@code /oauth2/jwks} verifies tokens, their {@code /oauth2/token} issues this service's own; tried in order
- * @param clientId this service's OAuth2 client id, for its calls to other services
+ * @param clientId this service's OAuth2 client id, for its calls to other services; blank: the service's name
+ *     ({@code spring.application.name})
  * @param clientSecret its client secret; blank when the service calls no other service
+ * @param publicReads GET paths anyone may read without a token, served by a chain of their own
  */
 @ConfigurationProperties("agora.security")
-public record AgoraSecurityProperties(String issuer, List<URI> authorities, String clientId, String clientSecret) {
+public record AgoraSecurityProperties(
+        String issuer, List<URI> authorities, String clientId, String clientSecret, List<String> publicReads) {
 
     /**
      * The local cluster's first frontend: a client that discovers the authorization server from the issuer (RFC 8414)
@@ -26,6 +29,7 @@ public record AgoraSecurityProperties(String issuer, List<URI> authorities, Stri
     public AgoraSecurityProperties {
         if (issuer == null || issuer.isBlank()) issuer = DEFAULT_ISSUER;
         authorities = authorities == null ? List.of() : List.copyOf(authorities);
+        publicReads = publicReads == null ? List.of() : List.copyOf(publicReads);
     }
 
     public boolean callsOtherServices() {

@@ -27,7 +27,7 @@ public record WarmUpProperties(
         @DefaultValue("30s") Duration duration,
         @DefaultValue("5000") int maxRequests,
         @DefaultValue("2") int concurrency,
-        @DefaultValue("true") boolean beforeReady,
+        @DefaultValue("false") boolean beforeReady,
         @DefaultValue("false") boolean exitWhenDone) {
 
     public WarmUpProperties {

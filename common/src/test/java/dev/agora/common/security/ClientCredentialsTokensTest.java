@@ -44,7 +44,7 @@ class ClientCredentialsTokensTest {
     }
 
     private static AgoraSecurityProperties properties(List<URI> authorities, String secret) {
-        return new AgoraSecurityProperties(null, authorities, "order-service", secret);
+        return new AgoraSecurityProperties(null, authorities, "order-service", secret, null);
     }
 
     private static URI deadAuthority() throws Exception {

@@ -27,6 +27,7 @@ import org.springframework.test.context.DynamicPropertySource;
             "agora.security.client-id=warm-service",
             "agora.security.client-secret=warm-service-secret-0123456789abcdef",
             "agora.warm-up.enabled=true",
+            "agora.warm-up.before-ready=true",
             "agora.warm-up.duration=30s",
             "agora.warm-up.max-requests=150",
             "agora.warm-up.requests[0]=GET /public/items/1",

@@ -15,7 +15,7 @@ public enum Rejection {
     UNKNOWN_ORDER(401, "order does not exist"),
     FOREIGN_ORDER(402, "order belongs to another account"),
     NOTHING_OPEN(403, "order has no open shares"),
-    /** The order's executions would not fit into one reply ({@code agora.exchange.max-reply-size}). */
+    /** The order's executions would not fit into one reply ({@code ExchangeProperties#maxReplySize}). */
     TOO_MANY_EXECUTIONS(404, "order has too many executions for one reply"),
     /** The connection's TLS client certificate does not name the account. */
     ACCOUNT_NOT_PERMITTED(105, "account is not named by this connection's certificate"),

@@ -241,7 +241,7 @@ public final class BookCache implements MeterBinder {
     }
 
     /**
-     * The cache's bound ({@code agora.cache.max-*}) beside Caffeine's {@code cache_size}; what the bound pushed out is
+     * The cache's bound ({@code CacheSettings}) beside Caffeine's {@code cache_size}; what the bound pushed out is
      * Caffeine's {@code cache_evictions_total}.
      */
     static void capacity(MeterRegistry registry, Cache<?, ?> cache, String name) {

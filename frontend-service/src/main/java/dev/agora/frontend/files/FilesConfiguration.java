@@ -40,9 +40,9 @@ class FilesConfiguration {
 
     /**
      * A client of its own for streams: no automatic retries or redirects, no decompression (bytes pass as sent). Its
-     * pool ({@code agora.files.max-connections} per node) bounds the transfers at once; its use and the transfers
+     * pool ({@code FilesSettings#maxConnections} per node) bounds the transfers at once; its use and the transfers
      * waiting are {@code httpcomponents_httpclient_pool_*{httpclient="files"}}, and a transfer that waited
-     * {@code agora.files.pool-wait} in vain is refused with 503 ({@link FileController}).
+     * {@code FilesSettings#poolWait} in vain is refused with 503 ({@link FileController}).
      */
     @Bean(destroyMethod = "close")
     CloseableHttpClient fileTransferClient(FilesSettings settings, MeterRegistry meters) {

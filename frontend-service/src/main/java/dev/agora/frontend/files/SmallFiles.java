@@ -41,7 +41,7 @@ final class SmallFiles implements MeterBinder, BookCache.FileChanges {
     private final boolean enabled;
     private final long maxFileSize;
     private final BookCache books;
-    /** What is known of each name, all books together, bounded by {@code agora.files.memory.max-names}. */
+    /** What is known of each name, all books together, bounded by {@code FilesSettings.Memory#maxNames}. */
     private final Cache<Name, Known> names;
 
     private final Cache<String, byte[]> bytes;

@@ -1,6 +1,5 @@
 package dev.agora.frontend.web;
 
-import dev.agora.common.security.PublicReads;
 import dev.agora.frontend.identity.PeopleTokens;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -16,7 +15,6 @@ import org.apache.hc.core5.util.Timeout;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.web.server.context.WebServerInitializedEvent;
-import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -39,16 +37,13 @@ class WebConfiguration {
     /** This frontend's address for its own pages, set when the server listens (port 0 in tests). */
     private final AtomicReference<URI> ownAddress = new AtomicReference<>();
 
+    /** The pages call the public API of this frontend itself, on loopback. */
     @Bean
-    ApplicationListener<WebServerInitializedEvent> pagesLearnTheirAddress(
-            @Value("${server.address:}") String address, WebSettings settings) {
+    ApplicationListener<WebServerInitializedEvent> pagesLearnTheirAddress(@Value("${server.address:}") String address) {
         return event -> {
             // Not the management server's (a port of its own in deployments).
             if ("management".equals(event.getApplicationContext().getServerNamespace())) return;
-            ownAddress.set(
-                    settings.apiUrl() != null
-                            ? settings.apiUrl()
-                            : PublicApi.loopback(address, event.getWebServer().getPort()));
+            ownAddress.set(PublicApi.loopback(address, event.getWebServer().getPort()));
         };
     }
 
@@ -72,14 +67,6 @@ class WebConfiguration {
         } catch (RuntimeException databaseAway) {
             return Double.NaN;
         }
-    }
-
-    @Bean
-    FilterRegistrationBean<SessionlessRequests> sessionlessRequests(PublicReads publicReads) {
-        var registration =
-                new FilterRegistrationBean<>(new SessionlessRequests(publicReads, WebSecurityConfiguration.PAGE_PATHS));
-        registration.setOrder(SessionlessRequests.ORDER);
-        return registration;
     }
 
     @Bean

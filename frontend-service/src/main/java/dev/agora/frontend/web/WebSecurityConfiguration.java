@@ -56,11 +56,10 @@ class WebSecurityConfiguration {
 
     /**
      * A reader with no session cookie who reads a public page: nobody to identify and
-     * nothing to protect, so this chain leaves out the session-backed security context, CSRF tokens, the request
-     * cache, anonymous authentication and exception translation, as common's {@code agoraPublicReads} does for the
-     * JSON reads; the firewall and the security headers (the pages' CSP and referrer policy among them) stay. Such a
-     * page shows no form that changes anything (the book page offers "sign in to buy"), so it needs no CSRF token,
-     * and it creates no session. Anyone with a session cookie, valid or not, and every other request, takes the full
+     * nothing to protect, so this chain is stateless and has no CSRF tokens, as common's {@code agoraPublicReads} is
+     * for the JSON reads; the firewall and the security headers (the pages' CSP and referrer policy among them) stay.
+     * Such a page shows no form that changes anything (the book page offers "sign in to buy"), so it needs no CSRF
+     * token, and it creates no session. Anyone with a session cookie, valid or not, and every other request, takes the full
      * chain below, so a signed-in reader's page carries the CSRF token of its buy and sign-out forms.
      */
     @Bean

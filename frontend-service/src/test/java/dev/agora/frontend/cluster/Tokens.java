@@ -74,7 +74,7 @@ public final class Tokens {
                 .token();
     }
 
-    /** The frontends' token lifetime (agora.identity.token-lifetime, not overridden by the test cluster). */
+    /** The frontends' token lifetime (IdentityProperties#tokenLifetime). */
     private static final Duration LIFETIME = Duration.ofMinutes(15);
 
     /** A fresh token for any client; throws when the endpoint refuses. */

@@ -27,7 +27,7 @@ class SeedingIdentitiesTest {
         // No identities to seed into: the refusal must come before any is touched.
         IllegalStateException refused = catchThrowableOfType(
                 IllegalStateException.class,
-                () -> SeedingIdentities.seed(null, new IdentityProperties(null, null, EXAMPLE, null), true));
+                () -> SeedingIdentities.seed(null, new IdentityProperties(null, null, EXAMPLE), true));
 
         assertThat(refused).isNotNull();
         assertThat(refused.getMessage())

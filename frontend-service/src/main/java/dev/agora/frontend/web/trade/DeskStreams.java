@@ -30,7 +30,7 @@ import org.thymeleaf.context.Context;
  *
  * <p>Why polling here rather than a feed from the exchange: the exchange has no change feed a reader may subscribe to
  * (its sequencer reports batches by count to one observer, its metrics), and its engine is another team's to change.
- * Polling costs one small read per desk per interval, bounded by {@code agora.web.desk-stream-limit} streams; a feed
+ * Polling costs one small read per desk per interval, bounded by {@code WebSettings#deskStreamLimit} streams; a feed
  * pushed from the exchange's commit would replace {@link #tick} without changing the page.
  */
 final class DeskStreams implements AutoCloseable {
@@ -67,7 +67,7 @@ final class DeskStreams implements AutoCloseable {
                 .description("Live desk streams open")
                 .register(meters);
         Gauge.builder("agora.web.desk.streams.capacity", () -> limit)
-                .description("Live desk streams open at most (agora.web.desk-stream-limit)")
+                .description("Live desk streams open at most")
                 .register(meters);
         this.refused = Counter.builder("agora.web.desk.streams.rejected")
                 .description("Live desks refused with 503 because the limit was reached")
