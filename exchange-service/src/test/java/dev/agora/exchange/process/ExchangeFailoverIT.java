@@ -20,9 +20,13 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * Two real exchange processes on one PostgreSQL, active and standby, with the production lease (500 ms, renewed every
@@ -30,6 +34,8 @@ import org.junit.jupiter.api.Test;
  * frozen leader that is thawed after its successor took over writes nothing, stops being ready and stands by. Each
  * standby has run its JSON API's order path while standing by, and that changed nothing.
  */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ExchangeFailoverIT {
 
     private static final Duration READY = Duration.ofSeconds(120);
@@ -39,20 +45,23 @@ class ExchangeFailoverIT {
 
     private final ExchangeInstances exchanges = new ExchangeInstances("exchange_failover");
     private final AtomicLong accountIds = new AtomicLong(100_000);
+    /** The active instance and its standby as the previous test left them; null before the first. */
+    private Pair pair;
 
-    @BeforeEach
+    @BeforeAll
     void emptyDatabase() throws SQLException {
         exchanges.emptyDatabase();
     }
 
-    @AfterEach
+    @AfterAll
     void stopProcesses() {
         exchanges.close();
     }
 
     @Test
+    @Order(1)
     void theStandbyAnswersWithinASecondOfTheActiveOneBeingKilled() throws Exception {
-        Pair pair = activeAndStandby("kill");
+        Pair pair = activeAndStandby();
         String before = create(pair.activeXml());
 
         long killed = System.nanoTime();
@@ -69,8 +78,9 @@ class ExchangeFailoverIT {
     }
 
     @Test
+    @Order(2)
     void theStandbyAnswersWithinASecondOfTheActiveOneFreezingAndTheThawedOneWritesNothing() throws Exception {
-        Pair pair = activeAndStandby("freeze");
+        Pair pair = activeAndStandby();
         create(pair.activeXml());
 
         long frozen = System.nanoTime();
@@ -122,17 +132,32 @@ class ExchangeFailoverIT {
         }
     }
 
-    private Pair activeAndStandby(String name) throws Exception {
-        int activeTcp = FreePorts.next();
-        int standbyTcp = FreePorts.next();
-        ServiceProcess active = exchanges.exchange("exchange-" + name + "-first", activeTcp);
-        active.startAndAwaitReady(READY);
-        ServiceProcess standby = exchanges.exchange("exchange-" + name + "-second", standbyTcp);
+    /**
+     * An active instance and a standby that has warmed up. The first test starts both; a later one takes the pair the
+     * previous fault left (its standby now leads) and restarts the former leader as the new standby, one process
+     * start instead of two.
+     */
+    private Pair activeAndStandby() throws Exception {
+        if (pair == null) {
+            int activeTcp = FreePorts.next();
+            int standbyTcp = FreePorts.next();
+            ServiceProcess active = exchanges.exchange("exchange-failover-first", activeTcp);
+            active.startAndAwaitReady(READY);
+            pair = new Pair(active, activeTcp, exchanges.exchange("exchange-failover-second", standbyTcp), standbyTcp);
+        } else {
+            pair = new Pair(pair.standby(), pair.standbyTcp(), pair.active(), pair.activeTcp());
+            assertThat(pair.active().isReady())
+                    .as("the previous test's successor leads")
+                    .isTrue();
+            pair.standby().thaw();
+            pair.standby().kill();
+        }
+        ServiceProcess standby = pair.standby();
         standby.start();
         Health.await(standby, "\"role\":\"STANDBY\"", READY);
         assertThat(standby.isReady()).as("a standby is not ready").isFalse();
         awaitWarmUp(standby);
-        return new Pair(active, activeTcp, standby, standbyTcp);
+        return pair;
     }
 
     /** Creates a new account through {@code xml}; its id. */

@@ -1,7 +1,9 @@
 package dev.agora.local.cluster;
 
+import dev.agora.local.postgres.SharedPostgres;
 import dev.agora.local.process.ServiceJars;
 import dev.agora.local.process.ServiceProcess;
+import dev.agora.local.process.TestAotCaches;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -57,6 +59,9 @@ public final class LocalProcesses implements AutoCloseable {
                 .env(LocalProfile.environment())
                 .logFile(logFolder.resolve(name + ".log"));
         settings.accept(builder);
+        if (TestAotCaches.enabled()) {
+            TestAotCaches.use(builder, database -> LocalProfile.database(SharedPostgres.get(), database));
+        }
         ServiceProcess process = builder.build();
         processes.add(process);
         return process;

@@ -269,7 +269,7 @@ public final class ServiceProcess implements AutoCloseable {
 
     public static final class Builder {
         private final String name;
-        private final Path jar;
+        private Path jar;
         private final int port;
         private final Map<String, String> environment = new LinkedHashMap<>();
         private final List<String> jvmOptions = new ArrayList<>(List.of("-XX:TieredStopAtLevel=1", "-Xss512k"));
@@ -303,6 +303,24 @@ public final class ServiceProcess implements AutoCloseable {
         public Builder logFile(Path file) {
             this.logFile = file;
             return this;
+        }
+
+        /** Runs this jar instead (an extracted copy of the one given at first, say). */
+        public Builder jar(Path runnableJar) {
+            this.jar = runnableJar;
+            return this;
+        }
+
+        public Path jar() {
+            return jar;
+        }
+
+        public Map<String, String> environment() {
+            return Map.copyOf(environment);
+        }
+
+        public List<String> jvmOptions() {
+            return List.copyOf(jvmOptions);
         }
 
         public ServiceProcess build() {

@@ -1,0 +1,237 @@
+package dev.agora.local.process;
+
+import dev.agora.common.process.ParentWatch;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.jar.JarFile;
+import java.util.jar.Manifest;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Service processes that tests start run from a JDK 25 AOT cache (JEP 483, 514), as the launcher's do: the classes a
+ * service loads and links while it starts and serves its first requests are mapped from the cache instead of read,
+ * verified and linked again, which is most of a start on a busy two-core machine. One cache per built exec jar, kept
+ * beside it ({@code <module>/target/test-aot/<digest of its content>/}): the jar is extracted there (the cache needs a
+ * class path of plain jars), then one training run starts it on a throwaway database, sends it a hundred of its own
+ * warm-up requests ({@code agora.warm-up} in its application.yml: reads, and writes it rejects), and exits, and the
+ * JVM writes the cache. Every later process of that jar, in this test run and in later modules' tests, starts from
+ * it. A jar rebuilt with other content gets a folder of its own, so a process still running from the old one is left
+ * alone. A training that fails (its {@code training.log} says why) costs the cache, not the test: processes then run
+ * without it. Below JDK 25, or with {@code -Dagora.test.aot-cache=false}, processes run from the exec jar as before.
+ */
+public final class TestAotCaches {
+
+    private static final Logger log = LoggerFactory.getLogger(TestAotCaches.class);
+    private static final Duration EXTRACT_TIMEOUT = Duration.ofMinutes(2);
+    private static final Duration TRAINING_TIMEOUT = Duration.ofMinutes(5);
+    static final int TRAINING_REQUESTS = 100;
+    /** One preparation at a time in this JVM; a file lock does the same between JVMs (parallel module builds). */
+    private static final Object LOCK = new Object();
+
+    private TestAotCaches() {}
+
+    public static boolean enabled() {
+        return Runtime.version().feature() >= 25
+                && !"false".equalsIgnoreCase(System.getProperty("agora.test.aot-cache", "true"));
+    }
+
+    /**
+     * Points {@code builder} at the extracted copy of its exec jar and at that jar's AOT cache, extracting and
+     * training first when this build's jar has none yet.
+     *
+     * @param trainingDatabase {@code DATABASE_*} of the named database, which the training run may migrate and throw
+     *     away
+     */
+    public static void use(ServiceProcess.Builder builder, Function<String, Map<String, String>> trainingDatabase) {
+        Path execJar = builder.jar().toAbsolutePath();
+        if (!isSpringBootJar(execJar)) return;
+        synchronized (LOCK) {
+            try {
+                Path root = execJar.resolveSibling("test-aot");
+                Files.createDirectories(root);
+                try (FileChannel channel = FileChannel.open(
+                                root.resolve("lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                        FileLock ignored = channel.lock()) {
+                    Path folder = root.resolve(version(execJar));
+                    Path application;
+                    try {
+                        application = extracted(execJar, folder);
+                    } catch (RuntimeException e) {
+                        log.warn("Running {} from its exec jar: extracting it failed: {}", execJar, e.getMessage());
+                        return;
+                    }
+                    Path cache = folder.resolve("service.aot");
+                    Path failed = folder.resolve("training-failed");
+                    if (!Files.exists(cache) && !Files.exists(failed)) {
+                        train(
+                                application,
+                                cache,
+                                failed,
+                                folder.resolve("training.log"),
+                                builder,
+                                trainingDatabase.apply(databaseName(execJar)));
+                    }
+                    builder.jar(application);
+                    List<String> options = new ArrayList<>(withoutCds(builder.jvmOptions()));
+                    if (Files.isRegularFile(cache)) options.add("-XX:AOTCache=" + cache);
+                    builder.jvmOptions(options);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("AOT cache of " + execJar, e);
+            }
+        }
+    }
+
+    /** Only a Spring Boot exec jar can be extracted into plain jars (a test may run a small jar of its own). */
+    private static boolean isSpringBootJar(Path jar) {
+        try (JarFile file = new JarFile(jar.toFile())) {
+            Manifest manifest = file.getManifest();
+            return manifest != null && manifest.getMainAttributes().getValue("Spring-Boot-Version") != null;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** A database of the training runs of this jar's service: {@code aot_catalog_service_exec}. */
+    private static String databaseName(Path jar) {
+        String name = jar.getFileName().toString().replaceFirst("\\.jar$", "");
+        return ("aot_" + name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]", "_"))
+                .substring(0, Math.min(63, 4 + name.length()));
+    }
+
+    /**
+     * Names the jar's content (its entries' names, sizes and CRCs, from its central directory), not its time stamp:
+     * every {@code package} rewrites a Spring Boot jar, and a jar whose content did not change keeps its cache.
+     */
+    private static String version(Path jar) throws IOException {
+        MessageDigest digest;
+        try {
+            digest = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+        try (ZipFile zip = new ZipFile(jar.toFile())) {
+            zip.stream()
+                    .sorted(Comparator.comparing(ZipEntry::getName))
+                    .forEach(entry ->
+                            digest.update((entry.getName() + " " + entry.getSize() + " " + entry.getCrc() + "\n")
+                                    .getBytes(StandardCharsets.UTF_8)));
+        }
+        return HexFormat.of().formatHex(digest.digest(), 0, 12);
+    }
+
+    /** The application jar of {@code jar}'s extracted copy in {@code folder} (with its {@code lib/}). */
+    private static Path extracted(Path jar, Path folder) throws IOException {
+        Path application = folder.resolve("app").resolve(jar.getFileName());
+        if (Files.isRegularFile(folder.resolve("extracted"))) return application;
+        Files.createDirectories(folder);
+        run(
+                List.of(
+                        ServiceJars.javaExecutable(),
+                        "-Djarmode=tools",
+                        "-jar",
+                        jar.toString(),
+                        "extract",
+                        "--force",
+                        "--application-filename",
+                        jar.getFileName().toString(),
+                        "--destination",
+                        folder.resolve("app").toString()),
+                Map.of(),
+                folder.resolve("extract.log"),
+                EXTRACT_TIMEOUT);
+        if (!Files.isRegularFile(application)) throw new IllegalStateException("Extracting " + jar + " made no jar");
+        Files.writeString(folder.resolve("extracted"), jar + "\n");
+        return application;
+    }
+
+    private static void train(
+            Path application,
+            Path cache,
+            Path failed,
+            Path logFile,
+            ServiceProcess.Builder builder,
+            Map<String, String> trainingDatabase)
+            throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(ServiceJars.javaExecutable());
+        command.addAll(withoutCds(builder.jvmOptions()));
+        command.addAll(List.of(
+                "-XX:AOTCacheOutput=" + cache,
+                // common's WarmingUp: its requests before readiness, then the service stops once ready.
+                "-Dagora.warm-up.enabled=true",
+                "-Dagora.warm-up.before-ready=true",
+                "-Dagora.warm-up.exit-when-done=true",
+                "-Dagora.warm-up.max-requests=" + TRAINING_REQUESTS,
+                "-jar",
+                application.toString(),
+                "--server.port=0",
+                "--server.address=127.0.0.1"));
+        Map<String, String> environment = new LinkedHashMap<>(builder.environment());
+        environment.putAll(trainingDatabase);
+        environment.put("AGORA_EXCHANGE_TCP_PORT", "0");
+        environment.put(
+                ParentWatch.PARENT_PID_VARIABLE,
+                Long.toString(ProcessHandle.current().pid()));
+        long started = System.nanoTime();
+        try {
+            run(command, environment, logFile, TRAINING_TIMEOUT);
+            if (!Files.isRegularFile(cache)) throw new IllegalStateException("the training run wrote no cache");
+            log.info(
+                    "Trained the AOT cache of {} in {} ms",
+                    application.getFileName(),
+                    (System.nanoTime() - started) / 1_000_000);
+        } catch (RuntimeException e) {
+            log.warn("AOT training of {} failed (see {}): {}", application.getFileName(), logFile, e.getMessage());
+            Files.deleteIfExists(cache);
+            Files.writeString(failed, e.getMessage() + "\n");
+        }
+    }
+
+    /** The AOT cache replaces the class-data-sharing archive: the JVM refuses {@code -Xshare} options next to it. */
+    private static List<String> withoutCds(List<String> options) {
+        return options.stream().filter(option -> !option.startsWith("-Xshare")).toList();
+    }
+
+    private static void run(List<String> command, Map<String, String> environment, Path logFile, Duration timeout)
+            throws IOException {
+        ProcessBuilder builder =
+                new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(logFile.toFile());
+        builder.environment().putAll(environment);
+        Process process = builder.start();
+        try {
+            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                process.destroyForcibly();
+                throw new IllegalStateException("timed out after " + timeout + ": see " + logFile);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+        if (process.exitValue() != 0) {
+            throw new IllegalStateException("exit " + process.exitValue() + ": see " + logFile);
+        }
+    }
+}
