@@ -83,15 +83,17 @@ class ExchangeTakeoverTest {
                     .env("AGORA_EXCHANGE_TCP_HOST", "127.0.0.1")
                     .jvmOptions(JVM_OPTIONS)));
         }
-        // The first one migrates the database and takes the lease; the second then stands by.
-        exchanges.get(0).startAndAwaitReady(READY);
-        exchanges.get(1).start();
-        Health.await(exchanges.get(1), "\"role\":\"STANDBY\"", READY);
+        // The first one migrates the database and takes the lease; the second then stands by. The frontend (in this
+        // JVM) starts meanwhile, on the other core: it follows whichever exchange is ready.
+        exchanges.get(0).start();
         frontendContext = cluster.startAnotherFrontend(
                 "--agora.instances.exchange-service=" + LocalProcesses.urls(exchanges),
                 // Traders here send more than a production caller may.
                 "--agora.limits.rates-enabled=false");
         frontend = "http://127.0.0.1" + ":" + frontendContext.getEnvironment().getProperty("local.server.port");
+        exchanges.get(0).awaitReady(READY);
+        exchanges.get(1).start();
+        Health.await(exchanges.get(1), "\"role\":\"STANDBY\"", READY);
     }
 
     @AfterAll
