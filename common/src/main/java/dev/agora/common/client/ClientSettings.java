@@ -4,7 +4,9 @@ import java.time.Duration;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * How one service's replicas are called ({@code agora.clients.<service-id>.*}). Everything else is derived from
+ * How one service's replicas are called ({@code agora.clients.<service-id>.*}; from the environment in Spring's
+ * relaxed form, e.g. {@code AGORA_CLIENTS_CATALOG_SERVICE_TIMEOUT}, for a service the application's configuration
+ * names). Everything else is derived from
  * these (see {@code common/README.md}, "Client settings"): waiting for a pooled connection is bounded by
  * {@code timeout} too, the connection pool is sized from {@code maxConcurrentCalls}, hedges are limited to a tenth of
  * it, and a replica's circuit breaker stays open for two health-check intervals before it is tried again.
@@ -51,18 +53,6 @@ public record ClientSettings(
 
     public static ClientSettings defaults() {
         return new ClientSettings(Duration.ofSeconds(2), Duration.ofMillis(200), 3, Duration.ZERO, 200, Duration.ZERO);
-    }
-
-    public ClientSettings withTimeout(Duration timeout) {
-        return new ClientSettings(timeout, connectTimeout, attempts, hedgeAfter, maxConcurrentCalls, retryInterval);
-    }
-
-    public ClientSettings withHedgeAfter(Duration hedgeAfter) {
-        return new ClientSettings(timeout, connectTimeout, attempts, hedgeAfter, maxConcurrentCalls, retryInterval);
-    }
-
-    public ClientSettings withRetryInterval(Duration retryInterval) {
-        return new ClientSettings(timeout, connectTimeout, attempts, hedgeAfter, maxConcurrentCalls, retryInterval);
     }
 
     /** Whether a call that finds no replica admitted waits {@code retryInterval} and looks again. */

@@ -4,6 +4,8 @@ import dev.agora.common.limits.BoundedExecutors;
 import dev.agora.common.web.RequestIds;
 import io.github.resilience4j.bulkhead.Bulkhead;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.micrometer.context.ContextSnapshot;
+import io.micrometer.context.ContextSnapshotFactory;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.util.HashedWheelTimer;
 import io.netty.util.Timeout;
@@ -44,6 +46,10 @@ public final class Hedging implements AutoCloseable {
 
     /** How often the timer looks for hedges due: a hedge leaves up to this long after its call's delay. */
     static final Duration TICK = Duration.ofMillis(10);
+
+    /** Micrometer's context propagation: every registered thread-local accessor (observation, server timing). */
+    private static final ContextSnapshotFactory CONTEXT =
+            ContextSnapshotFactory.builder().build();
 
     private final HashedWheelTimer timers;
     private final ThreadPoolExecutor attempts;
@@ -120,6 +126,11 @@ public final class Hedging implements AutoCloseable {
         final AttemptScope own;
         /** The caller's request id, which the hedge's request carries too (the only thing the MDC holds here). */
         final String requestId = RequestIds.current();
+        /**
+         * The caller's thread-local context (#53): its current observation, so the hedge's request is a span of the
+         * caller's trace and carries its {@code traceparent}, and where {@code Server-Timing} passes answers on.
+         */
+        final ContextSnapshot context = CONTEXT.captureAll();
 
         volatile CompletableFuture<T> hedge;
         volatile long hedgedAfterNanos;
@@ -160,7 +171,7 @@ public final class Hedging implements AutoCloseable {
             hedgedAfterNanos = System.nanoTime() - call.started;
             hedge = outcome;
             try {
-                attempts.execute(() -> {
+                attempts.execute(context.wrap(() -> {
                     if (requestId != null) MDC.put(RequestIds.MDC_KEY, requestId);
                     try {
                         outcome.complete(
@@ -176,7 +187,7 @@ public final class Hedging implements AutoCloseable {
                         budget.onComplete();
                         MDC.clear();
                     }
-                });
+                }));
             } catch (RejectedExecutionException full) {
                 hedge = null;
                 budget.onComplete();

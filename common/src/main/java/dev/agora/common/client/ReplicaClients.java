@@ -95,7 +95,7 @@ public final class ReplicaClients implements AutoCloseable {
                 .clone()
                 .requestInterceptor(RequestIds.propagatingInterceptor())
                 .requestInterceptor(WritingFrontend.propagatingInterceptor())
-                .requestInterceptor(ServerTiming.answersInterceptor());
+                .requestInterceptor(ServerTiming.relayingInterceptor());
         this.meters = meters;
         this.healthInterval = healthInterval;
         int hedgeThreads = settings.clients().values().stream()
@@ -170,7 +170,7 @@ public final class ReplicaClients implements AutoCloseable {
                 uri -> restClients
                         .clone()
                         .requestFactory(requests)
-                        .uriBuilderFactory(new FixedPathUris(uri))
+                        .baseUrl(uri.toString())
                         .build(),
                 breakers,
                 retry,

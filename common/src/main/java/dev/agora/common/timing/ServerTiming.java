@@ -1,16 +1,13 @@
 package dev.agora.common.timing;
 
-import dev.agora.common.client.CallSafety;
-import dev.agora.common.client.Replica;
-import dev.agora.common.client.ReplicaClients;
+import io.micrometer.context.ThreadLocalAccessor;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.springframework.http.HttpHeaders;
 import org.springframework.http.client.ClientHttpRequestInterceptor;
-import org.springframework.web.client.RestClientResponseException;
+import org.springframework.http.client.ClientHttpResponse;
 
 /**
  * The {@code Server-Timing} entries of the request being handled on this thread: time spent in each tier,
@@ -27,11 +24,8 @@ public final class ServerTiming {
     public static final String DB = "db";
 
     private static final ThreadLocal<ServerTiming> CURRENT = new ThreadLocal<>();
-    /**
-     * Set while an attempt made through {@link #call} runs on this thread: where {@link #answersInterceptor()}
-     * puts the header of the attempt's response.
-     */
-    private static final ThreadLocal<String[]> ANSWERED = new ThreadLocal<>();
+    /** Set inside {@link #call}: where {@link #relayingInterceptor()} passes answers' entries on. */
+    private static final ThreadLocal<Relaying> RELAYING = new ThreadLocal<>();
 
     /** {@code name;dur=1.234} or {@code name;desc=hit}, as this class writes them (and other tiers do). */
     private static final Pattern ENTRY =
@@ -74,68 +68,73 @@ public final class ServerTiming {
     }
 
     /**
-     * Calls {@code serviceId} through {@code clients}, adds the call's time to the entry {@code tier} and passes
-     * on the entries of the answer that won, each under {@code tier.}, also when that answer is a 4xx/5xx
-     * ({@link RestClientResponseException}, rethrown). The attempts must run on a client that has
-     * {@link #answersInterceptor()}.
+     * Runs {@code call} (a call to another tier), adds how long it took to the entry {@code tier}, and passes on the
+     * entries of every answer received during it (a 4xx/5xx too) each under {@code tier.}, as far as the answers came
+     * through a client with {@link #relayingInterceptor()}. An attempt that a hedge overtook is cancelled before its
+     * answer, so a hedged call passes on the winner's entries.
      */
-    public static <T> T call(
-            String tier, ReplicaClients clients, String serviceId, CallSafety safety, Replica.Attempt<T> attempt) {
-        return measure(tier, () -> {
-            try {
-                return relay(tier, clients.call(serviceId, safety, answered(attempt)));
-            } catch (RestClientResponseException answeredWithError) {
-                relay(tier, answeredWithError.getResponseHeaders());
-                throw answeredWithError;
-            }
-        });
+    public static <T> T call(String tier, Supplier<T> call) {
+        ServerTiming timing = CURRENT.get();
+        if (timing == null) return call.get();
+        Relaying outer = RELAYING.get();
+        RELAYING.set(new Relaying(timing, tier));
+        try {
+            return measure(tier, call);
+        } finally {
+            if (outer == null) RELAYING.remove();
+            else RELAYING.set(outer);
+        }
     }
 
-    /** Keeps the {@code Server-Timing} header of a response to an attempt made through {@link #call}. */
-    public static ClientHttpRequestInterceptor answersInterceptor() {
+    /**
+     * Passes on the {@code Server-Timing} entries of each answer that arrives inside {@link #call}, on whichever
+     * thread the attempt runs (a hedge's thread carries the call's context, {@link ContextAccessor}); calls made
+     * outside one (health probes, background work) pass nothing on.
+     */
+    public static ClientHttpRequestInterceptor relayingInterceptor() {
         return (request, body, execution) -> {
-            var response = execution.execute(request, body);
-            String[] slot = ANSWERED.get();
-            if (slot != null) slot[0] = response.getHeaders().getFirst(HEADER);
+            ClientHttpResponse response = execution.execute(request, body);
+            Relaying relaying = RELAYING.get();
+            if (relaying != null)
+                relaying.timing.relay(relaying.tier, response.getHeaders().getFirst(HEADER));
             return response;
         };
     }
 
-    /** An answer of a tier, with the {@code Server-Timing} header it came with (null when it had none). */
-    record Answered<T>(T value, String serverTiming) {}
+    /** Where answers received on this thread are passed on: the request's timing, under the tier being called. */
+    private record Relaying(ServerTiming timing, String tier) {}
 
     /**
-     * The attempt, answering with the header its response carried. The header is kept on the attempt's own
-     * thread (hedges run on pooled threads), so only the answer that wins is passed on; calls
-     * made outside an attempt (health probes) leave nothing behind.
+     * Micrometer context propagation's accessor of what {@link #call} set on this thread (registered through
+     * {@code META-INF/services}), so that a {@code ContextSnapshot} taken on the caller's thread brings it to an
+     * attempt running on another (a hedge).
      */
-    static <T> Replica.Attempt<Answered<T>> answered(Replica.Attempt<T> attempt) {
-        return replica -> {
-            String[] slot = new String[1];
-            ANSWERED.set(slot);
-            try {
-                T value = attempt.call(replica);
-                return new Answered<>(value, slot[0]);
-            } finally {
-                ANSWERED.remove();
-            }
-        };
+    public static final class ContextAccessor implements ThreadLocalAccessor<Object> {
+
+        @Override
+        public Object key() {
+            return "agora.server-timing";
+        }
+
+        @Override
+        public Object getValue() {
+            return RELAYING.get();
+        }
+
+        @Override
+        public void setValue(Object value) {
+            RELAYING.set((Relaying) value);
+        }
+
+        @Override
+        public void setValue() {
+            RELAYING.remove();
+        }
     }
 
-    /** Passes on the tier's entries, each under {@code tier.}; returns the answer's value. */
-    static <T> T relay(String tier, Answered<T> answer) {
-        relay(tier, answer.serverTiming());
-        return answer.value();
-    }
-
-    /** Passes on the entries of a tier's error answer. */
-    static void relay(String tier, HttpHeaders answerHeaders) {
-        if (answerHeaders != null) relay(tier, answerHeaders.getFirst(HEADER));
-    }
-
-    private static void relay(String tier, String header) {
-        ServerTiming timing = CURRENT.get();
-        if (timing == null || header == null) return;
+    /** Adds the entries of a tier's {@code Server-Timing} header, each under {@code tier.}. */
+    void relay(String tier, String header) {
+        if (header == null) return;
         int relayed = 0;
         for (String entry : header.split(",")) {
             Matcher parsed = ENTRY.matcher(entry);
@@ -144,10 +143,10 @@ public final class ServerTiming {
             String name = tier + "." + parsed.group(1);
             String value = parsed.group(3);
             if (parsed.group(2).equals("desc")) {
-                timing.put(name, value);
+                put(name, value);
             } else {
                 long nanos = nanosOf(value);
-                if (nanos >= 0) timing.add(name, nanos);
+                if (nanos >= 0) add(name, nanos);
             }
         }
     }

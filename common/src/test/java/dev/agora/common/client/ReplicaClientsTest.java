@@ -8,6 +8,9 @@ import dev.agora.common.CommonTestApplication;
 import dev.agora.common.security.testing.TestIssuer;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationHandler;
+import io.micrometer.observation.ObservationRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -15,12 +18,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.http.client.observation.ClientRequestObservationContext;
 import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.mock.web.MockHttpServletResponse;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -86,6 +91,9 @@ class ReplicaClientsTest {
 
     @Autowired
     MeterRegistry meters;
+
+    @Autowired
+    ObservationRegistry observations;
 
     @BeforeEach
     void everyReplicaHealthyAndAdmitted() {
@@ -356,6 +364,47 @@ class ReplicaClientsTest {
         assertThat(clients.of("hedged").breaker(REPLICAS.get(0).uri()).getState())
                 .as("a replica that loses every race is ejected")
                 .isEqualTo(CircuitBreaker.State.OPEN);
+    }
+
+    @Test
+    void aHedgeRunsInTheCallersObservationSoItsRequestJoinsTheCallersTrace() {
+        REPLICAS.get(0).mode = ReplicaServer.Mode.HANG;
+        List<ClientRequestObservationContext> requests = new CopyOnWriteArrayList<>();
+        observations.observationConfig().observationHandler(new ObservationHandler<Observation.Context>() {
+            @Override
+            public boolean supportsContext(Observation.Context context) {
+                return context instanceof ClientRequestObservationContext;
+            }
+
+            @Override
+            public void onStart(Observation.Context context) {
+                var request = (ClientRequestObservationContext) context;
+                if (request.getCarrier() != null
+                        && request.getCarrier().getURI().getPath().equals("/item")) {
+                    requests.add(request);
+                }
+            }
+        });
+        double hedgesBefore =
+                meters.counter("agora.client.hedges", "service", "hedged").count();
+
+        Observation caller = Observation.start("test.caller", observations);
+        try (Observation.Scope scope = caller.openScope()) {
+            // Round robin sends every other call to the hanging replica first: those are hedged.
+            for (int i = 0; i < 4; i++) {
+                assertThat(get("hedged", CallSafety.IDEMPOTENT)).isEqualTo("port " + port(1));
+            }
+        } finally {
+            caller.stop();
+        }
+
+        assertThat(meters.counter("agora.client.hedges", "service", "hedged").count())
+                .isGreaterThan(hedgesBefore);
+        assertThat(requests)
+                .as("every attempt's request, the hedges' (on hedge threads) too, is a child of the caller's")
+                .hasSizeGreaterThanOrEqualTo(5)
+                .allSatisfy(
+                        request -> assertThat(request.getParentObservation()).isSameAs(caller));
     }
 
     @Test

@@ -2,12 +2,14 @@ package dev.agora.common.timing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agora.common.client.Replica;
+import io.micrometer.context.ContextSnapshot;
+import io.micrometer.context.ContextSnapshotFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.http.HttpHeaders;
 import org.springframework.http.client.ClientHttpRequestInterceptor;
 import org.springframework.mock.http.client.MockClientHttpRequest;
 import org.springframework.mock.http.client.MockClientHttpResponse;
@@ -23,12 +25,8 @@ class ServerTimingTest {
     void aTiersEntriesArePassedOnUnderItsNameBeforeTheTotal() {
         ServerTiming timing = ServerTiming.begin();
 
-        String value = ServerTiming.relay(
-                "order",
-                new ServerTiming.Answered<>(
-                        "answer", "db;dur=1.25, catalog.db;dur=0.5, cache;desc=hit, total;dur=2.000"));
+        timing.relay("order", "db;dur=1.25, catalog.db;dur=0.5, cache;desc=hit, total;dur=2.000");
 
-        assertThat(value).isEqualTo("answer");
         assertThat(timing.header())
                 .startsWith("order.db;dur=1.250, order.catalog.db;dur=0.500, order.cache;desc=hit, "
                         + "order.total;dur=2.000, total;dur=");
@@ -38,8 +36,8 @@ class ServerTimingTest {
     void repeatedNamesAddUp() {
         ServerTiming timing = ServerTiming.begin();
 
-        ServerTiming.relay("catalog", new ServerTiming.Answered<>(1, "db;dur=0.4, db;dur=0.35"));
-        ServerTiming.relay("catalog", new ServerTiming.Answered<>(2, "db;dur=1"));
+        timing.relay("catalog", "db;dur=0.4, db;dur=0.35");
+        timing.relay("catalog", "db;dur=1");
 
         assertThat(timing.header()).startsWith("catalog.db;dur=1.750, total;dur=");
     }
@@ -48,43 +46,77 @@ class ServerTimingTest {
     void whatIsNotADurationOrADescriptionIsLeftOut() {
         ServerTiming timing = ServerTiming.begin();
 
-        ServerTiming.relay(
+        timing.relay(
                 "order",
-                new ServerTiming.Answered<>(
-                        null,
-                        "db;dur=abc, ;dur=1, x;noequals, neg;dur=-3, huge;dur=12345678901, fine;dur=0.001234,"
-                                + " evil\r\nheader;dur=1, spaced ; dur=2.5"));
-        ServerTiming.relay("order", (HttpHeaders) null);
-        ServerTiming.relay("order", new ServerTiming.Answered<>(null, null));
+                "db;dur=abc, ;dur=1, x;noequals, neg;dur=-3, huge;dur=12345678901, fine;dur=0.001234,"
+                        + " evil\r\nheader;dur=1, spaced ; dur=2.5");
+        timing.relay("order", null);
 
         assertThat(timing.header()).startsWith("order.fine;dur=0.001, order.spaced;dur=2.500, total;dur=");
     }
 
     @Test
     void aRequestWithoutTimingRecordsNothingAndStillAnswers() {
+        ClientHttpRequestInterceptor interceptor = ServerTiming.relayingInterceptor();
+
         assertThat(ServerTiming.measure("db", () -> 42)).isEqualTo(42);
-        assertThat(ServerTiming.relay("order", new ServerTiming.Answered<>("x", "db;dur=1")))
+        assertThat(ServerTiming.call("order", () -> {
+                    intercept(interceptor, timedAnswer("db;dur=1"));
+                    return "x";
+                }))
                 .isEqualTo("x");
     }
 
     @Test
-    void anAttemptAnswersWithTheHeaderItsOwnThreadReceivedAndLeavesNoneBehind() throws Exception {
-        ClientHttpRequestInterceptor interceptor = ServerTiming.answersInterceptor();
-        MockClientHttpResponse timed = new MockClientHttpResponse(new byte[0], 200);
-        timed.getHeaders().set(ServerTiming.HEADER, "db;dur=0.7, total;dur=1");
+    void answersReceivedDuringACallArePassedOnUnderItsTierAndNoOthers() {
+        ServerTiming timing = ServerTiming.begin();
+        ClientHttpRequestInterceptor interceptor = ServerTiming.relayingInterceptor();
 
-        Replica.Attempt<ServerTiming.Answered<String>> answered = ServerTiming.answered(replica -> {
-            intercept(interceptor, timed);
+        // Outside a call (a health probe): nothing is passed on.
+        intercept(interceptor, timedAnswer("db;dur=5"));
+        String value = ServerTiming.call("catalog", () -> {
+            intercept(interceptor, timedAnswer("db;dur=0.7, total;dur=1"));
             return "value";
         });
-        Replica.Attempt<ServerTiming.Answered<String>> noResponse =
-                ServerTiming.answered(replica -> "no interceptor ran");
+        intercept(interceptor, timedAnswer("db;dur=5"));
 
-        assertThat(answered.call(null)).isEqualTo(new ServerTiming.Answered<>("value", "db;dur=0.7, total;dur=1"));
-        assertThat(noResponse.call(null)).isEqualTo(new ServerTiming.Answered<>("no interceptor ran", null));
-        // A call outside an attempt (a health probe) keeps nothing for the next attempt on this thread.
-        intercept(interceptor, timed);
-        assertThat(noResponse.call(null)).isEqualTo(new ServerTiming.Answered<>("no interceptor ran", null));
+        assertThat(value).isEqualTo("value");
+        assertThat(timing.header())
+                .matches(
+                        "catalog\\.db;dur=0\\.700, catalog\\.total;dur=1\\.000, catalog;dur=\\d+\\.\\d{3}, total;dur=.*");
+    }
+
+    @Test
+    void anAnswerReceivedOnAnotherThreadThatCarriesTheCallsContextIsPassedOn() throws Exception {
+        ServerTiming timing = ServerTiming.begin();
+        ClientHttpRequestInterceptor interceptor = ServerTiming.relayingInterceptor();
+        var hedges = Executors.newSingleThreadExecutor();
+        try {
+            ServerTiming.call("order", () -> {
+                ContextSnapshot callers =
+                        ContextSnapshotFactory.builder().build().captureAll();
+                try {
+                    // Without the caller's context, as a hedge thread ran before: nothing passed on.
+                    hedges.submit(() -> intercept(interceptor, timedAnswer("bare;dur=1")))
+                            .get();
+                    hedges.submit(callers.wrap(() -> intercept(interceptor, timedAnswer("db;dur=2"))))
+                            .get();
+                } catch (InterruptedException | ExecutionException e) {
+                    throw new IllegalStateException(e);
+                }
+                return null;
+            });
+        } finally {
+            hedges.shutdownNow();
+        }
+
+        assertThat(timing.header()).startsWith("order.db;dur=2.000, order;dur=").doesNotContain("bare");
+    }
+
+    private static MockClientHttpResponse timedAnswer(String serverTiming) {
+        MockClientHttpResponse response = new MockClientHttpResponse(new byte[0], 200);
+        response.getHeaders().set(ServerTiming.HEADER, serverTiming);
+        return response;
     }
 
     private static void intercept(ClientHttpRequestInterceptor interceptor, MockClientHttpResponse response) {

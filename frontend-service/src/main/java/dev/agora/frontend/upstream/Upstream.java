@@ -33,7 +33,7 @@ public final class Upstream {
 
     public <T> T call(Tier tier, CallSafety safety, Replica.Attempt<T> attempt) {
         try {
-            return ServerTiming.call(tier.timingName(), replicas, tier.serviceId(), safety, attempt);
+            return ServerTiming.call(tier.timingName(), () -> replicas.call(tier.serviceId(), safety, attempt));
         } catch (RestClientResponseException answered) {
             throw passOn(answered);
         }

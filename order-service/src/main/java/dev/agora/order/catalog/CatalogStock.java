@@ -96,7 +96,8 @@ final class CatalogStock implements Stock {
      */
     private <T> T call(Function<RestClient, T> request) {
         return ServerTiming.call(
-                TIMING_NAME, catalog, serviceId, CallSafety.IDEMPOTENT, replica -> request.apply(replica.client()));
+                TIMING_NAME,
+                () -> catalog.call(serviceId, CallSafety.IDEMPOTENT, replica -> request.apply(replica.client())));
     }
 
     private List<Reservation> findAll(RestClient catalog, String token, List<Long> orderIds) {
