@@ -129,17 +129,7 @@ final class AotCache {
             Files.createDirectories(directory);
             long started = System.nanoTime();
             List<String> training = new ArrayList<>(jvmOptions);
-            training.addAll(List.of(
-                    "-XX:AOTCacheOutput=" + cache,
-                    // WarmingUp (common): the requests before readiness, then stop once ready.
-                    "-Dagora.warm-up.enabled=true",
-                    "-Dagora.warm-up.before-ready=true",
-                    "-Dagora.warm-up.exit-when-done=true",
-                    "-Dagora.warm-up.max-requests=" + TRAINING_REQUESTS,
-                    "-jar",
-                    application.toString(),
-                    "--server.port=0",
-                    "--server.address=127.0.0.1"));
+            training.addAll(ServiceJars.aotTrainingArguments(cache, application, TRAINING_REQUESTS));
             run(training, trainingEnvironment, logFile, timeout, niceness);
             if (!Files.isRegularFile(cache)) throw new IllegalStateException("the training run wrote no cache");
             Files.writeString(directory.resolve("stamp.txt"), stampOf(application, jvmOptions));

@@ -2,6 +2,7 @@ package dev.agora.local.process;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 /** Finds the runnable jars of the reactor's services, from the repository root or any folder below it. */
 public final class ServiceJars {
@@ -34,5 +35,23 @@ public final class ServiceJars {
     /** The java executable of the running JVM, so children run on the same JDK as their parent. */
     public static String javaExecutable() {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    /**
+     * The arguments of one JDK 25 AOT training run of a service's {@code application} jar, after its JVM options: the
+     * cache to write, then common's WarmingUp sending {@code requests} of its own requests before readiness and
+     * stopping the service once ready, on any free loopback port. The launcher's caches and the tests' share them.
+     */
+    public static List<String> aotTrainingArguments(Path cache, Path application, int requests) {
+        return List.of(
+                "-XX:AOTCacheOutput=" + cache,
+                "-Dagora.warm-up.enabled=true",
+                "-Dagora.warm-up.before-ready=true",
+                "-Dagora.warm-up.exit-when-done=true",
+                "-Dagora.warm-up.max-requests=" + requests,
+                "-jar",
+                application.toString(),
+                "--server.port=0",
+                "--server.address=127.0.0.1");
     }
 }

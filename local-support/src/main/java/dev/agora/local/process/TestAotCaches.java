@@ -177,17 +177,7 @@ public final class TestAotCaches {
         List<String> command = new ArrayList<>();
         command.add(ServiceJars.javaExecutable());
         command.addAll(withoutCds(builder.jvmOptions()));
-        command.addAll(List.of(
-                "-XX:AOTCacheOutput=" + cache,
-                // common's WarmingUp: its requests before readiness, then the service stops once ready.
-                "-Dagora.warm-up.enabled=true",
-                "-Dagora.warm-up.before-ready=true",
-                "-Dagora.warm-up.exit-when-done=true",
-                "-Dagora.warm-up.max-requests=" + TRAINING_REQUESTS,
-                "-jar",
-                application.toString(),
-                "--server.port=0",
-                "--server.address=127.0.0.1"));
+        command.addAll(ServiceJars.aotTrainingArguments(cache, application, TRAINING_REQUESTS));
         Map<String, String> environment = new LinkedHashMap<>(builder.environment());
         environment.putAll(trainingDatabase);
         environment.put("AGORA_EXCHANGE_TCP_PORT", "0");
