@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
 @Order(1)
 class BuyStatementsTest extends OrderTestSupport {
 
-    /** The PENDING insert (1), then the confirmation: count it in the tally, confirm the order (2). */
-    static final long STATEMENTS_PER_BUY = 3;
+    /** The PENDING insert, then the confirmation that counts it in the tally and confirms the order. */
+    static final long STATEMENTS_PER_BUY = 2;
     /** The PENDING order's, then its outcome's. */
     static final long COMMITS_PER_BUY = 2;
 
@@ -26,7 +26,7 @@ class BuyStatementsTest extends OrderTestSupport {
             thread -> thread.contains("-exec-") || thread.startsWith("order-outcome-writer-");
 
     @Test
-    void aConfirmedBuyMakesThreeStatementsInTwoCommits() {
+    void aConfirmedBuyMakesTwoStatementsInTwoCommits() {
         long bookId = newBook(5);
         buy(newKey(), bookId, 1); // the first use of each statement on this node may cost more; count another
         awaitConfirmed(bookId, 1);

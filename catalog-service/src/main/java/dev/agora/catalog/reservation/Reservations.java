@@ -15,19 +15,22 @@ interface Reservations extends Repository<StockReservation, Long> {
     /**
      * Stores the order's decided reservation unless the order already has one: 1 when this call claimed the order
      * id, 0 when it was claimed before. A claim racing with this one for the same order id (not yet committed) makes
-     * this call wait for it and then find the key taken, so an order id is decided once.
+     * this call wait for it and then find the key taken, so an order id is decided once. Native: Hibernate would
+     * translate the same JPQL insert anew on every reservation.
      */
     @Modifying
     @Query(
-            """
-            insert into StockReservation (orderId, bookId, quantity, outcome, unitPrice, total, stockAfter)
-            values (:orderId, :bookId, :quantity, :outcome, :unitPrice, :total, :stockAfter)
-            on conflict do nothing""")
+            value =
+                    """
+                    insert into reservations (order_id, book_id, quantity, outcome, unit_price, total, stock_after)
+                    values (:orderId, :bookId, :quantity, :outcome, :unitPrice, :total, :stockAfter)
+                    on conflict do nothing""",
+            nativeQuery = true)
     int claim(
             long orderId,
             long bookId,
             int quantity,
-            ReservationOutcome outcome,
+            String outcome,
             BigDecimal unitPrice,
             BigDecimal total,
             long stockAfter);

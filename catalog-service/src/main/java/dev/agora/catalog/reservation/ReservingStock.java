@@ -87,7 +87,7 @@ public class ReservingStock {
                 orderId,
                 bookId,
                 quantity,
-                reservation.outcome(),
+                reservation.outcome().name(),
                 reservation.unitPrice(),
                 reservation.total(),
                 reservation.stockAfter());

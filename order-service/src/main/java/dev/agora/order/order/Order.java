@@ -22,6 +22,12 @@ public record Order(
         Long confirmation,
         BigDecimal refunded) {
 
+    /** A PENDING order as its insert left it. */
+    static Order pending(long id, String idempotencyKey, String owner, long bookId, int quantity, Instant createdAt) {
+        return new Order(
+                id, idempotencyKey, owner, bookId, quantity, OrderStatus.PENDING, null, null, createdAt, null, null);
+    }
+
     boolean isFor(long bookId, int quantity) {
         return this.bookId == bookId && this.quantity == quantity;
     }

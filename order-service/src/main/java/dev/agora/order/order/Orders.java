@@ -2,11 +2,9 @@ package dev.agora.order.order;
 
 import dev.agora.common.timing.ServerTiming;
 import java.math.BigDecimal;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.data.domain.PageRequest;
 import org.springframework.stereotype.Repository;
 import org.springframework.transaction.annotation.Transactional;
@@ -24,9 +22,6 @@ public class Orders {
     /** Every this many confirmations one wins; fixed by the schema's check (V4__raffle.sql). */
     public static final int RAFFLE_EVERY = RaffleTally.EVERY;
 
-    /** SQLSTATE unique_violation: the owner's key is taken (the only unique key a new order can break). */
-    private static final String KEY_TAKEN = "23505";
-
     private final PlacedOrders orders;
     private final RaffleTallies tallies;
     private final TransactionTemplate transactions;
@@ -38,25 +33,19 @@ public class Orders {
     }
 
     /**
-     * Records a PENDING order unless its owner already used the key: one {@code INSERT ... RETURNING} and its commit.
-     * The unique key (idempotency key, owner) decides: an insert racing with another of the same owner and key waits
-     * for the first to commit and then fails, so an owner's key never has two orders; that failure is this method's
-     * empty answer, and the caller reads the order that has the key. Keys of different owners are unrelated.
+     * Records a PENDING order unless its owner already used the key: one {@code INSERT ... ON CONFLICT DO NOTHING
+     * RETURNING} and its commit ({@link PlacedOrders#insertPending}). The unique key (idempotency key, owner) decides:
+     * an insert racing with another of the same owner and key waits for the first to commit and then inserts nothing,
+     * so an owner's key never has two orders; that is this method's empty answer, and the caller reads the order that
+     * has the key. Keys of different owners are unrelated.
      *
      * @param owner the buyer; null for an anonymous buy (the anonymous buys share their keys)
      */
+    @Transactional
     Optional<Order> insertPending(String idempotencyKey, String owner, long bookId, int quantity) {
-        return ServerTiming.measure(ServerTiming.DB, () -> {
-            try {
-                return Optional.of(orders.save(new PlacedOrder(idempotencyKey, owner, bookId, quantity))
-                        .view());
-            } catch (DataIntegrityViolationException e) {
-                if (e.getMostSpecificCause() instanceof SQLException sql && KEY_TAKEN.equals(sql.getSQLState())) {
-                    return Optional.empty();
-                }
-                throw e;
-            }
-        });
+        return ServerTiming.measure(ServerTiming.DB, () -> orders.insertPending(idempotencyKey, owner, bookId, quantity)
+                .map(inserted -> Order.pending(
+                        inserted.getId(), idempotencyKey, owner, bookId, quantity, inserted.getCreatedAt())));
     }
 
     /** The order an owner (null: the anonymous buys) placed under this key. */
@@ -103,29 +92,30 @@ public class Orders {
     }
 
     private boolean write(long id, OrderStatus status, BigDecimal total, Rejection rejection) {
-        return status == OrderStatus.CONFIRMED ? confirm(id, total) : orders.reject(id, rejection) == 1;
+        return status == OrderStatus.CONFIRMED ? confirm(id, total) : orders.reject(id, rejection.name()) == 1;
     }
 
     /**
      * Confirms a PENDING order and gives it the next place among all confirmations, the raffle's total order across
-     * every replica: count the confirmation first (one update of the tally's row that returns the place and holds the
-     * row locked until the commit, so the place is read, decided on and written with no other confirmation in between;
-     * optimistic retries would only collide, since every confirmation needs the row), then confirm the order with that
-     * place if it is still PENDING (the conditional update). A second finisher of the same order (a retry, a read, the
-     * sweeper or another replica) finds it final and gives its place back: it still holds the tally's row, so no later
-     * place was taken, and the transaction (perhaps the sweeper's) goes on. Every {@value #RAFFLE_EVERY}th place wins
-     * its total back.
+     * every replica, in one statement ({@link PlacedOrders#confirmInNextPlace}): the tally's row, locked by the count
+     * until the commit, makes the place read, decided on and written with no other confirmation in between
+     * (optimistic retries would only collide, since every confirmation needs the row). A second finisher of the same
+     * order (a retry, a read, the sweeper or another replica) finds it final and gives its place back: it still holds
+     * the tally's row, so no later place was taken, and the transaction (perhaps the sweeper's) goes on. Every
+     * {@value #RAFFLE_EVERY}th place wins its total back ({@link RaffleTally#wins}).
      *
      * <p>A winner's commit waits for its WAL flush, so a refund once shown is never lost; the flush carries every
      * earlier place with it (places are taken in commit order). Other confirmations do not wait, as above: a crash
      * that loses them loses the tally's increments with them, in the same transactions, so places stay gap-free.
      */
     private boolean confirm(long id, BigDecimal total) {
-        long place = tallies.countConfirmation();
-        boolean wins = RaffleTally.wins(place);
-        if (orders.confirm(id, total, place, wins ? total : null, wins ? "on" : "off") == 1) return true;
-        tallies.giveBackLatestPlace();
-        return false;
+        Optional<Long> place = orders.confirmInNextPlace(id, total);
+        if (place.isEmpty()) {
+            tallies.giveBackLatestPlace();
+            return false;
+        }
+        if (RaffleTally.wins(place.get())) orders.refund(id);
+        return true;
     }
 
     /** Everyone's orders, newest first. */

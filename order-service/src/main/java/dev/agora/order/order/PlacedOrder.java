@@ -48,7 +48,7 @@ public class PlacedOrder {
     @Column(length = 32)
     private Rejection rejection;
 
-    /** The database's clock at the insert (its column default), read back by the insert itself. */
+    /** The database's clock at the insert (its column default). */
     @Generated
     @Column(name = "created_at", insertable = false, updatable = false)
     private Instant createdAt;
@@ -65,14 +65,6 @@ public class PlacedOrder {
     private BigDecimal refunded;
 
     protected PlacedOrder() {}
-
-    PlacedOrder(String idempotencyKey, String owner, long bookId, int quantity) {
-        this.idempotencyKey = idempotencyKey;
-        this.owner = owner;
-        this.bookId = bookId;
-        this.quantity = quantity;
-        this.status = OrderStatus.PENDING;
-    }
 
     public Order view() {
         return new Order(

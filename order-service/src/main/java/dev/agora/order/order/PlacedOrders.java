@@ -1,6 +1,7 @@
 package dev.agora.order.order;
 
 import java.math.BigDecimal;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import org.springframework.data.domain.Pageable;
@@ -8,14 +9,37 @@ import org.springframework.data.jpa.repository.Modifying;
 import org.springframework.data.jpa.repository.Query;
 import org.springframework.data.repository.Repository;
 
-/** The order log's statements. Reads are projections to {@link Order}; final states are conditional updates. */
+/**
+ * The order log's statements. Reads are JPQL projections to {@link Order}; the buy's writes are native statements, each
+ * one round trip (order-service/README.md, "Data tier"): Hibernate translates a JPQL update anew on every execution.
+ */
 interface PlacedOrders extends Repository<PlacedOrder, Long> {
 
     String ORDER = "select new dev.agora.order.order.Order(o.id, o.idempotencyKey, o.owner, o.bookId, o.quantity,"
             + " o.status, o.total, o.rejection, o.createdAt, o.confirmation, o.refunded) from PlacedOrder o ";
 
-    /** Inserts the order ({@code INSERT ... RETURNING} its id and creation time). */
-    PlacedOrder save(PlacedOrder order);
+    /** The id and the database's creation time of an order just inserted. */
+    interface Inserted {
+        long getId();
+
+        Instant getCreatedAt();
+    }
+
+    /**
+     * Inserts a PENDING order unless its owner already used the key (the unique key {@code (idempotency_key, owner)},
+     * NULLS NOT DISTINCT): its id and creation time, or empty when the key is taken. Native, in one statement: a
+     * persisted entity would take Hibernate's insert, flush and identity read-back on the hot path for the same row,
+     * and a taken key would end in a failed statement instead of an answer.
+     */
+    @Query(
+            value =
+                    """
+                    insert into orders (idempotency_key, owner, book_id, quantity, status)
+                    values (:key, :owner, :bookId, :quantity, 'PENDING')
+                    on conflict (idempotency_key, owner) do nothing
+                    returning id, created_at as "createdAt\"""",
+            nativeQuery = true)
+    Optional<Inserted> insertPending(String key, String owner, long bookId, int quantity);
 
     @Query(ORDER + "where o.id = :id")
     Optional<Order> find(long id);
@@ -27,28 +51,46 @@ interface PlacedOrders extends Repository<PlacedOrder, Long> {
     Optional<Order> findAnonymousByKey(String key);
 
     /**
-     * Confirms the order if it is still PENDING (its row lock makes a concurrent finisher wait and then find it
-     * final): 1 when this call confirmed it, else 0 and no change. {@code synchronousCommit} ({@code on} or
-     * {@code off}) becomes the transaction's {@code synchronous_commit} when the order is confirmed (Orders#finish).
+     * Gives the order the next place among all confirmations and confirms it with that place if it is still PENDING, in
+     * one statement: the raffle tally's {@code UPDATE ... RETURNING} (its row stays locked until the commit, so places
+     * are handed out one at a time, in commit order) feeds the order's conditional update. Answers the place, or empty
+     * when the order was already final; the tally has counted it anyway (a data-modifying {@code WITH} always runs),
+     * so the caller gives the place back ({@link RaffleTallies#giveBackLatestPlace}) while it still holds the row. The
+     * commit does not wait for its WAL flush ({@code synchronous_commit} off for this transaction; {@link #refund}
+     * turns it back on for a winner). Native, because JPQL has neither {@code WITH} nor {@code RETURNING}.
      */
+    @Query(
+            value =
+                    """
+                    with place as (update raffle_tally set confirmed = confirmed + 1 returning confirmed)
+                    update orders set status = 'CONFIRMED', total = :total, confirmation = (select confirmed from place),
+                        updated_at = current_timestamp
+                    where id = :id and status = 'PENDING'
+                        and set_config('synchronous_commit', 'off', true) is not null
+                    returning confirmation""",
+            nativeQuery = true)
+    Optional<Long> confirmInNextPlace(long id, BigDecimal total);
+
+    /** A raffle winner's refund (its total), in the transaction that confirmed it, whose commit then waits for the disk. */
     @Modifying
     @Query(
-            """
-            update PlacedOrder o set o.status = dev.agora.order.order.OrderStatus.CONFIRMED, o.total = :total,
-                o.confirmation = :place, o.refunded = :refunded, o.updatedAt = current_timestamp
-            where o.id = :id and o.status = dev.agora.order.order.OrderStatus.PENDING
-                and function('set_config', 'synchronous_commit', :synchronousCommit, true) is not null""")
-    int confirm(long id, BigDecimal total, long place, BigDecimal refunded, String synchronousCommit);
+            value =
+                    """
+                    update orders set refunded = total
+                    where id = :id and set_config('synchronous_commit', 'on', true) is not null""",
+            nativeQuery = true)
+    int refund(long id);
 
     /** Rejects the order if it is still PENDING; the transaction's commit does not wait for the disk (Orders#finish). */
     @Modifying
     @Query(
-            """
-            update PlacedOrder o set o.status = dev.agora.order.order.OrderStatus.REJECTED, o.rejection = :rejection,
-                o.updatedAt = current_timestamp
-            where o.id = :id and o.status = dev.agora.order.order.OrderStatus.PENDING
-                and function('set_config', 'synchronous_commit', 'off', true) is not null""")
-    int reject(long id, Rejection rejection);
+            value =
+                    """
+                    update orders set status = 'REJECTED', rejection = :rejection, updated_at = current_timestamp
+                    where id = :id and status = 'PENDING'
+                        and set_config('synchronous_commit', 'off', true) is not null""",
+            nativeQuery = true)
+    int reject(long id, String rejection);
 
     /** Newest first. */
     @Query(ORDER + "order by o.id desc")

@@ -7,7 +7,7 @@ import jakarta.persistence.Table;
 
 /**
  * The raffle's count of confirmations (V4__raffle.sql): a single row. A confirmation counts itself in one update that
- * returns its place and holds the row locked until its commit ({@link RaffleTallies#countConfirmation}), so places are
+ * returns its place and holds the row locked until its commit ({@link PlacedOrders#confirmInNextPlace}), so places are
  * handed out one at a time, in commit order, and a confirmation that rolls back takes its increment with it: places
  * run 1, 2, 3, ... without gaps.
  */
