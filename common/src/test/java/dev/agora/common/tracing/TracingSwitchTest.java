@@ -44,6 +44,22 @@ class TracingSwitchTest {
     }
 
     @Test
+    void switchedOnTheJdbcProxyObservesStatementsUnlessToldOtherwise() {
+        assertThat(environment(Map.of("management.tracing.export.enabled", "true"))
+                        .getProperty(TracingSwitch.JDBC_INCLUDES))
+                .isEqualTo("QUERY");
+        assertThat(environment(Map.of(
+                                "management.tracing.export.enabled",
+                                "true",
+                                TracingSwitch.JDBC_INCLUDES,
+                                "CONNECTION,QUERY,FETCH"))
+                        .getProperty(TracingSwitch.JDBC_INCLUDES))
+                .isEqualTo("CONNECTION,QUERY,FETCH");
+        assertThat(environment(Map.of()).getProperty(TracingSwitch.JDBC_INCLUDES))
+                .isNull();
+    }
+
+    @Test
     void theNamedAutoConfigurationsExistInTheLibrariesOnTheClassPath() throws Exception {
         // A renamed class in a Spring Boot upgrade would otherwise leave tracing on, silently.
         for (String name : TracingSwitch.TRACING_AUTO_CONFIGURATIONS) {

@@ -41,6 +41,8 @@ public final class ServiceJars {
      * The arguments of one JDK 25 AOT training run of a service's {@code application} jar, after its JVM options: the
      * cache to write, then common's WarmingUp sending {@code requests} of its own requests before readiness and
      * stopping the service once ready, on any free loopback port. The launcher's caches and the tests' share them.
+     * Traces stay off in training even when the instance's environment turns them on: the run's own requests are
+     * no one's work, and a collector (or a test's receiver) would see them as traces of their own.
      */
     public static List<String> aotTrainingArguments(Path cache, Path application, int requests) {
         return List.of(
@@ -49,6 +51,7 @@ public final class ServiceJars {
                 "-Dagora.warm-up.before-ready=true",
                 "-Dagora.warm-up.exit-when-done=true",
                 "-Dagora.warm-up.max-requests=" + requests,
+                "-Dmanagement.tracing.export.enabled=false",
                 "-jar",
                 application.toString(),
                 "--server.port=0",
