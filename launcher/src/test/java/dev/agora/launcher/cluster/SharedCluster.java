@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
@@ -17,6 +18,8 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * once every test class has run (JUnit closes the root store), and its logs are kept like a test's own cluster's.
  */
 final class SharedCluster implements AutoCloseable {
+
+    private static final Duration SERVING_TIMEOUT = Duration.ofSeconds(90);
 
     private final Path dataDirectory;
     private final ClusterSpec spec;
@@ -56,7 +59,11 @@ final class SharedCluster implements AutoCloseable {
         return cluster;
     }
 
-    /** Thaws what an earlier class left frozen and restarts what it left dead, all at once. */
+    /**
+     * Thaws what an earlier class left frozen and restarts what it left dead, all at once, then waits, as a start
+     * does, until every frontend reaches every tier: instances that sat idle through an earlier class (the exchange
+     * pair through the failover tests) answer their first calls again before a class times them.
+     */
     private synchronized SharedCluster whole() {
         List<String> names = cluster.instances().stream().map(Instance::name).toList();
         for (String name : names) {
@@ -65,6 +72,7 @@ final class SharedCluster implements AutoCloseable {
         List<String> down =
                 names.stream().filter(name -> !cluster.isRunning(name)).toList();
         if (!down.isEmpty()) Cluster.inParallel(down, cluster::restart);
+        new ServingCheck().await(cluster.urls("frontend"), spec, cluster.credentials(), SERVING_TIMEOUT);
         return this;
     }
 
