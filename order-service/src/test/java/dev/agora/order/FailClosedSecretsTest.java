@@ -11,9 +11,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The order service started outside the {@code local} profile, as a process of its own, refuses to start while its
- * client secret is weak, and names the property. A real database password is given, so that only the secret
- * under test can be the reason; the database URL points nowhere, which the refusal comes before.
+ * The order service started outside the {@code local} profile as its main class starts it (in this JVM, without the
+ * environment's profile, secret or database variables) refuses to start while its client secret is weak, and
+ * names the property. A real database password is given, so that only the secret under test can be the reason;
+ * the database URL points nowhere, which the refusal comes before.
  */
 class FailClosedSecretsTest {
 
@@ -56,7 +57,7 @@ class FailClosedSecretsTest {
                 .doesNotContain("agora.security.client-secret");
     }
 
-    /** Runs the order service's main class on this test's class path; it must exit on its own. */
+    /** Starts the order service's application as its main class does; the refusal comes before anything listens. */
     private static Exit start(String secret, String databasePassword, String profile) {
         List<String> arguments = new ArrayList<>(List.of(
                 "--server.port=0",

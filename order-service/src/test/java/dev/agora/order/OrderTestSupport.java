@@ -1,6 +1,5 @@
 package dev.agora.order;
 
-import dev.agora.local.process.ServiceProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -17,6 +16,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -68,11 +68,21 @@ abstract class OrderTestSupport {
     @DynamicPropertySource
     static void catalogReplicas(DynamicPropertyRegistry registry) {
         registry.add("agora.security.authorities", Tokens.ISSUER::url);
-        List<ServiceProcess> replicas = CatalogReplicas.get();
-        for (int i = 0; i < replicas.size(); i++) {
-            String url = replicas.get(i).baseUrl();
+        // The replicas start while this context does; the first test waits for them (catalogReplicasReady).
+        List<String> urls = CatalogReplicas.urls();
+        for (int i = 0; i < urls.size(); i++) {
+            String url = urls.get(i);
             registry.add("spring.cloud.discovery.client.simple.instances.catalog-service[" + i + "].uri", () -> url);
         }
+    }
+
+    /**
+     * Runs after this context started and before every test: the first time, until both catalog replicas are ready
+     * (the order service's load balancer probes them from its first catalog call on, which comes later).
+     */
+    @BeforeEach
+    void catalogReplicasReady() {
+        CatalogReplicas.get();
     }
 
     record Response(int status, String contentType, JsonNode json, String serverTiming) {

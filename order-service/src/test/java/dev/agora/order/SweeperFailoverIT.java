@@ -52,11 +52,14 @@ class SweeperFailoverIT {
 
     @Test
     void oneInstanceSweepsAndTheOtherTakesOverWhenItIsKilled() throws Exception {
-        String catalogs = LocalProcesses.urls(CatalogReplicas.get());
+        // The catalogs start in the background while the order processes are prepared (the first may train the
+        // jar's AOT cache) and start; the sweeper needs them only once an order is left pending.
+        String catalogs = String.join(",", CatalogReplicas.urls());
         ServiceProcess first = order("order-sweeper-0", catalogs);
         ServiceProcess second = order("order-sweeper-1", catalogs);
         first.start();
         second.start();
+        CatalogReplicas.get();
         first.awaitReady(READY);
         second.awaitReady(READY);
 
