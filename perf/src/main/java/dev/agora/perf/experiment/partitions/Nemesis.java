@@ -108,11 +108,13 @@ final class Nemesis {
             }
             Thread.sleep(gap.toMillis());
         }
-        awaitHealing();
     }
 
-    /** Waits for the heals still running in the background (a restart takes at most the launcher's ready timeout). */
-    private void awaitHealing() throws InterruptedException {
+    /**
+     * Waits for the heals still running in the background (a restart takes at most the launcher's ready timeout).
+     * Their faults are in {@link #applied} only once they are done.
+     */
+    void awaitHealing() throws InterruptedException {
         for (Thread heal : healing) heal.join(Duration.ofMinutes(6));
         healing.clear();
     }

@@ -156,6 +156,8 @@ final class PartitionsRun {
                     stop.set(true);
                     join(threads);
                     linked.links().healAll();
+                    // A restart still under way (niced) gets the CPU the load had.
+                    nemesis.awaitHealing();
                 }
                 leaders = watch.observations();
             } finally {
