@@ -1,8 +1,11 @@
 package dev.agora.common.client;
 
+import java.time.Duration;
 import org.apache.hc.client5.http.classic.HttpClient;
+import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.core5.concurrent.Cancellable;
 import org.apache.hc.core5.http.ClassicHttpRequest;
+import org.apache.hc.core5.util.Timeout;
 import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
 
 /**
@@ -14,8 +17,19 @@ final class AttemptScope {
 
     private static final ThreadLocal<AttemptScope> CURRENT = new ThreadLocal<>();
 
+    private final Duration responseTimeout;
     private Cancellable request;
     private boolean aborted;
+
+    /** An attempt that waits for its answer as long as the service's pooled client does. */
+    AttemptScope() {
+        this(null);
+    }
+
+    /** An attempt that waits {@code responseTimeout} for its answer (null: as long as the pooled client does). */
+    AttemptScope(Duration responseTimeout) {
+        this.responseTimeout = responseTimeout;
+    }
 
     void enter() {
         CURRENT.set(this);
@@ -61,6 +75,17 @@ final class AttemptScope {
         protected void postProcessHttpRequest(ClassicHttpRequest request) {
             AttemptScope scope = CURRENT.get();
             if (scope != null && request instanceof Cancellable cancellable) scope.bind(cancellable);
+        }
+
+        /** The pooled client's configuration, with the attempt's own response timeout where it has one. */
+        @Override
+        protected RequestConfig createRequestConfig(Object client) {
+            RequestConfig config = super.createRequestConfig(client);
+            AttemptScope scope = CURRENT.get();
+            if (scope == null || scope.responseTimeout == null) return config;
+            return (config == null ? RequestConfig.custom() : RequestConfig.copy(config))
+                    .setResponseTimeout(Timeout.of(scope.responseTimeout))
+                    .build();
         }
     }
 }

@@ -27,6 +27,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     turn (a standby refuses with nothing applied, the successor answers), a replica that lets an attempt time out
  *     is ejected, and a call with nowhere to go waits and looks again, so {@code attempts x retryInterval} is how
  *     long a call waits for the successor
+ * @param notIdempotentTimeout how long an attempt of a call that is not idempotent waits for its answer; {@code 0}
+ *     (the default) is {@code timeout}. Such a call is not repeated after a timeout, whose outcome is unknown, so
+ *     giving up sooner than the replica's own bound on its answer only turns an effect it applied into an answer
+ *     that says it may not have been (a slow first write of a replica that is alive). Set it above that bound
  */
 public record ClientSettings(
         @DefaultValue("2s") Duration timeout,
@@ -34,7 +38,8 @@ public record ClientSettings(
         @DefaultValue("3") int attempts,
         @DefaultValue("0ms") Duration hedgeAfter,
         @DefaultValue("200") int maxConcurrentCalls,
-        @DefaultValue("0ms") Duration retryInterval) {
+        @DefaultValue("0ms") Duration retryInterval,
+        @DefaultValue("0ms") Duration notIdempotentTimeout) {
 
     public ClientSettings {
         if (timeout == null || timeout.isNegative() || timeout.isZero()) {
@@ -49,10 +54,19 @@ public record ClientSettings(
             throw new IllegalArgumentException("agora.clients.*.max-concurrent-calls must be at least 1");
         }
         if (retryInterval == null || retryInterval.isNegative()) retryInterval = Duration.ZERO;
+        if (notIdempotentTimeout == null || notIdempotentTimeout.isNegative() || notIdempotentTimeout.isZero()) {
+            notIdempotentTimeout = timeout;
+        }
     }
 
     public static ClientSettings defaults() {
-        return new ClientSettings(Duration.ofSeconds(2), Duration.ofMillis(200), 3, Duration.ZERO, 200, Duration.ZERO);
+        return new ClientSettings(
+                Duration.ofSeconds(2), Duration.ofMillis(200), 3, Duration.ZERO, 200, Duration.ZERO, Duration.ZERO);
+    }
+
+    /** How long one attempt of a call of this safety waits for its answer. */
+    Duration timeout(CallSafety safety) {
+        return safety == CallSafety.NOT_IDEMPOTENT ? notIdempotentTimeout : timeout;
     }
 
     /** Whether a call that finds no replica admitted waits {@code retryInterval} and looks again. */

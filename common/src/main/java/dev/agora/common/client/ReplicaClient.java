@@ -392,7 +392,8 @@ public final class ReplicaClient {
             if (safety == CallSafety.IDEMPOTENT && settings.hedging()) {
                 return hedging.race(this, choice, settings.hedgeAfter());
             }
-            return once(choice, new AttemptScope());
+            // A call that cannot be repeated waits for the replica's own answer (ClientSettings.notIdempotentTimeout).
+            return once(choice, new AttemptScope(settings.timeout(safety)));
         }
 
         /**

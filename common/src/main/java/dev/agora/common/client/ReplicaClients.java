@@ -237,12 +237,15 @@ public final class ReplicaClients implements AutoCloseable {
     }
 
     /**
-     * The longest a trial call can take (waiting for a pooled connection and for the answer, each bounded by
-     * {@code timeout}), and a second more: a breaker still half-open after that has lost a trial call's
-     * outcome, and must not refuse calls for good.
+     * The longest a trial call can take (waiting for a pooled connection, bounded by {@code timeout}, and for the
+     * answer, bounded by {@code timeout} or, for a call that is not idempotent, {@code notIdempotentTimeout}), and a
+     * second more: a breaker still half-open after that has lost a trial call's outcome, and must not refuse calls
+     * for good.
      */
     static Duration maxHalfOpen(ClientSettings own) {
-        return own.timeout().multipliedBy(2).plus(HALF_OPEN_SLACK);
+        Duration longest =
+                own.timeout().compareTo(own.notIdempotentTimeout()) >= 0 ? own.timeout() : own.notIdempotentTimeout();
+        return own.timeout().plus(longest).plus(HALF_OPEN_SLACK);
     }
 
     /** Follows the load balancer's health-checked list of the service, for the admission gauges. */

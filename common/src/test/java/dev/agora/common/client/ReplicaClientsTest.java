@@ -55,6 +55,8 @@ import org.springframework.web.context.request.ServletRequestAttributes;
             "agora.clients.leader.timeout=1s",
             "agora.clients.leader.attempts=15",
             "agora.clients.leader.retry-interval=100ms",
+            "agora.clients.slow-writes.timeout=300ms",
+            "agora.clients.slow-writes.not-idempotent-timeout=3s",
             // configured, never called: its counters must be there all the same
             "agora.clients.idle.timeout=1s"
         })
@@ -67,7 +69,7 @@ class ReplicaClientsTest {
     @DynamicPropertySource
     static void replicas(DynamicPropertyRegistry registry) {
         registry.add("agora.security.authorities", ISSUER::url);
-        for (String service : List.of("books", "hedged", "narrow", "leader")) {
+        for (String service : List.of("books", "hedged", "narrow", "leader", "slow-writes")) {
             for (int i = 0; i < REPLICAS.size(); i++) {
                 String uri = REPLICAS.get(i).uri().toString();
                 registry.add(
@@ -99,7 +101,7 @@ class ReplicaClientsTest {
     void everyReplicaHealthyAndAdmitted() {
         RequestContextHolder.resetRequestAttributes();
         REPLICAS.forEach(ReplicaServer::reset);
-        for (String service : List.of("books", "hedged", "narrow", "leader")) {
+        for (String service : List.of("books", "hedged", "narrow", "leader", "slow-writes")) {
             for (ReplicaServer replica : REPLICAS)
                 clients.of(service).breaker(replica.uri()).reset();
             await().atMost(Duration.ofSeconds(20))
@@ -166,6 +168,22 @@ class ReplicaClientsTest {
             }
         }
         assertThat(unknown).as("calls that met the failing replica first").isPositive();
+    }
+
+    @Test
+    void aWriteThatCannotBeRepeatedGetsTheAnswerOfAReplicaSlowerThanTheTimeoutOfOtherCalls() {
+        // Slower than the service's timeout, faster than its timeout for calls that are not idempotent: a write that
+        // is applied and answered late (a cold replica's first write) must be answered as applied, not as unknown.
+        REPLICAS.forEach(replica -> replica.answerDelayMillis = 800);
+        int before = servedTotal();
+
+        String answer = clients.call(
+                "slow-writes",
+                CallSafety.NOT_IDEMPOTENT,
+                replica -> replica.client().post().uri("/item").retrieve().body(String.class));
+
+        assertThat(answer).startsWith("port ");
+        assertThat(servedTotal() - before).as("applied once").isEqualTo(1);
     }
 
     @Test

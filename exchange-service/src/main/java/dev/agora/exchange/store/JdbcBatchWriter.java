@@ -37,9 +37,10 @@ final class JdbcBatchWriter implements AutoCloseable {
         WHERE position.account_id = changed.account_id AND position.symbol = changed.symbol""",
         """
         INSERT INTO exchange_order
-            (id, account_id, symbol, amount, limit_price, open_shares, canceled_shares, canceled_at, client_key)
-        SELECT * FROM unnest(?::bigint[], ?::text[], ?::text[], ?::numeric[], ?::numeric[], ?::numeric[],
-                             ?::numeric[], ?::bigint[], ?::text[])""",
+            (id, account_id, symbol, amount, limit_price, open_shares, canceled_shares, canceled_at, client_key, epoch)
+        SELECT placed.*, (SELECT epoch FROM fence)
+        FROM unnest(?::bigint[], ?::text[], ?::text[], ?::numeric[], ?::numeric[], ?::numeric[],
+                    ?::numeric[], ?::bigint[], ?::text[]) AS placed""",
         """
         UPDATE exchange_order SET open_shares = changed.open_shares,
             canceled_shares = changed.canceled_shares, canceled_at = changed.canceled_at
@@ -117,7 +118,8 @@ final class JdbcBatchWriter implements AutoCloseable {
         if (statement == null) statement = batchWrites[shape] = connection.prepareStatement(batchWrite(shape));
         statement.setString(1, lease);
         statement.setLong(2, epoch);
-        int parameter = 3;
+        statement.setLong(3, epoch);
+        int parameter = 4;
         for (int t = 0; t < TABLE_WRITES.length; t++) {
             Object[][] columns = tables[t];
             if (columns == null) continue;
@@ -161,10 +163,11 @@ final class JdbcBatchWriter implements AutoCloseable {
     /**
      * The statement writing the parts whose bits are set, each as a data-modifying CTE (always run to completion),
      * and the fence, which the statement's result reads: one round trip, one transaction, refused as a whole unless
-     * this instance's epoch is still the lease's.
+     * this instance's epoch is still the lease's. Placed orders carry that epoch.
      */
     private static String batchWrite(int shape) {
-        StringBuilder sql = new StringBuilder("WITH fence AS MATERIALIZED (SELECT leader_fence(?, ?) AS held)");
+        StringBuilder sql =
+                new StringBuilder("WITH fence AS MATERIALIZED (SELECT leader_fence(?, ?) AS held, ?::bigint AS epoch)");
         for (int t = 0; t < TABLE_WRITES.length; t++) {
             if ((shape & (1 << t)) == 0) continue;
             sql.append(",\nw")

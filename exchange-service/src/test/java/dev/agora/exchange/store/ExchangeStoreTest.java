@@ -158,6 +158,22 @@ class ExchangeStoreTest {
                 .containsExactly("key-1", "key-2", null);
     }
 
+    @Test
+    void everyPlacedOrderCarriesTheEpochOfTheLeaseItsBatchWasFencedWith() {
+        MatchingEngine engine = store.load(() -> 1_700_000_000L, MemoryLimits.DEFAULT);
+        ChangeSet changes = new ChangeSet();
+        engine.reportChangesTo(changes);
+        engine.createAccount("1", new BigDecimal("100"), "trader");
+        long placed = opened(engine.placeOrder("1", "A", BigDecimal.ONE, BigDecimal.TWO));
+        store.commit(ExchangeStore.snapshot(changes));
+
+        long epoch = store.leadership().epoch();
+        assertThat(epoch).isPositive();
+        assertThat(new JdbcTemplate(dataSource)
+                        .queryForObject("SELECT epoch FROM exchange_order WHERE id = ?", Long.class, placed))
+                .isEqualTo(epoch);
+    }
+
     private static long opened(Result result) {
         assertThat(result).isInstanceOf(Result.OrderOpened.class);
         return ((Result.OrderOpened) result).orderId();

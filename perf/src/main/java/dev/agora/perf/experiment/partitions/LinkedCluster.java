@@ -6,6 +6,7 @@ import dev.agora.launcher.cluster.NetworkLinks;
 import dev.agora.launcher.credentials.AccessTokens;
 import dev.agora.launcher.toxiproxy.ToxiproxyServer;
 import java.nio.file.Path;
+import java.util.Optional;
 
 /**
  * A cluster whose every link runs through Toxiproxy (launcher's {@link NetworkLinks}): Toxiproxy's server, the
@@ -17,11 +18,13 @@ public final class LinkedCluster implements AutoCloseable {
     private final NetworkLinks links;
     private final Cluster cluster;
     private final AccessTokens tokens;
+    private final SteppedClock clock;
 
-    private LinkedCluster(ToxiproxyServer toxiproxy, NetworkLinks links, Cluster cluster) {
+    private LinkedCluster(ToxiproxyServer toxiproxy, NetworkLinks links, Cluster cluster, SteppedClock clock) {
         this.toxiproxy = toxiproxy;
         this.links = links;
         this.cluster = cluster;
+        this.clock = clock;
         this.tokens = new AccessTokens(cluster.credentials());
     }
 
@@ -30,10 +33,16 @@ public final class LinkedCluster implements AutoCloseable {
      * the cluster with its links through it.
      */
     public static LinkedCluster start(ClusterSpec spec, Path toxiproxyLog) {
+        return start(spec, toxiproxyLog, Optional.empty());
+    }
+
+    /** Like {@link #start(ClusterSpec, Path)}, with one instance's clock steppable ({@link SteppedClock}). */
+    static LinkedCluster start(ClusterSpec spec, Path toxiproxyLog, Optional<SteppedClock> clock) {
         ToxiproxyServer toxiproxy = ToxiproxyServer.start(toxiproxyLog);
         try {
             NetworkLinks links = new NetworkLinks(toxiproxy.api());
-            return new LinkedCluster(toxiproxy, links, Cluster.start(spec, links));
+            ClusterSpec started = clock.map(c -> c.applyTo(spec)).orElse(spec);
+            return new LinkedCluster(toxiproxy, links, Cluster.start(started, links), clock.orElse(null));
         } catch (RuntimeException e) {
             toxiproxy.close();
             throw e;
@@ -50,6 +59,11 @@ public final class LinkedCluster implements AutoCloseable {
 
     public AccessTokens tokens() {
         return tokens;
+    }
+
+    /** The instance whose clock the nemesis may step, when libfaketime was found. */
+    Optional<SteppedClock> clock() {
+        return Optional.ofNullable(clock);
     }
 
     @Override

@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.IntStream;
 
 /**
@@ -40,7 +41,8 @@ public final class PartitionsExperiment implements Experiment {
     @Override
     public String workload() {
         return "8 buyers and 8 traders (XML and REST) on a cluster whose every link runs through Toxiproxy, while a"
-                + " nemesis partitions, slows, thins and cuts links and kills and freezes instances; histories checked";
+                + " nemesis partitions, slows, thins and cuts links, kills and freezes instances and steps one clock;"
+                + " histories checked";
     }
 
     @Override
@@ -74,17 +76,19 @@ public final class PartitionsExperiment implements Experiment {
                 Duration.ofSeconds(context.count(10, 3)),
                 Duration.ofSeconds(context.count(10, 4)));
         Path data = Files.createTempDirectory("agora-partitions-");
+        Optional<SteppedClock> clock = SteppedClock.of(Nemesis.CLOCK_INSTANCE, data.resolve("clock"));
         PartitionsRun.Result result;
-        try (LinkedCluster linked = LinkedCluster.start(spec(data.resolve("cluster")), data.resolve("toxiproxy.log"))) {
+        try (LinkedCluster linked =
+                LinkedCluster.start(spec(data.resolve("cluster")), data.resolve("toxiproxy.log"), clock)) {
             context.log("  cluster up; " + linked.links().links().size() + " links through Toxiproxy");
-            result = PartitionsRun.run(linked, plan, Nemesis.schedule(), context::log);
+            result = PartitionsRun.run(linked, plan, Nemesis.schedule(clock.isPresent()), context::log);
         } catch (Exception | Error e) {
             // The instances' and Toxiproxy's logs say why: they stay.
             context.log("  logs kept in " + data);
             throw e;
         }
         deleteQuietly(data);
-        return report(report, result, plan)
+        return report(report, result, plan, clock.isPresent())
                 .timing(started, Duration.between(started, Instant.now()))
                 .build();
     }
@@ -129,16 +133,18 @@ public final class PartitionsExperiment implements Experiment {
         }
     }
 
-    static Report.Builder report(Report.Builder report, PartitionsRun.Result result, PartitionsRun.Plan plan) {
+    static Report.Builder report(
+            Report.Builder report, PartitionsRun.Result result, PartitionsRun.Plan plan, boolean clockStepped) {
         Checks.Bookstore bookstore = result.bookstore();
         Checks.Exchange exchange = result.exchange();
-        Table.Builder faults = Table.with("kind", "target", "start, s", "end, s");
+        Table.Builder faults = Table.with("kind", "target", "start, s", "end, s", "seen");
         for (Map<String, Object> fault : result.faultsJson()) {
             faults.row(
                     fault.get("kind"),
                     fault.get("target"),
                     String.format("%.1f", ((Number) fault.get("start")).longValue() / 1000.0),
-                    String.format("%.1f", ((Number) fault.get("end")).longValue() / 1000.0));
+                    String.format("%.1f", ((Number) fault.get("end")).longValue() / 1000.0),
+                    fault.getOrDefault("observed", ""));
         }
         Table.Builder costs = Table.with("fault kind", "client", "attempts", "errors", "error share", "p99, ms");
         for (PartitionsRun.Cost cost : result.costs()) {
@@ -161,7 +167,8 @@ public final class PartitionsExperiment implements Experiment {
                         "exchange orders (" + exchange.executionsAcknowledged() + " executions)",
                         exchange.acknowledged(),
                         exchange.lost(),
-                        "leaders at once: " + exchange.leadersAtOnce(),
+                        "leaders at once: " + exchange.leadersAtOnce() + " (by health: "
+                                + exchange.leadersAtOnceByHealth() + ")",
                         "cash " + exchange.cashConserved() + ", shares " + exchange.sharesConserved())
                 .build();
         List<String> problems = new java.util.ArrayList<>(bookstore.problems());
@@ -175,7 +182,8 @@ public final class PartitionsExperiment implements Experiment {
                 .section(
                         "Faults applied",
                         "Each fault lasted " + plan.faultLength().toSeconds() + " s (a kill: until the instance was"
-                                + " restarted and ready), then was healed, then "
+                                + " restarted and ready; a clock step: from the step until the instance was seen not"
+                                + " ready, then this, then until it was ready again), then was healed, then "
                                 + plan.gap().toSeconds() + " s of"
                                 + " calm; times from the start of the load. Links run through Toxiproxy on loopback,"
                                 + " one proxy per caller and callee (launcher's NetworkLinks): a partition drops"
@@ -189,9 +197,13 @@ public final class PartitionsExperiment implements Experiment {
                                 + " orders' quantities, which is also what the catalog reserved; oversold = copies"
                                 + " confirmed beyond the stock. Exchange: every acknowledged order in the database as"
                                 + " acknowledged, no order id acknowledged for two orders, every execution a query"
-                                + " showed in the database, each trader's cash and shares conserved, and the leader"
-                                + " watch (both instances' health, alternately) never saw one instance lead while the"
-                                + " other led at another epoch. "
+                                + " showed in the database, each trader's cash and shares conserved, and one leader at"
+                                + " a time by the work acknowledged: every batch is fenced with its leader's lease"
+                                + " epoch and writes it with the orders it places, and no order sent after another's"
+                                + " acknowledgement was committed at an earlier epoch than that one, nor were one"
+                                + " epoch's orders acknowledged by two instances. (The leader watch, both instances'"
+                                + " health asked alternately, is reported as leadersAtOnceByHealth: an instance's"
+                                + " belief that it leads, which a deposed leader keeps for up to a lease.) "
                                 + (problems.isEmpty() ? "No problems." : "Problems: " + String.join("; ", problems)),
                         checks)
                 .section(
@@ -200,8 +212,17 @@ public final class PartitionsExperiment implements Experiment {
                                 + " fault); an error is an attempt nobody answered (a buy or a REST order is then"
                                 + " sent again with its idempotency key, an XML order is not). p99 over all attempts.",
                         costs.build())
-                .note("Clock steps of one instance (issue 52) are not applied: nothing here can step one process's"
-                        + " clock alone.")
+                .note(
+                        clockStepped
+                                ? "The clock step moves one instance's wall clock alone, while it runs: libfaketime"
+                                        + " preloaded into that JVM only, reading its offset from a file the nemesis"
+                                        + " rewrites (the monotonic clock stays real). \"seen\": how long after the"
+                                        + " step its readiness check (clock against the database's, at most 500 ms"
+                                        + " apart) made it not ready, the reservations it served before and while it"
+                                        + " was not ready (its callers' load balancers stop sending to it), and how"
+                                        + " long after the step back it was ready again."
+                                : "Clock steps of one instance are not applied: libfaketime is not installed"
+                                        + " (.ci/install-libfaketime.sh).")
                 .raw("faults", result.faultsJson())
                 .raw("bookstore", bookstore.json())
                 .raw("exchange", exchange.json())

@@ -7,9 +7,11 @@ import dev.agora.perf.load.HttpReply;
 import dev.agora.perf.stats.LatencyHistogram;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
@@ -41,7 +43,10 @@ final class PartitionsRun {
             return bookstore.ok() && exchange.ok();
         }
 
-        /** Per fault kind (and "none": calls that started outside every fault) and per client: calls, errors, p99. */
+        /**
+         * Per fault kind (and "none": calls that started outside every fault) and per client: calls, errors, p99. A
+         * call that started while faults of several kinds were applied together counts for each.
+         */
         List<Cost> costs() {
             List<Cost> costs = new ArrayList<>();
             List<String> kinds = new ArrayList<>(Nemesis.KINDS);
@@ -51,7 +56,8 @@ final class PartitionsRun {
                     LatencyHistogram latency = new LatencyHistogram();
                     long errors = 0;
                     for (Calls.Call call : calls) {
-                        if (!call.kind().equals(client) || !kind.equals(faultKindAt(call.startedNanos()))) continue;
+                        if (!call.kind().equals(client)
+                                || !faultKindsAt(call.startedNanos()).contains(kind)) continue;
                         latency.recordNanos(Math.max(0, call.nanos()));
                         if (!call.answered()) errors++;
                     }
@@ -70,11 +76,13 @@ final class PartitionsRun {
             return costs;
         }
 
-        private String faultKindAt(long nanos) {
+        /** The kinds of the faults applied at {@code nanos} (several when a schedule applies faults together). */
+        private Set<String> faultKindsAt(long nanos) {
+            Set<String> kinds = new HashSet<>();
             for (Nemesis.Applied fault : faults) {
-                if (fault.startNanos() <= nanos && nanos < fault.endNanos()) return fault.kind();
+                if (fault.startNanos() <= nanos && nanos < fault.endNanos()) kinds.add(fault.kind());
             }
-            return "none";
+            return kinds.isEmpty() ? Set.of("none") : kinds;
         }
 
         /** The faults as the report's JSON lists them: milliseconds from the run's start. */
@@ -86,6 +94,7 @@ final class PartitionsRun {
                         json.put("target", f.target());
                         json.put("start", (f.startNanos() - startNanos) / 1_000_000);
                         json.put("end", (f.endNanos() - startNanos) / 1_000_000);
+                        if (!f.observed().isEmpty()) json.put("observed", f.observed());
                         return json;
                     })
                     .toList();
@@ -94,7 +103,7 @@ final class PartitionsRun {
 
     private PartitionsRun() {}
 
-    static Result run(LinkedCluster linked, Plan plan, List<Nemesis.Fault> schedule, Consumer<String> log)
+    static Result run(LinkedCluster linked, Plan plan, List<List<Nemesis.Fault>> schedule, Consumer<String> log)
             throws Exception {
         Cluster cluster = linked.cluster();
         AccessTokens tokens = linked.tokens();
@@ -147,6 +156,8 @@ final class PartitionsRun {
                     stop.set(true);
                     join(threads);
                     linked.links().healAll();
+                    // A restart still under way (niced) gets the CPU the load had.
+                    nemesis.awaitHealing();
                 }
                 leaders = watch.observations();
             } finally {
@@ -164,7 +175,8 @@ final class PartitionsRun {
         }
     }
 
-    private static void runSchedule(Nemesis nemesis, List<Nemesis.Fault> schedule, Plan plan, Consumer<String> log)
+    private static void runSchedule(
+            Nemesis nemesis, List<List<Nemesis.Fault>> schedule, Plan plan, Consumer<String> log)
             throws InterruptedException {
         Thread.sleep(plan.calm().toMillis());
         nemesis.run(schedule, plan.faultLength(), plan.gap());

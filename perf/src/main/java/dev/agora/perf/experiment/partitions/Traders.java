@@ -39,11 +39,18 @@ final class Traders {
             Pattern.compile("<executed shares=\"([^\"]+)\" price=\"([^\"]+)\" time=\"(\\d+)\"/>");
 
     /**
-     * An order the exchange acknowledged. {@code via} is "xml:exchange-N" or "rest"; {@code sentNanos} when the
-     * acknowledged attempt was sent.
+     * An order the exchange acknowledged. {@code via} is "xml:exchange-N" or "rest"; {@code sentNanos} when it was
+     * first sent (a REST order's first attempt), {@code ackedNanos} when its acknowledgement arrived.
      */
     record Order(
-            long id, String account, String symbol, BigDecimal amount, BigDecimal limit, String via, long sentNanos) {
+            long id,
+            String account,
+            String symbol,
+            BigDecimal amount,
+            BigDecimal limit,
+            String via,
+            long sentNanos,
+            long ackedNanos) {
         boolean sameAs(Order other) {
             return id == other.id
                     && account.equals(other.account)
@@ -178,7 +185,8 @@ final class Traders {
                     amount,
                     limit,
                     "xml:" + exchangeNames.get(answer.port()),
-                    started);
+                    started,
+                    System.nanoTime());
             this.acknowledged.add(acknowledged);
         } else {
             refusedByRules.computeIfAbsent("xml", k -> new AtomicInteger()).incrementAndGet();
@@ -212,6 +220,7 @@ final class Traders {
         BigDecimal limit = BigDecimal.valueOf(95 + random.nextInt(11));
         String key = "nemesis-" + UUID.randomUUID().toString().substring(0, 18);
         String body = "{\"symbol\":\"" + book.symbol() + "\",\"amount\":" + amount + ",\"limit\":" + limit + "}";
+        long first = System.nanoTime();
         for (int attempt = 0; attempt < REST_ATTEMPTS; attempt++) {
             long started = System.nanoTime();
             HttpReply reply = http.postJson(
@@ -222,8 +231,15 @@ final class Traders {
                 calls.record("rest", started, true);
                 Matcher id = REST_ID.matcher(reply.body());
                 if (!id.find()) throw new IllegalStateException("no order id in " + reply.body());
-                acknowledged.add(
-                        new Order(Long.parseLong(id.group(1)), account, book.symbol(), amount, limit, "rest", started));
+                acknowledged.add(new Order(
+                        Long.parseLong(id.group(1)),
+                        account,
+                        book.symbol(),
+                        amount,
+                        limit,
+                        "rest",
+                        first,
+                        System.nanoTime()));
                 return;
             }
             if (reply.status() >= 400 && reply.status() < 500 && reply.status() != 429) {
