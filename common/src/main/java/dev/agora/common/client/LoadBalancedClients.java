@@ -34,8 +34,9 @@ import org.springframework.web.service.invoker.HttpServiceProxyFactory;
  *       ({@code spring.cloud.loadbalancer.retry.*}, on spring-retry): which calls may be repeated is said there;
  *   <li>{@link ReplicaBreakers} eject a failing replica and keep the load balancer from choosing it;
  *   <li>the caller runs each call through Spring Cloud CircuitBreaker ({@code CircuitBreakerFactory.create(id)}):
- *       the service's Resilience4j breaker and bulkhead ({@code max-concurrent-calls}, more are refused at once),
- *       on the caller's thread ({@code spring.cloud.circuitbreaker.resilience4j.disable-thread-pool});
+ *       the service's Resilience4j bulkhead ({@code max-concurrent-calls}, more are refused at once) and its
+ *       fallback, on the caller's thread ({@code spring.cloud.circuitbreaker.resilience4j.disable-thread-pool}); the
+ *       service's own breaker there is disabled, as only the replicas' breakers may keep calls from a replica;
  *   <li>each attempt is bounded by the HTTP client's timeouts ({@code agora.clients.<id>.timeout},
  *       {@code connect-timeout}), so a call by the attempts Spring Cloud allows; Apache HttpClient 5's pool
  *       ({@link PooledHttpClients}) is shared by all calls to the service.
@@ -94,6 +95,10 @@ public class LoadBalancedClients implements DisposableBean {
                 .automaticTransitionFromOpenToHalfOpenEnabled(true)
                 .build();
         replicaBreakers.put(serviceId, new ReplicaBreakers(serviceId, breakers, breakerConfig));
+        // The service's own breaker, which Spring Cloud CircuitBreaker puts around each call, never refuses one: the
+        // replicas' breakers eject what fails, and an open (or half-open) service breaker would refuse calls while a
+        // replica is up (Envoy's panic mode, which no library here has).
+        breakers.circuitBreaker(serviceId, serviceId).transitionToDisabledState();
         bulkheads.addConfiguration(
                 serviceId,
                 BulkheadConfig.custom()

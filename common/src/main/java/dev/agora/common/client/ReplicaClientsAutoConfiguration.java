@@ -3,8 +3,6 @@ package dev.agora.common.client;
 import io.github.resilience4j.bulkhead.BulkheadRegistry;
 import io.github.resilience4j.bulkhead.ThreadPoolBulkheadRegistry;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
-import io.github.resilience4j.micrometer.tagged.TaggedBulkheadMetrics;
-import io.github.resilience4j.micrometer.tagged.TaggedCircuitBreakerMetrics;
 import io.github.resilience4j.timelimiter.TimeLimiterRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;
@@ -59,8 +57,8 @@ public class ReplicaClientsAutoConfiguration {
     }
 
     /**
-     * The Resilience4j registries Spring Cloud CircuitBreaker's auto-configuration takes, with their metrics
-     * ({@code resilience4j.circuitbreaker.*}, {@code resilience4j.bulkhead.*}): Resilience4j's own Spring Boot
+     * The Resilience4j registries Spring Cloud CircuitBreaker's auto-configuration takes (it binds their metrics,
+     * {@code resilience4j.circuitbreaker.*}, {@code resilience4j.bulkhead.*}): Resilience4j's own Spring Boot
      * auto-configuration, which would make them, is for Spring Boot 3 and left out.
      */
     @Configuration(proxyBeanMethods = false)
@@ -70,18 +68,14 @@ public class ReplicaClientsAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        CircuitBreakerRegistry circuitBreakerRegistry(MeterRegistry meters) {
-            CircuitBreakerRegistry registry = CircuitBreakerRegistry.ofDefaults();
-            TaggedCircuitBreakerMetrics.ofCircuitBreakerRegistry(registry).bindTo(meters);
-            return registry;
+        CircuitBreakerRegistry circuitBreakerRegistry() {
+            return CircuitBreakerRegistry.ofDefaults();
         }
 
         @Bean
         @ConditionalOnMissingBean
-        BulkheadRegistry bulkheadRegistry(MeterRegistry meters) {
-            BulkheadRegistry registry = BulkheadRegistry.ofDefaults();
-            TaggedBulkheadMetrics.ofBulkheadRegistry(registry).bindTo(meters);
-            return registry;
+        BulkheadRegistry bulkheadRegistry() {
+            return BulkheadRegistry.ofDefaults();
         }
 
         @Bean
