@@ -64,16 +64,23 @@ public class HealthCheckedInstances {
      */
     @Bean
     ServiceInstanceListSupplier replicaInstanceList(ConfigurableApplicationContext context, ReadinessProbes probes) {
+        ServiceInstanceListSupplier[] configured = new ServiceInstanceListSupplier[1];
         return ServiceInstanceListSupplier.builder()
                 .withBlockingDiscoveryClient()
-                .with((ignored, discovered) -> new HealthCheckServiceInstanceListSupplier(
-                        discovered, context.getBean(LoadBalancerClientFactory.class), probes::alive))
+                .with((ignored, discovered) -> {
+                    configured[0] = discovered;
+                    return new HealthCheckServiceInstanceListSupplier(
+                            discovered, context.getBean(LoadBalancerClientFactory.class), probes::alive);
+                })
                 .with((ignored, healthChecked) -> {
                     var clients = BeanFactoryUtils.beansOfTypeIncludingAncestors(context, LoadBalancedClients.class);
                     return clients.isEmpty()
                             ? healthChecked
                             : new ReplicaBreakers.Admitted(
-                                    healthChecked, clients.values().iterator().next());
+                                    healthChecked,
+                                    configured[0],
+                                    probes::answeredNotReady,
+                                    clients.values().iterator().next());
                 })
                 .withRetryAwareness()
                 .build(context);

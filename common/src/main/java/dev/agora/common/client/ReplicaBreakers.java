@@ -6,10 +6,12 @@ import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.cloud.client.ServiceInstance;
@@ -125,12 +127,30 @@ public final class ReplicaBreakers implements ClientHttpRequestInterceptor {
         List<ServiceInstance> admitted = null;
         for (int i = 0; i < instances.size(); i++) {
             ServiceInstance instance = instances.get(i);
-            CircuitBreaker breaker = byAuthority.get(instance.getHost() + ":" + instance.getPort());
-            boolean open = breaker != null && breaker.getState() == CircuitBreaker.State.OPEN;
+            boolean open = isOpen(instance);
             if (open && admitted == null) admitted = new ArrayList<>(instances.subList(0, i));
             else if (!open && admitted != null) admitted.add(instance);
         }
         return admitted == null || admitted.isEmpty() ? instances : admitted;
+    }
+
+    /**
+     * Where calls go when no replica passed its latest health check: the configured ones whose breaker is not open
+     * and that did not answer their probe with "not ready". A live replica whose probe was late on a starved machine
+     * still serves; one that is down is ejected by its breaker, at its first refused connection or after a run of
+     * timeouts, and then gets no more calls.
+     */
+    List<ServiceInstance> unchecked(List<ServiceInstance> configured, Predicate<URI> answeredNotReady) {
+        List<ServiceInstance> candidates = new ArrayList<>(configured.size());
+        for (ServiceInstance instance : configured) {
+            if (!isOpen(instance) && !answeredNotReady.test(instance.getUri())) candidates.add(instance);
+        }
+        return candidates;
+    }
+
+    private boolean isOpen(ServiceInstance instance) {
+        CircuitBreaker breaker = byAuthority.get(instance.getHost() + ":" + instance.getPort());
+        return breaker != null && breaker.getState() == CircuitBreaker.State.OPEN;
     }
 
     /**
@@ -139,26 +159,37 @@ public final class ReplicaBreakers implements ClientHttpRequestInterceptor {
      */
     static final class Admitted extends DelegatingServiceInstanceListSupplier {
 
+        private final ServiceInstanceListSupplier configured;
+        private final Predicate<URI> answeredNotReady;
         private final LoadBalancedClients clients;
 
-        Admitted(ServiceInstanceListSupplier delegate, LoadBalancedClients clients) {
-            super(delegate);
+        Admitted(
+                ServiceInstanceListSupplier healthChecked,
+                ServiceInstanceListSupplier configured,
+                Predicate<URI> answeredNotReady,
+                LoadBalancedClients clients) {
+            super(healthChecked);
+            this.configured = configured;
+            this.answeredNotReady = answeredNotReady;
             this.clients = clients;
         }
 
-        private List<ServiceInstance> admitted(List<ServiceInstance> instances) {
+        private Flux<List<ServiceInstance>> admitted(Flux<List<ServiceInstance>> healthChecked) {
             ReplicaBreakers breakers = clients.replicaBreakers(getServiceId());
-            return breakers == null ? instances : breakers.admitted(instances);
+            if (breakers == null) return healthChecked;
+            return healthChecked.flatMap(checked -> checked.isEmpty() && configured != null
+                    ? configured.get().take(1).map(all -> breakers.unchecked(all, answeredNotReady))
+                    : Flux.just(breakers.admitted(checked)));
         }
 
         @Override
         public Flux<List<ServiceInstance>> get() {
-            return getDelegate().get().map(this::admitted);
+            return admitted(getDelegate().get());
         }
 
         @Override
         public Flux<List<ServiceInstance>> get(Request request) {
-            return getDelegate().get(request).map(this::admitted);
+            return admitted(getDelegate().get(request));
         }
     }
 }

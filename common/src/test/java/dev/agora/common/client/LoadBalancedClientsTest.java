@@ -278,7 +278,9 @@ class LoadBalancedClientsTest {
     @Test
     void withNoReplicaReadyCallsEndAtOnce() {
         REPLICAS.forEach(r -> r.readiness = 503);
-        await().atMost(Duration.ofSeconds(20)).until(() -> healthChecked("items") == 0);
+        // Both answer "not ready": left out. The dead address answers nothing, which may be a starved machine's late
+        // probe: offered while its breaker is closed, it is ejected at its first refused connection.
+        await().atMost(Duration.ofSeconds(20)).until(() -> healthChecked("items") == 1);
         int before = servedTotal();
 
         long started = System.nanoTime();
