@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Every pool and queue of the order service shows its depth (or use), its bound and what it refused in the
- * Prometheus scrape of the real service. Refusals themselves: common's ReplicaClientsTest fills a bulkhead, the
+ * Prometheus scrape of the real service. Refusals themselves: common's LoadBalancedClientsTest fills a bulkhead, the
  * frontend's BoundsMetricsTest does it over HTTP.
  */
 class BoundsMetricsTest extends OrderTestSupport {
@@ -25,17 +25,10 @@ class BoundsMetricsTest extends OrderTestSupport {
                         "agora_executor_rejected_total{name=\"agora.orders.outcomes\"",
                         "agora_orders_outcomes_backlog",
                         "agora_orders_outcomes_inline_total",
-                        // Calls to the catalog: the bulkhead, its refusals, the hedges' budget and threads, the pool.
+                        // Calls to the catalog: the bulkhead, its refusals, the pool.
                         "resilience4j_bulkhead_available_concurrent_calls{name=\"catalog-service\"",
                         "resilience4j_bulkhead_max_allowed_concurrent_calls{name=\"catalog-service\"",
-                        "resilience4j_bulkhead_available_concurrent_calls{name=\"catalog-service-hedges\"",
                         "agora_client_calls_rejected_total{service=\"catalog-service\"",
-                        "agora_client_hedges_denied_total{service=\"catalog-service\"",
-                        "agora_client_pool_timeouts_total{service=\"catalog-service\"",
-                        "executor_active_threads{name=\"agora.client.hedges\"",
-                        "executor_pool_max_threads{name=\"agora.client.hedges\"",
-                        "agora_executor_rejected_total{name=\"agora.client.hedges\"",
-                        "agora_client_hedge_timers",
                         "httpcomponents_httpclient_pool_total_pending{httpclient=\"catalog-service\"",
                         "httpcomponents_httpclient_pool_total_max{httpclient=\"catalog-service\"",
                         // The clock's measuring thread.

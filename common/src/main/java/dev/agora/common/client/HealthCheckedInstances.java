@@ -2,6 +2,7 @@ package dev.agora.common.client;
 
 import java.time.Duration;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.springframework.beans.factory.BeanFactoryUtils;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.cloud.loadbalancer.core.HealthCheckServiceInstanceListSupplier;
 import org.springframework.cloud.loadbalancer.core.ServiceInstanceListSupplier;
@@ -17,6 +18,7 @@ import org.springframework.web.client.RestClient;
  * discovery knows ({@code agora.instances.*}), of those the ones whose readiness check passed in the latest round
  * ({@code spring.cloud.loadbalancer.health-check.*}: {@code /readyz} every 500 ms by default, each probe bounded by the
  * interval; a service may have an interval of its own, {@code spring.cloud.loadbalancer.clients.<id>.health-check.*}),
+ * without the replicas whose breaker ejected them for calls through {@link LoadBalancedClients} ({@link ReplicaBreakers}),
  * and, for an attempt that repeats a failed one, not the replica that failed while another is left. The load balancer
  * itself is Spring Cloud's round robin. The probes remember which replicas answered "not ready"
  * ({@link ReadinessProbes}), for the calls' last resort when the list is empty. Lives in each service's load-balancer
@@ -62,10 +64,24 @@ public class HealthCheckedInstances {
      */
     @Bean
     ServiceInstanceListSupplier replicaInstanceList(ConfigurableApplicationContext context, ReadinessProbes probes) {
+        ServiceInstanceListSupplier[] configured = new ServiceInstanceListSupplier[1];
         return ServiceInstanceListSupplier.builder()
                 .withBlockingDiscoveryClient()
-                .with((ignored, discovered) -> new HealthCheckServiceInstanceListSupplier(
-                        discovered, context.getBean(LoadBalancerClientFactory.class), probes::alive))
+                .with((ignored, discovered) -> {
+                    configured[0] = discovered;
+                    return new HealthCheckServiceInstanceListSupplier(
+                            discovered, context.getBean(LoadBalancerClientFactory.class), probes::alive);
+                })
+                .with((ignored, healthChecked) -> {
+                    var clients = BeanFactoryUtils.beansOfTypeIncludingAncestors(context, LoadBalancedClients.class);
+                    return clients.isEmpty()
+                            ? healthChecked
+                            : new ReplicaBreakers.Admitted(
+                                    healthChecked,
+                                    configured[0],
+                                    probes::answeredNotReady,
+                                    clients.values().iterator().next());
+                })
                 .withRetryAwareness()
                 .build(context);
     }

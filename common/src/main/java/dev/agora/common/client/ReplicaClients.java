@@ -34,6 +34,7 @@ import org.springframework.cloud.client.ServiceInstance;
 import org.springframework.cloud.client.discovery.DiscoveryClient;
 import org.springframework.cloud.loadbalancer.core.ServiceInstanceListSupplier;
 import org.springframework.cloud.loadbalancer.support.LoadBalancerClientFactory;
+import org.springframework.web.client.HttpClientErrorException;
 import org.springframework.web.client.HttpServerErrorException;
 import org.springframework.web.client.RestClient;
 import reactor.core.Disposable;
@@ -224,7 +225,7 @@ public final class ReplicaClients implements AutoCloseable {
      * calls have not all ended within {@link #maxHalfOpen} opens again (Resilience4j's default is to wait for
      * them forever).
      */
-    private static CircuitBreakerConfig breakerConfig(ClientSettings own, Duration healthInterval) {
+    static CircuitBreakerConfig breakerConfig(ClientSettings own, Duration healthInterval) {
         return CircuitBreakerConfig.custom()
                 .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
                 .slidingWindowSize(10)
@@ -233,6 +234,8 @@ public final class ReplicaClients implements AutoCloseable {
                 .waitDurationInOpenState(healthInterval.multipliedBy(2))
                 .permittedNumberOfCallsInHalfOpenState(2)
                 .maxWaitDurationInHalfOpenState(maxHalfOpen(own))
+                // A 4xx is the replica doing its job (a call through Spring Cloud CircuitBreaker throws it).
+                .ignoreExceptions(HttpClientErrorException.class)
                 .build();
     }
 

@@ -43,8 +43,9 @@ public class InstanceListEnvironmentPostProcessor implements EnvironmentPostProc
     /**
      * Spring Cloud LoadBalancer as replica calls need it ({@code ReplicaClients}), below every other source so a
      * service or deployment can still change it: every replica's readiness checked twice a second (the defaults
-     * are 25 s, far too slow to follow a crash or a restart), and none of its own retries (Resilience4j's retry
-     * repeats calls, on another replica).
+     * are 25 s, far too slow to follow a crash or a restart). Its retry ({@code spring.cloud.loadbalancer.retry.*})
+     * is left on, as Spring Cloud ships it: {@code @LoadBalanced} clients ({@code LoadBalancedClients}) repeat
+     * attempts with it; {@code ReplicaClients} do not use it.
      */
     private static final Map<String, Object> LOAD_BALANCER = Map.of(
             "spring.cloud.loadbalancer.health-check.interval",
@@ -54,8 +55,6 @@ public class InstanceListEnvironmentPostProcessor implements EnvironmentPostProc
             // Each round's list whole, not growing replica by replica from empty (Spring Cloud's default): a list
             // of one replica in the middle of every round would take all calls to it.
             "spring.cloud.loadbalancer.health-check.update-results-list",
-            "false",
-            "spring.cloud.loadbalancer.retry.enabled",
             "false",
             // It warns on every repeated attempt when the failed replica was the only one listed, which the replica
             // clients expect and handle (they go to the same one, or to their last resort): a line per retry.

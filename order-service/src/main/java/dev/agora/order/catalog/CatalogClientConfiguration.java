@@ -1,23 +1,43 @@
 package dev.agora.order.catalog;
 
-import dev.agora.common.client.ReplicaClients;
+import dev.agora.common.client.LoadBalancedClients;
 import dev.agora.common.security.ServiceTokens;
 import dev.agora.order.order.Stock;
+import org.springframework.cloud.client.circuitbreaker.CircuitBreakerFactory;
+import org.springframework.cloud.client.loadbalancer.LoadBalanced;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.Scope;
+import org.springframework.web.client.RestClient;
 
 /**
- * The catalog client: common's {@link ReplicaClients} ({@code agora.clients.catalog-service.*}), the same way the
- * frontend reaches its tiers.
+ * The catalog client: a {@code @LoadBalanced RestClient.Builder} and the {@link CatalogReservations} interface on it
+ * (common's {@link LoadBalancedClients}; {@code agora.clients.catalog-service.*} and
+ * {@code spring.cloud.loadbalancer.retry.*} in application.yml), each call run through Spring Cloud CircuitBreaker.
  */
 @Configuration(proxyBeanMethods = false)
+@Import(LoadBalancedClients.class)
 class CatalogClientConfiguration {
 
     static final String CATALOG = "catalog-service";
 
+    /** Prototype, as Spring Boot's own builder: whoever builds a client from it gets a builder of their own. */
+    @Bean
+    @LoadBalanced
+    @Scope("prototype")
+    RestClient.Builder catalogRestClientBuilder(LoadBalancedClients clients) {
+        return clients.builder(CATALOG);
+    }
+
+    @Bean
+    CatalogReservations catalogReservations(LoadBalancedClients clients, @LoadBalanced RestClient.Builder catalog) {
+        return clients.client(CATALOG, catalog, CatalogReservations.class);
+    }
+
     /** Reservations carry the order service's own client-credentials token (scope {@code internal}). */
     @Bean
-    Stock stock(ReplicaClients replicas, ServiceTokens tokens) {
-        return new CatalogStock(replicas, CATALOG, tokens);
+    Stock stock(CatalogReservations catalog, CircuitBreakerFactory<?, ?> circuitBreakers, ServiceTokens tokens) {
+        return new CatalogStock(catalog, circuitBreakers.create(CATALOG), tokens);
     }
 }

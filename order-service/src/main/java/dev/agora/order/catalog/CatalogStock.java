@@ -1,35 +1,33 @@
 package dev.agora.order.catalog;
 
-import dev.agora.common.client.CallSafety;
-import dev.agora.common.client.ReplicaClients;
-import dev.agora.common.client.ServiceUnavailableException;
 import dev.agora.common.security.ServiceTokens;
 import dev.agora.common.timing.ServerTiming;
+import dev.agora.order.catalog.CatalogReservations.Reservation;
+import dev.agora.order.catalog.CatalogReservations.ReserveStock;
 import dev.agora.order.order.Stock;
-import java.math.BigDecimal;
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.core.ParameterizedTypeReference;
+import org.springframework.cloud.client.circuitbreaker.CircuitBreaker;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.client.HttpClientErrorException;
-import org.springframework.web.client.HttpServerErrorException;
-import org.springframework.web.client.RestClient;
-import org.springframework.web.client.RestClientException;
 
 /**
- * Reserves stock at the catalog over HTTP through common's {@link ReplicaClients}: a refused connection, a timeout
- * or a 5xx is repeated at once on another replica, and a reservation with no answer after the hedge delay is
- * also sent to the other replica (first answer wins). Both are safe because the catalog reserves at most once
- * per order id and answers a repeat with the first outcome. The frontend a buy came through travels on as a header
- * of the request being handled (common's {@code WritingFrontend}), not as an argument.
+ * Reserves stock at the catalog through {@link CatalogReservations}, a {@code @LoadBalanced} client: a refused
+ * connection, a timeout, a reset or a 5xx is repeated at once on another replica by Spring Cloud LoadBalancer
+ * ({@code spring.cloud.loadbalancer.retry.retry-on-all-operations}). That is safe for every call made here: the
+ * catalog reserves at most once per order id and answers a repeat with the first outcome, and a read changes
+ * nothing. Each call runs through Spring Cloud CircuitBreaker (the catalog's Resilience4j breaker and bulkhead); a
+ * call it cannot complete is {@link Unavailable} (or, for a read, {@link NotKnown}), and the order stays PENDING
+ * for recovery. The frontend a buy came through travels on as a header of the request being handled (common's
+ * {@code WritingFrontend}), not as an argument.
  *
  * <p>Every call carries the order service's own client-credentials token ({@code Authorization: Bearer}, scope
  * {@code internal}), taken before the call and the same for all its attempts. When no token can be had (no
- * frontend issues one), the catalog is as good as unreachable: the reservation is {@link Unavailable}, the order
- * stays PENDING and recovery drives it later.
+ * frontend issues one), the catalog is as good as unreachable: the reservation is {@link Unavailable}.
  */
 final class CatalogStock implements Stock {
 
@@ -37,119 +35,72 @@ final class CatalogStock implements Stock {
     /** This call's entry in the order service's {@code Server-Timing}; the catalog's own go under it. */
     private static final String TIMING_NAME = "catalog";
 
-    private final ReplicaClients catalog;
-    private final String serviceId;
+    private final CatalogReservations catalog;
+    private final CircuitBreaker calls;
     private final ServiceTokens tokens;
 
-    CatalogStock(ReplicaClients catalog, String serviceId, ServiceTokens tokens) {
+    CatalogStock(CatalogReservations catalog, CircuitBreaker calls, ServiceTokens tokens) {
         this.catalog = catalog;
-        this.serviceId = serviceId;
+        this.calls = calls;
         this.tokens = tokens;
     }
 
-    record ReserveStock(long orderId, long bookId, int quantity) {}
-
-    record Reservation(long orderId, String outcome, BigDecimal total) {}
-
-    private static final ParameterizedTypeReference<List<Reservation>> RESERVATIONS =
-            new ParameterizedTypeReference<>() {};
-
     @Override
     public Answer reserve(long orderId, long bookId, int quantity) {
-        ReserveStock request = new ReserveStock(orderId, bookId, quantity);
-        String token;
+        String authorization;
         try {
-            token = tokens.bearer();
+            authorization = "Bearer " + tokens.bearer();
         } catch (RuntimeException e) {
             log.warn("No service token to reserve stock for order {}: {}", orderId, e.getMessage());
             return new Unavailable("no service token: " + e.getMessage());
         }
-        try {
-            return call(client -> post(client, token, request));
-        } catch (ServiceUnavailableException | RestClientException e) {
-            log.warn("Reservation for order {} got no answer from the catalog: {}", orderId, e.getMessage());
-            return new Unavailable(e.getMessage());
+        ReserveStock request = new ReserveStock(orderId, bookId, quantity);
+        return call(() -> answer(catalog.reserve(authorization, request)), failed -> refused(orderId, failed));
+    }
+
+    /** Why the catalog reserved nothing: its 4xx answers mean something; anything else left the outcome open. */
+    private static Answer refused(long orderId, Throwable failed) {
+        if (failed instanceof HttpClientErrorException answered) {
+            if (answered.getStatusCode().value() == HttpStatus.NOT_FOUND.value()) return new UnknownBook();
+            if (answered.getStatusCode().value() == HttpStatus.CONFLICT.value()) {
+                log.error("Catalog holds a different reservation for order {}", orderId);
+                return new Conflicting();
+            }
+            // 400/401/403: a bug or a token mismatch; retrying cannot help, the sweeper will.
+            log.error("Catalog refused the reservation of order {}: {}", orderId, answered.getStatusCode());
+        } else {
+            log.warn("Reservation for order {} got no answer from the catalog: {}", orderId, failed.toString());
         }
+        return new Unavailable(String.valueOf(failed.getMessage()));
     }
 
     @Override
     public Decisions decided(List<Long> orderIds) {
-        String token;
+        String authorization;
         try {
-            token = tokens.bearer();
+            authorization = "Bearer " + tokens.bearer();
         } catch (RuntimeException e) {
             log.warn("No service token to read the reservations of orders {}: {}", orderIds, e.getMessage());
             return new NotKnown("no service token: " + e.getMessage());
         }
-        try {
-            return call(client -> new Known(findAll(client, token, orderIds).stream()
-                    .collect(Collectors.toMap(Reservation::orderId, CatalogStock::answer))));
-        } catch (ServiceUnavailableException | RestClientException e) {
-            log.warn("Reservations of orders {} could not be read at the catalog: {}", orderIds, e.getMessage());
-            return new NotKnown(e.getMessage());
-        }
-    }
-
-    /**
-     * Every call to the catalog: idempotent (a reservation is decided once per order id, a read changes nothing),
-     * so it may be hedged and repeated on another replica; timed as this service's {@code catalog} entry.
-     */
-    private <T> T call(Function<RestClient, T> request) {
-        return ServerTiming.call(
-                TIMING_NAME,
-                () -> catalog.call(serviceId, CallSafety.IDEMPOTENT, replica -> request.apply(replica.client())));
-    }
-
-    private List<Reservation> findAll(RestClient catalog, String token, List<Long> orderIds) {
-        return catalog.get()
-                .uri(uri -> uri.path("/internal/reservations")
-                        .queryParam("orderId", orderIds.toArray())
-                        .build())
-                .headers(headers -> headers.setBearerAuth(token))
-                .exchange((ignored, response) -> {
-                    HttpStatus status =
-                            HttpStatus.valueOf(response.getStatusCode().value());
-                    if (status.is2xxSuccessful()) return response.bodyTo(RESERVATIONS);
-                    throw unexpected(status);
+        return this.<Decisions>call(
+                () -> new Known(catalog.decided(authorization, orderIds).stream()
+                        .collect(Collectors.toMap(Reservation::orderId, CatalogStock::answer))),
+                failed -> {
+                    log.warn(
+                            "Reservations of orders {} could not be read at the catalog: {}",
+                            orderIds,
+                            failed.toString());
+                    return new NotKnown(String.valueOf(failed.getMessage()));
                 });
     }
 
-    /** A 5xx is a failed attempt, repeated on another replica; a 4xx is the caller's mistake and is not. */
-    private static RuntimeException unexpected(HttpStatus status) {
-        return status.is5xxServerError()
-                ? new HttpServerErrorException(status, "catalog answered " + status)
-                : new HttpClientErrorException(status, "catalog answered " + status);
+    /** Every call to the catalog, timed as this service's {@code catalog} entry. */
+    private <T> T call(Supplier<T> request, Function<Throwable, T> failed) {
+        return ServerTiming.call(TIMING_NAME, () -> calls.run(request, failed));
     }
 
     private static Answer answer(Reservation reservation) {
         return "RESERVED".equals(reservation.outcome()) ? new Reserved(reservation.total()) : new OutOfStock();
-    }
-
-    private Answer post(RestClient catalog, String token, ReserveStock request) {
-        return catalog.post()
-                .uri("/internal/reservations")
-                .headers(headers -> headers.setBearerAuth(token))
-                .body(request)
-                .exchange((ignored, response) -> {
-                    HttpStatus status =
-                            HttpStatus.valueOf(response.getStatusCode().value());
-                    if (status.is2xxSuccessful()) {
-                        return answer(response.bodyTo(Reservation.class));
-                    }
-                    return switch (status) {
-                        case NOT_FOUND -> new UnknownBook();
-                        case CONFLICT -> {
-                            log.error("Catalog holds a different reservation for order {}", request.orderId());
-                            yield new Conflicting();
-                        }
-                        default -> {
-                            // 400/401/403: a bug or a token mismatch; retrying cannot help, the sweeper will.
-                            if (!status.is5xxServerError()) {
-                                log.error("Catalog refused the reservation of order {}: {}", request.orderId(), status);
-                            }
-                            throw unexpected(status);
-                        }
-                    };
-                });
     }
 }

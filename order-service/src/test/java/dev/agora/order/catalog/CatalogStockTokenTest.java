@@ -17,8 +17,8 @@ class CatalogStockTokenTest {
         throw new IllegalStateException("no authorization server answers");
     };
 
-    /** No replica client: any call to the catalog would fail the test with a NullPointerException. */
-    private final CatalogStock stock = new CatalogStock(null, "catalog-service", NO_TOKEN);
+    /** No catalog client: any call to the catalog would fail the test with a NullPointerException. */
+    private final CatalogStock stock = new CatalogStock(null, null, NO_TOKEN);
 
     @Test
     void aReservationWithoutATokenIsUnavailable() {
