@@ -1,15 +1,10 @@
 package dev.agora.common.client;
 
-import dev.agora.common.timing.ServerTiming;
-import dev.agora.common.web.RequestIds;
-import dev.agora.common.web.WritingFrontend;
-import io.github.resilience4j.bulkhead.BulkheadConfig;
 import io.github.resilience4j.bulkhead.BulkheadRegistry;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
-import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
@@ -78,11 +73,8 @@ public class LoadBalancedClients implements DisposableBean {
         CloseableHttpClient http = pools.computeIfAbsent(serviceId, this::setUp);
         RestClient.Builder builder = RestClient.builder();
         customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
-        return builder.baseUrl("http://" + serviceId)
-                .requestFactory(new HttpComponentsClientHttpRequestFactory(http))
-                .requestInterceptor(RequestIds.propagatingInterceptor())
-                .requestInterceptor(WritingFrontend.propagatingInterceptor())
-                .requestInterceptor(ServerTiming.relayingInterceptor());
+        return ReplicaClients.passingOn(builder.baseUrl("http://" + serviceId)
+                .requestFactory(new HttpComponentsClientHttpRequestFactory(http)));
     }
 
     /** The service's breakers, bulkhead and connection pool: made once, whatever number of builders are made. */
@@ -99,12 +91,7 @@ public class LoadBalancedClients implements DisposableBean {
         // replicas' breakers eject what fails, and an open (or half-open) service breaker would refuse calls while a
         // replica is up (Envoy's panic mode, which no library here has).
         breakers.circuitBreaker(serviceId, serviceId).transitionToDisabledState();
-        bulkheads.addConfiguration(
-                serviceId,
-                BulkheadConfig.custom()
-                        .maxConcurrentCalls(own.maxConcurrentCalls())
-                        .maxWaitDuration(Duration.ZERO)
-                        .build());
+        bulkheads.addConfiguration(serviceId, ReplicaClients.bulkheadConfig(own));
         var rejected = meters.counter("agora.client.calls.rejected", "service", serviceId);
         bulkheads.bulkhead(serviceId, serviceId).getEventPublisher().onCallRejected(refused -> rejected.increment());
         return PooledHttpClients.build(

@@ -92,11 +92,7 @@ public final class ReplicaClients implements AutoCloseable {
         this.settings = settings;
         this.loadBalancers = loadBalancers;
         this.discovery = discovery;
-        this.restClients = restClients
-                .clone()
-                .requestInterceptor(RequestIds.propagatingInterceptor())
-                .requestInterceptor(WritingFrontend.propagatingInterceptor())
-                .requestInterceptor(ServerTiming.relayingInterceptor());
+        this.restClients = passingOn(restClients.clone());
         this.meters = meters;
         this.healthInterval = healthInterval;
         int hedgeThreads = settings.clients().values().stream()
@@ -152,12 +148,7 @@ public final class ReplicaClients implements AutoCloseable {
                         .waitDuration(own.retryInterval())
                         .retryOnException(e -> e instanceof ReplicaClient.Retryable)
                         .build());
-        Bulkhead bulkhead = bulkheads.bulkhead(
-                serviceId,
-                BulkheadConfig.custom()
-                        .maxConcurrentCalls(own.maxConcurrentCalls())
-                        .maxWaitDuration(Duration.ZERO)
-                        .build());
+        Bulkhead bulkhead = bulkheads.bulkhead(serviceId, bulkheadConfig(own));
         Bulkhead hedges = bulkheads.bulkhead(
                 serviceId + "-hedges",
                 BulkheadConfig.custom()
@@ -217,6 +208,24 @@ public final class ReplicaClients implements AutoCloseable {
                 .filter(instance -> fallback.admits(instance, client.breaker(instance.getUri())))
                 .map(ServiceInstance::getUri)
                 .toList();
+    }
+
+    /**
+     * What every call to another service passes on: the request id, the writing frontend, and the callee's
+     * {@code Server-Timing} relayed into this service's.
+     */
+    static RestClient.Builder passingOn(RestClient.Builder builder) {
+        return builder.requestInterceptor(RequestIds.propagatingInterceptor())
+                .requestInterceptor(WritingFrontend.propagatingInterceptor())
+                .requestInterceptor(ServerTiming.relayingInterceptor());
+    }
+
+    /** A service's bulkhead: at most its {@code max-concurrent-calls} in flight; the next is refused at once. */
+    static BulkheadConfig bulkheadConfig(ClientSettings own) {
+        return BulkheadConfig.custom()
+                .maxConcurrentCalls(own.maxConcurrentCalls())
+                .maxWaitDuration(Duration.ZERO)
+                .build();
     }
 
     /**
