@@ -49,10 +49,8 @@ class BoundsMetricsTest extends CatalogTestSupport {
                         "httpcomponents_httpclient_pool_total_pending{httpclient=\"file-copies\"",
                         "httpcomponents_httpclient_pool_total_max{httpclient=\"file-copies\"",
                         "agora_files_copies_pool_rejected_total",
-                        // What a client may send: bodies refused, rate limiters kept against their bound.
+                        // What a client may send: bodies refused (rate limits are the frontend's alone).
                         "agora_limits_body_rejected_total",
-                        "agora_limits_callers{per=\"CALLER\"",
-                        "agora_limits_callers_capacity{per=\"CALLER\"",
                         // Verified tokens remembered against their bound.
                         "agora_security_tokens_remembered ",
                         "agora_security_tokens_remembered_capacity"));

@@ -2,12 +2,12 @@ package dev.agora.common;
 
 import dev.agora.common.problem.AgoraProblemHandler;
 import dev.agora.common.problem.BusyPools;
-import dev.agora.common.process.ParentWatch;
 import dev.agora.common.security.ServiceTokens;
 import dev.agora.common.timing.ServerTimingFilter;
 import dev.agora.common.warmup.WarmUpProperties;
 import dev.agora.common.warmup.WarmingUp;
 import dev.agora.common.web.RequestIds;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.SmartInitializingSingleton;
@@ -42,10 +42,18 @@ public class AgoraCommonAutoConfiguration {
     @ConditionalOnProperty("agora.parent-pid")
     SmartInitializingSingleton endWithParentProcess(Environment environment) {
         long parentPid = environment.getRequiredProperty("agora.parent-pid", Long.class);
-        return () -> ParentWatch.whenGone(parentPid, () -> {
+        return () -> whenGone(parentPid, () -> {
             log.warn("The process that started this one ({}) is gone: shutting down", parentPid);
             System.exit(1);
         });
+    }
+
+    /** Runs {@code action} once process {@code pid} has ended (at once when it is not running; the JDK polls it). */
+    static CompletableFuture<Void> whenGone(long pid, Runnable action) {
+        return ProcessHandle.of(pid)
+                .<CompletableFuture<?>>map(ProcessHandle::onExit)
+                .orElseGet(() -> CompletableFuture.completedFuture(null))
+                .thenRun(action);
     }
 
     @Bean

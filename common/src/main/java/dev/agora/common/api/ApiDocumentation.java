@@ -1,5 +1,6 @@
 package dev.agora.common.api;
 
+import dev.agora.common.security.AgoraSecurityProperties;
 import io.swagger.v3.oas.models.Components;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.Operation;
@@ -20,13 +21,24 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.springdoc.core.customizers.GlobalOpenApiCustomizer;
+import org.springdoc.core.customizers.GlobalOperationCustomizer;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.context.annotation.Bean;
 
 /**
- * What every service's OpenAPI document shares: the OAuth2 client-credentials scheme of the frontends' authorization
- * server (its token URL under the issuer), an operation's security requirement and roles ({@link Access}), and
- * RFC 9457 problems as every operation's error answer.
+ * Every service's OpenAPI document ({@code /v3/api-docs}, springdoc) with what they all share: the OAuth2
+ * client-credentials scheme of the frontends' authorization server (its token URL under the issuer), an operation's
+ * security requirement and roles ({@link Access}), and RFC 9457 problems as every operation's error answer.
  */
-public final class ApiDocumentation {
+@AutoConfiguration
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+@ConditionalOnClass(GlobalOpenApiCustomizer.class)
+public class ApiDocumentation {
 
     /** The security scheme's name in every document. */
     public static final String OAUTH2 = "oauth2";
@@ -37,10 +49,38 @@ public final class ApiDocumentation {
 
     private static final String PROBLEM_JSON = "application/problem+json";
 
-    private ApiDocumentation() {}
+    @Bean
+    @ConditionalOnMissingBean
+    OpenAPI agoraOpenApi(AgoraSecurityProperties security, @Value("${spring.application.name:agora}") String name) {
+        return frame("Agora " + name, security.issuer());
+    }
+
+    /** An operation's security requirement and roles from its {@link Access}. */
+    @Bean
+    GlobalOperationCustomizer agoraOperationAccess() {
+        return (operation, handler) -> {
+            Access access = handler.getMethodAnnotation(Access.class);
+            return access == null ? operation : secure(operation, Arrays.asList(access.value()), access.note());
+        };
+    }
+
+    /** Error answers as problems, on every operation of the document (functional routes' too). */
+    @Bean
+    GlobalOpenApiCustomizer agoraProblems() {
+        return openApi -> {
+            // Added here, after springdoc has dropped the schemas nothing referred to yet.
+            if (openApi.getComponents() == null) openApi.setComponents(new Components());
+            if (openApi.getComponents().getSchemas() == null
+                    || !openApi.getComponents().getSchemas().containsKey(PROBLEM)) {
+                openApi.getComponents().addSchemas(PROBLEM, problemSchema());
+            }
+            if (openApi.getPaths() == null) return;
+            openApi.getPaths().values().forEach(path -> path.readOperations().forEach(ApiDocumentation::problemsFor));
+        };
+    }
 
     /** The document's frame: title, the token endpoint under {@code issuer}, the problem schema. */
-    public static OpenAPI frame(String title, String issuer) {
+    static OpenAPI frame(String title, String issuer) {
         String tokenUrl = issuer.replaceAll("/+$", "") + "/oauth2/token";
         SecurityScheme oauth2 = new SecurityScheme()
                 .type(SecurityScheme.Type.OAUTH2)
@@ -56,7 +96,7 @@ public final class ApiDocumentation {
     }
 
     /** RFC 9457's members; services add their own (a validation problem's {@code errors}). */
-    public static Schema<?> problemSchema() {
+    static Schema<?> problemSchema() {
         return new ObjectSchema()
                 .description("An RFC 9457 problem; clients switch on its stable type")
                 .addProperty("type", new StringSchema().format("uri"))
@@ -86,15 +126,11 @@ public final class ApiDocumentation {
         return operation;
     }
 
-    public static Operation secure(Operation operation, Access access) {
-        return secure(operation, Arrays.asList(access.value()), access.note());
-    }
-
     /**
      * Every error answer of the operation is a problem: error answers the document names get the problem schema
      * when they have none of their own, and a {@code default} answer names the others.
      */
-    public static void problemsFor(Operation operation) {
+    static void problemsFor(Operation operation) {
         if (operation.getResponses() == null) return;
         Content problem =
                 new Content().addMediaType(PROBLEM_JSON, new MediaType().schema(new Schema<>().$ref(PROBLEM)));

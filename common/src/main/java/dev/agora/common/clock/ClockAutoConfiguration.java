@@ -10,7 +10,6 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 
 /**
@@ -30,9 +29,12 @@ public class ClockAutoConfiguration {
         return properties.skew().isZero() ? Clock.systemUTC() : Clock.offset(Clock.systemUTC(), properties.skew());
     }
 
-    /** Measures only where there is a database; in a service without one the check is UNKNOWN. */
+    /**
+     * Measures only where there is a database; in a service without one the check is UNKNOWN. Named {@code clock} in
+     * the health endpoint and the readiness group.
+     */
     @Bean
-    DatabaseClock databaseClock(
+    DatabaseClock clockHealthIndicator(
             ObjectProvider<DataSource> database,
             Clock agoraClock,
             ClockProperties properties,
@@ -40,17 +42,11 @@ public class ClockAutoConfiguration {
         return new DatabaseClock(database, agoraClock, properties, meters);
     }
 
-    /** Named {@code clock} in the health endpoint and the readiness group. */
-    @Bean
-    HealthIndicator clockHealthIndicator(DatabaseClock clock, ClockProperties properties) {
-        return new ClockHealthIndicator(clock, properties);
-    }
-
     /** Seconds, database minus local (NTP's sign: negative while this clock is ahead); NaN before a reading. */
     @Bean
     MeterBinder clockOffsetGauge(DatabaseClock clock) {
         return registry -> Gauge.builder("agora.clock.offset", clock, measured -> {
-                    ClockOffset last = measured.reading().last();
+                    ClockOffset last = measured.last();
                     return last == null ? Double.NaN : last.offsetSeconds();
                 })
                 .baseUnit("seconds")

@@ -16,38 +16,33 @@ import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.SmartLifecycle;
 
 /**
  * Measures this instance's clock against PostgreSQL's ({@code clock_timestamp()}), the cluster's reference, every
  * {@code agora.clock.interval} on a thread of its own: one query per period, nothing on request paths. The latest
- * measurement is read by the readiness check ({@link ClockHealthIndicator}) and the {@code agora.clock.offset}
- * gauge.
+ * measurement is read by the {@code agora.clock.offset} gauge and by readiness: as the {@code clock} health check this
+ * is DOWN, with the reason, while the offset exceeds {@code agora.clock.max-offset}. It is UNKNOWN (which leaves
+ * readiness to the other checks) before the first measurement, without a database, and when no measurement succeeded
+ * for three intervals: the database's own troubles are not the clock's.
  */
-public final class DatabaseClock implements SmartLifecycle {
+public final class DatabaseClock implements SmartLifecycle, HealthIndicator {
 
     private static final Logger log = LoggerFactory.getLogger(DatabaseClock.class);
 
-    /**
-     * The latest outcome: a measurement, a failure after it, or nothing yet. {@code lastNanos} is when the last
-     * measurement was taken on {@link System#nanoTime()}, which, unlike the clock being measured, never jumps.
-     */
-    public record Reading(ClockOffset last, long lastNanos, String lastFailure, Instant attemptedAt) {
-        static final Reading NONE = new Reading(null, 0, null, null);
-
-        /** How long ago the last measurement was taken. */
-        public Duration age() {
-            return Duration.ofNanos(System.nanoTime() - lastNanos);
-        }
-    }
-
     private final ObjectProvider<DataSource> databases;
-    private volatile DataSource database;
     private final Clock local;
     private final ClockProperties properties;
-    private volatile Reading reading = Reading.NONE;
-    private volatile boolean wasOff;
     private final ObjectProvider<MeterRegistry> meters;
+    private volatile DataSource database;
+    private volatile ClockOffset last;
+    /** When {@link #last} was taken, on {@link System#nanoTime()}, which, unlike the clock being measured, never jumps. */
+    private volatile long lastNanos;
+
+    private volatile String lastFailure;
+    private boolean wasOff;
     private ScheduledThreadPoolExecutor measuring;
 
     public DatabaseClock(
@@ -61,14 +56,12 @@ public final class DatabaseClock implements SmartLifecycle {
         this.meters = meters;
     }
 
-    public Reading reading() {
-        return reading;
+    /** The latest measurement; null before the first. */
+    public ClockOffset last() {
+        return last;
     }
 
-    /** Takes one measurement now; the scheduled ones call this once started. */
-    public Reading measure() {
-        DataSource database = this.database;
-        Instant attempted = local.instant();
+    private void measure() {
         try (Connection connection = database.getConnection();
                 PreparedStatement query = connection.prepareStatement("SELECT clock_timestamp()")) {
             Instant before = local.instant();
@@ -77,15 +70,15 @@ public final class DatabaseClock implements SmartLifecycle {
                 row.next();
                 databaseTime = row.getObject(1, OffsetDateTime.class).toInstant();
             }
-            Instant after = local.instant();
-            ClockOffset offset = ClockOffset.of(before, databaseTime, after);
-            reading = new Reading(offset, System.nanoTime(), null, after);
+            ClockOffset offset = ClockOffset.of(before, databaseTime, local.instant());
+            last = offset;
+            lastNanos = System.nanoTime();
+            lastFailure = null;
             logChange(offset);
         } catch (SQLException | RuntimeException e) {
-            reading = new Reading(reading.last(), reading.lastNanos(), e.getMessage(), attempted);
+            lastFailure = e.getMessage();
             log.debug("Could not read the database's clock: {}", e.getMessage());
         }
-        return reading;
     }
 
     /** Once per change, not every period: a clock that is off is news, and so is its recovery. */
@@ -104,9 +97,31 @@ public final class DatabaseClock implements SmartLifecycle {
         wasOff = off;
     }
 
-    /** A reading older than this says nothing about the clock now. */
-    Duration staleAfter() {
-        return properties.interval().multipliedBy(3);
+    @Override
+    public Health health() {
+        if (database == null) return unknown("no database to compare the clock with");
+        ClockOffset offset = last;
+        if (offset == null) return unknown("not measured yet");
+        Duration age = Duration.ofNanos(System.nanoTime() - lastNanos);
+        if (age.compareTo(properties.interval().multipliedBy(3)) > 0) {
+            return unknown("no measurement for " + age.toSeconds() + " s");
+        }
+        Duration max = properties.maxOffset();
+        Health.Builder health = offset.exceeds(max)
+                ? Health.down()
+                        .withDetail("reason", "clock is " + offset.describe() + "; maximum " + max.toMillis() + " ms")
+                : Health.up();
+        return health.withDetail("offsetSeconds", offset.offsetSeconds())
+                .withDetail("roundTripSeconds", offset.roundTrip().toNanos() / 1e9)
+                .withDetail("maxOffsetSeconds", max.toNanos() / 1e9)
+                .withDetail("measuredAt", offset.measuredAt().toString())
+                .build();
+    }
+
+    private Health unknown(String reason) {
+        Health.Builder unknown = Health.unknown().withDetail("reason", reason);
+        if (lastFailure != null) unknown.withDetail("lastFailure", lastFailure);
+        return unknown.build();
     }
 
     @Override
@@ -131,11 +146,6 @@ public final class DatabaseClock implements SmartLifecycle {
     @Override
     public synchronized boolean isRunning() {
         return measuring != null;
-    }
-
-    /** Whether there is a database to measure against (known once started). */
-    public boolean hasDatabase() {
-        return database != null;
     }
 
     /** Starts after the web server (phase {@code DEFAULT_PHASE - 1024}), stops before the database pool closes. */

@@ -1,5 +1,8 @@
 package dev.agora.common.files;
 
+import java.util.List;
+import org.springframework.http.HttpRange;
+
 /**
  * The part of a file a request asked for (RFC 9110 section 14): the whole file, one range of it, or nothing
  * satisfiable. Several ranges in one request are answered with the whole file, which the RFC allows; resumable
@@ -20,34 +23,23 @@ public sealed interface ByteRange {
     record Unsatisfiable() implements ByteRange {}
 
     /**
+     * Spring's parser of the header; what it refuses (not {@code bytes=}, malformed, backwards) is ignored, as RFC 9110
+     * 14.2 says.
+     *
      * @param header the {@code Range} header, or null
      * @param size the file's length in bytes
      */
     static ByteRange of(String header, long size) {
-        if (header == null) return new Whole();
-        String value = header.strip();
-        if (!value.regionMatches(true, 0, "bytes=", 0, 6)) return new Whole();
-        String spec = value.substring(6).strip();
-        if (spec.contains(",")) return new Whole();
-        int dash = spec.indexOf('-');
-        if (dash < 0) return new Whole();
-        String from = spec.substring(0, dash).strip();
-        String to = spec.substring(dash + 1).strip();
+        List<HttpRange> ranges;
         try {
-            if (from.isEmpty()) {
-                if (to.isEmpty()) return new Whole();
-                long suffix = Long.parseLong(to);
-                if (suffix <= 0 || size == 0) return new Unsatisfiable();
-                return new Part(Math.max(0, size - suffix), size - 1);
-            }
-            long first = Long.parseLong(from);
-            long last = to.isEmpty() ? Long.MAX_VALUE : Long.parseLong(to);
-            if (first < 0 || last < first) return new Whole();
-            if (first >= size) return new Unsatisfiable();
-            return new Part(first, Math.min(last, size - 1));
-        } catch (NumberFormatException malformed) {
-            // A Range header that does not parse is ignored (RFC 9110 14.2).
+            ranges = HttpRange.parseRanges(header);
+        } catch (IllegalArgumentException malformed) {
             return new Whole();
         }
+        if (ranges.size() != 1) return new Whole();
+        long first = ranges.getFirst().getRangeStart(size);
+        return first >= size
+                ? new Unsatisfiable()
+                : new Part(first, ranges.getFirst().getRangeEnd(size));
     }
 }

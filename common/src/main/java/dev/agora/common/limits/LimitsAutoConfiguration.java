@@ -1,13 +1,11 @@
 package dev.agora.common.limits;
 
-import dev.agora.common.limits.LimitsProperties.Per;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
 import org.apache.coyote.http11.AbstractHttp11Protocol;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.security.autoconfigure.web.servlet.SecurityFilterProperties;
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
@@ -17,12 +15,7 @@ import org.springframework.security.web.servlet.util.matcher.PathPatternRequestM
 import org.springframework.security.web.util.matcher.OrRequestMatcher;
 import org.springframework.security.web.util.matcher.RequestMatcher;
 
-/**
- * What one client may send: every service caps request bodies ({@code agora.limits.max-body}) and applies the rate
- * limits its configuration lists ({@code agora.limits.rates}). Limits per address run before Spring Security (a
- * sign-in attempt is refused before its password is checked); limits per caller run after it, when the caller is
- * known.
- */
+/** What one client may send: every service caps request bodies ({@code agora.limits.max-body}). */
 @AutoConfiguration
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @EnableConfigurationProperties(LimitsProperties.class)
@@ -50,32 +43,12 @@ public class LimitsAutoConfiguration {
         });
     }
 
-    @Bean
-    FilterRegistrationBean<RateLimitFilter> addressRateLimitFilter(LimitsProperties limits, MeterRegistry meters) {
-        return rateLimits(limits, meters, Per.ADDRESS, Ordered.HIGHEST_PRECEDENCE + 3);
-    }
-
-    @Bean
-    FilterRegistrationBean<RateLimitFilter> callerRateLimitFilter(LimitsProperties limits, MeterRegistry meters) {
-        return rateLimits(limits, meters, Per.CALLER, SecurityFilterProperties.DEFAULT_FILTER_ORDER + 1);
-    }
-
     /** Spring Security's path matchers, as its own rules match: any of the patterns (none: no request). */
-    static RequestMatcher anyOf(List<String> patterns) {
+    public static RequestMatcher anyOf(List<String> patterns) {
         if (patterns.isEmpty()) return request -> false;
         return new OrRequestMatcher(patterns.stream()
                 .map(pattern -> (RequestMatcher)
                         PathPatternRequestMatcher.withDefaults().matcher(pattern.strip()))
                 .toList());
-    }
-
-    private static FilterRegistrationBean<RateLimitFilter> rateLimits(
-            LimitsProperties limits, MeterRegistry meters, Per per, int order) {
-        var filter = new RateLimitFilter(per, limits.ratesEnabled() ? limits.rates() : List.of(), meters);
-        var registration = new FilterRegistrationBean<>(filter);
-        registration.setOrder(order);
-        registration.setEnabled(filter.limitsAnything());
-        registration.setName(per.name().toLowerCase() + "RateLimitFilter");
-        return registration;
     }
 }

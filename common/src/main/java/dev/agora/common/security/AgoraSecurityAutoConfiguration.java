@@ -165,13 +165,17 @@ public class AgoraSecurityAutoConfiguration {
      * requests; the frontend's anonymous page reads use it too.
      */
     public static HttpSecurity anonymousReads(HttpSecurity http, RequestMatcher requests) throws Exception {
-        return http.securityMatcher(requests)
-                .csrf(AbstractHttpConfigurer::disable)
+        return stateless(http.securityMatcher(requests))
+                .authorizeHttpRequests(all -> all.anyRequest().permitAll());
+    }
+
+    /** No session, and none of what only a browser's sign-in uses: CSRF, form login, HTTP basic, logout. */
+    private static HttpSecurity stateless(HttpSecurity http) throws Exception {
+        return http.csrf(AbstractHttpConfigurer::disable)
                 .sessionManagement(session -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
                 .formLogin(AbstractHttpConfigurer::disable)
                 .httpBasic(AbstractHttpConfigurer::disable)
-                .logout(AbstractHttpConfigurer::disable)
-                .authorizeHttpRequests(all -> all.anyRequest().permitAll());
+                .logout(AbstractHttpConfigurer::disable);
     }
 
     /**
@@ -196,11 +200,7 @@ public class AgoraSecurityAutoConfiguration {
     SecurityFilterChain agoraResourceServer(
             HttpSecurity http, JwtDecoder decoder, ProblemSecurityHandlers problems, ObjectProvider<AccessRules> rules)
             throws Exception {
-        http.csrf(AbstractHttpConfigurer::disable)
-                .sessionManagement(session -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
-                .formLogin(AbstractHttpConfigurer::disable)
-                .httpBasic(AbstractHttpConfigurer::disable)
-                .logout(AbstractHttpConfigurer::disable)
+        stateless(http)
                 .authorizeHttpRequests(requests -> {
                     requests.requestMatchers(
                                     "/actuator/health",

@@ -1,6 +1,7 @@
 package dev.agora.common.timing;
 
 import io.micrometer.context.ThreadLocalAccessor;
+import java.math.BigDecimal;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -30,6 +31,8 @@ public final class ServerTiming {
     /** {@code name;dur=1.234} or {@code name;desc=hit}, as this class writes them (and other tiers do). */
     private static final Pattern ENTRY =
             Pattern.compile("\\s*([A-Za-z0-9._-]{1,64})\\s*;\\s*(dur|desc)=\"?([A-Za-z0-9._-]{1,32})\"?\\s*");
+
+    private static final Pattern MILLIS = Pattern.compile("\\d{1,9}(\\.\\d{1,6})?");
 
     private static final int MAX_ENTRIES = 32;
 
@@ -151,14 +154,11 @@ public final class ServerTiming {
         }
     }
 
-    /** Milliseconds with up to six decimals as nanoseconds, without floating point; -1 when not a duration. */
+    /** Milliseconds with up to six decimals as nanoseconds, exactly; -1 when not a duration. */
     static long nanosOf(String millis) {
-        int dot = millis.indexOf('.');
-        String whole = dot < 0 ? millis : millis.substring(0, dot);
-        String fraction = dot < 0 ? "" : millis.substring(dot + 1);
-        if (whole.isEmpty() || whole.length() > 9 || fraction.length() > 6) return -1;
-        if (!(whole + fraction).chars().allMatch(c -> c >= '0' && c <= '9')) return -1;
-        return Long.parseLong(whole) * 1_000_000 + Long.parseLong((fraction + "000000").substring(0, 6));
+        return MILLIS.matcher(millis).matches()
+                ? new BigDecimal(millis).movePointRight(6).longValueExact()
+                : -1;
     }
 
     private synchronized void add(String name, long nanos) {
@@ -185,13 +185,9 @@ public final class ServerTiming {
         return header.toString();
     }
 
-    /** Milliseconds with three decimals, without going through floating point. */
+    /** Milliseconds with three decimals, exactly. */
     private static void appendDuration(StringBuilder out, long nanos) {
-        long micros = Math.max(0, nanos / 1_000);
-        long fraction = micros % 1_000;
-        out.append(";dur=").append(micros / 1_000).append('.');
-        if (fraction < 100) out.append('0');
-        if (fraction < 10) out.append('0');
-        out.append(fraction);
+        out.append(";dur=")
+                .append(BigDecimal.valueOf(Math.max(0, nanos / 1_000), 3).toPlainString());
     }
 }

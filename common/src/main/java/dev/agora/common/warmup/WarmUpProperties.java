@@ -13,7 +13,6 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     (reads, or writes the service rejects as invalid), since warm-up repeats them thousands of times
  * @param duration how long to keep sending them, at most
  * @param maxRequests stop earlier after this many
- * @param concurrency callers sending at once
  * @param beforeReady send them before the service reports ready (callers never meet a cold service, but readiness
  *     waits for the warm-up); false sends them from a background thread once it is ready, so a cluster whose JVMs
  *     start from an AOT cache with method profiles is in service sooner and warms while it serves
@@ -26,14 +25,12 @@ public record WarmUpProperties(
         @DefaultValue List<String> requests,
         @DefaultValue("30s") Duration duration,
         @DefaultValue("5000") int maxRequests,
-        @DefaultValue("2") int concurrency,
         @DefaultValue("false") boolean beforeReady,
         @DefaultValue("false") boolean exitWhenDone) {
 
     public WarmUpProperties {
         if (duration.isNegative()) throw new IllegalArgumentException("agora.warm-up.duration must not be negative");
         if (maxRequests < 0) throw new IllegalArgumentException("agora.warm-up.max-requests must not be negative");
-        if (concurrency < 1) throw new IllegalArgumentException("agora.warm-up.concurrency must be at least 1");
         requests = List.copyOf(requests);
     }
 }

@@ -34,14 +34,15 @@ import org.springframework.context.ApplicationListener;
  * launcher's default, whose JVMs start from AOT caches that already hold method profiles), and with {@code
  * agora.warm-up.exit-when-done=true} the service stops afterwards (the launcher's AOT training run).
  *
- * <p>Why: on a 2-core machine, six JVMs that start together and then take load at once compile their request
- * paths for more than a minute, and a 2-2-2 bookstore cluster answered open-model buys at 50/s in its first
- * minute with a p50 of 5.8 s and 173 of 3,000 calls timed out (503); its second minute ran at 32 ms.
+ * <p>Why: on a small machine, JVMs that start together and then take load at once compile their request paths for
+ * over a minute, and a cluster's first minute of buys then answers in seconds instead of milliseconds, or times out.
  */
 public final class WarmingUp
         implements ApplicationRunner, ApplicationListener<AvailabilityChangeEvent<ReadinessState>> {
 
     private static final Logger log = LoggerFactory.getLogger(WarmingUp.class);
+    /** Callers sending at once: enough to keep a core busy with the request path, while the other starts the rest. */
+    private static final int CALLERS = 2;
 
     private final WarmUpProperties properties;
     private final ServiceTokens tokens;
@@ -112,7 +113,7 @@ public final class WarmingUp
                 .connectTimeout(Duration.ofSeconds(2))
                 .build()) {
             List<Thread> callers = new ArrayList<>();
-            for (int c = 0; c < properties.concurrency(); c++) {
+            for (int c = 0; c < CALLERS; c++) {
                 callers.add(Thread.ofPlatform().name("warm-up-" + c).start(() -> {
                     int next;
                     while (System.nanoTime() - deadline < 0

@@ -1,11 +1,11 @@
 package dev.agora.exchange.store;
 
-import dev.agora.common.leader.LeaderLease;
-import dev.agora.common.leader.Leadership;
-import dev.agora.common.leader.LeaseSettings;
 import dev.agora.exchange.matching.MatchingEngine;
 import dev.agora.exchange.matching.MemoryLimits;
 import dev.agora.exchange.matching.Order;
+import dev.agora.exchange.store.leader.LeaderLease;
+import dev.agora.exchange.store.leader.Leadership;
+import dev.agora.exchange.store.leader.LeaseSettings;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.EntityManagerFactory;
 import java.sql.Connection;
@@ -29,7 +29,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * PostgreSQL, the exchange's truth. The right to write is a lease ({@link Leadership}, common's
- * {@code dev.agora.common.leader}): an instance waits in {@link #acquireLeadership} until it holds the lease
+ * {@code dev.agora.exchange.store.leader}): an instance waits in {@link #acquireLeadership} until it holds the lease
  * {@code exchange}, and every batch it commits carries the lease's epoch into the same transaction
  * ({@code leader_fence}), so a former leader (frozen, then thawed after a standby took over) cannot commit anything:
  * its transaction fails, and the lease's listener makes the sequencer stand by. A takeover waits for a fenced batch in

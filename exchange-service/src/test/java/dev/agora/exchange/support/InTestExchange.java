@@ -1,10 +1,10 @@
 package dev.agora.exchange.support;
 
-import dev.agora.common.leader.LeaseSettings;
 import dev.agora.exchange.history.OrderHistory;
 import dev.agora.exchange.matching.MemoryLimits;
 import dev.agora.exchange.sequencer.Sequencer;
 import dev.agora.exchange.store.JdbcStoredOrders;
+import dev.agora.exchange.store.leader.LeaseSettings;
 import dev.agora.exchange.xml.XmlProtocolServer;
 import dev.agora.local.postgres.PostgresServer;
 import dev.agora.local.postgres.SharedPostgres;

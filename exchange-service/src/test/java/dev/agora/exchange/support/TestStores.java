@@ -1,7 +1,7 @@
 package dev.agora.exchange.support;
 
-import dev.agora.common.leader.LeaseSettings;
 import dev.agora.exchange.store.ExchangeStore;
+import dev.agora.exchange.store.leader.LeaseSettings;
 import jakarta.persistence.EntityManagerFactory;
 import java.util.Map;
 import javax.sql.DataSource;

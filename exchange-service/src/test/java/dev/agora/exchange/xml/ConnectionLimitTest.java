@@ -2,11 +2,11 @@ package dev.agora.exchange.xml;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agora.common.leader.LeaseSettings;
 import dev.agora.exchange.history.OrderHistory;
 import dev.agora.exchange.matching.StoredOrders;
 import dev.agora.exchange.sequencer.Sequencer;
 import dev.agora.exchange.store.ExchangeStore;
+import dev.agora.exchange.store.leader.LeaseSettings;
 import dev.agora.exchange.support.XmlClient;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;

@@ -1,6 +1,6 @@
 package dev.agora.local.postgres;
 
-import dev.agora.common.process.ParentWatch;
+import dev.agora.local.process.ParentWatch;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;

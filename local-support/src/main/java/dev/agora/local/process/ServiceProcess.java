@@ -1,6 +1,5 @@
 package dev.agora.local.process;
 
-import dev.agora.common.process.ParentWatch;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;

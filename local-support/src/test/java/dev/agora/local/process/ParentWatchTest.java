@@ -2,7 +2,6 @@ package dev.agora.local.process;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agora.common.process.ParentWatch;
 import dev.agora.local.postgres.EmbeddedPostgresServer;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -17,26 +16,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class ParentWatchTest {
-
-    @Test
-    void actsOnceTheWatchedProcessHasEnded() throws Exception {
-        Process parent = new ProcessBuilder("sleep", "60").start();
-        var acted = ParentWatch.whenGone(parent.pid(), () -> {});
-        Thread.sleep(300);
-        assertThat(acted).as("parent still running").isNotDone();
-
-        parent.destroyForcibly();
-
-        acted.get(5, TimeUnit.SECONDS);
-    }
-
-    @Test
-    void actsAtOnceWhenTheProcessIsNotRunning() throws Exception {
-        Process ended = new ProcessBuilder("true").start();
-        ended.waitFor();
-
-        ParentWatch.whenGone(ended.pid(), () -> {}).get(1, TimeUnit.SECONDS);
-    }
 
     @Test
     void watchdogSignalsItsTargetWhenTheOwnerIsKilled() throws Exception {

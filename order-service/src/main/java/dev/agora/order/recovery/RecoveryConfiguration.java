@@ -1,33 +1,46 @@
 package dev.agora.order.recovery;
 
-import dev.agora.common.leader.Leadership;
-import dev.agora.common.leader.LeaseSettings;
-import io.micrometer.core.instrument.MeterRegistry;
+import java.util.UUID;
+import javax.sql.DataSource;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.jdbc.datasource.DriverManagerDataSource;
+import org.springframework.integration.jdbc.lock.DefaultLockRepository;
+import org.springframework.integration.jdbc.lock.JdbcLockRegistry;
+import org.springframework.integration.leader.DefaultCandidate;
+import org.springframework.integration.support.leader.LockRegistryLeaderInitiator;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 
-/** The election of the one instance that sweeps. */
+/**
+ * The election of the one instance that sweeps: Spring Integration's leader initiator holding a lock row of its
+ * {@code JdbcLockRegistry} in the orders database (table {@code INT_LOCK}, migration V8).
+ */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(RecoveryProperties.class)
 class RecoveryConfiguration {
 
+    static final String HOLDER = UUID.randomUUID().toString();
+
     /**
-     * Campaigns from start-up to shutdown (closing releases the lease, so another instance sweeps at its next look).
-     * Its session is unpooled: a killed instance's session ends with it and frees the lease at once.
+     * Its statements run in transactions of their own, beside the JPA ones. Its client id names this instance in
+     * {@code INT_LOCK} and in the health details ({@link SweeperHealthIndicator}).
      */
-    @Bean(destroyMethod = "close")
-    Leadership sweeperLeadership(DataSourceProperties dataSource, RecoveryProperties properties, MeterRegistry meters) {
+    @Bean
+    DefaultLockRepository recoveryLocks(DataSource dataSource) {
+        DefaultLockRepository locks = new DefaultLockRepository(dataSource, HOLDER);
+        locks.setTransactionManager(new DataSourceTransactionManager(dataSource));
+        return locks;
+    }
+
+    /** Campaigns from start-up to shutdown; stopping deletes the lock row, so another instance sweeps at once. */
+    @Bean
+    LockRegistryLeaderInitiator sweeperLeadership(DefaultLockRepository locks, RecoveryProperties properties) {
         RecoveryProperties.Leadership lease = properties.leadership();
-        Leadership leadership = new Leadership(
-                new DriverManagerDataSource(
-                        dataSource.determineUrl(), dataSource.determineUsername(), dataSource.determinePassword()),
-                new LeaseSettings(lease.lease(), lease.ttl(), lease.renewEvery(), lease.pollEvery()),
-                Leadership.holderName("order-recovery"));
-        leadership.registerMetrics(meters);
-        leadership.start();
+        JdbcLockRegistry registry = new JdbcLockRegistry(locks, lease.ttl());
+        registry.setIdleBetweenTries(lease.pollEvery());
+        LockRegistryLeaderInitiator leadership =
+                new LockRegistryLeaderInitiator(registry, new DefaultCandidate(HOLDER, lease.lease()));
+        leadership.setHeartBeatMillis(lease.renewEvery().toMillis());
         return leadership;
     }
 }

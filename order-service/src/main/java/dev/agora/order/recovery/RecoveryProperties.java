@@ -10,7 +10,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param interval pause between sweeps
  * @param minAge how long an order must have been PENDING before a sweep takes it over from its request
  * @param batch orders driven per sweep
- * @param leadership the lease that lets one instance at a time sweep
+ * @param leadership the lock that lets one instance at a time sweep
  */
 @ConfigurationProperties("agora.orders.recovery")
 record RecoveryProperties(
@@ -20,17 +20,17 @@ record RecoveryProperties(
         @DefaultValue Leadership leadership) {
 
     /**
-     * The lease in PostgreSQL that makes one order instance the sweeper ({@code agora.orders.recovery.leadership.*}):
-     * chosen as the exchange's active instance is (common's {@code dev.agora.common.leader}).
+     * The lock in PostgreSQL that makes one order instance the sweeper ({@code agora.orders.recovery.leadership.*}).
      *
-     * @param lease the lease's name (its row in {@code leader_lease})
-     * @param ttl how long the lease lasts unrenewed, by the database's clock
+     * @param lease the lock's key
+     * @param ttl how long the lock lasts unrenewed; a killed sweeper is replaced after at most this long. Its expiry is
+     *     written by the instances' clocks, which the clock check keeps within half a second of each other
      * @param renewEvery how often the sweeper renews it
      * @param pollEvery how often the other instances look whether it is free
      */
     record Leadership(
             @DefaultValue("order-recovery") String lease,
-            @DefaultValue("1s") Duration ttl,
-            @DefaultValue("200ms") Duration renewEvery,
-            @DefaultValue("200ms") Duration pollEvery) {}
+            @DefaultValue("3s") Duration ttl,
+            @DefaultValue("500ms") Duration renewEvery,
+            @DefaultValue("250ms") Duration pollEvery) {}
 }

@@ -1,22 +1,22 @@
 package dev.agora.order.recovery;
 
-import dev.agora.common.leader.Leadership;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.integration.support.leader.LockRegistryLeaderInitiator;
 import org.springframework.stereotype.Component;
 
 /**
  * Which instance sweeps ({@code /actuator/health}, component {@code recovery}): always UP, since an instance that does
- * not hold the lease is as healthy as one that does; the details say whether this one holds it, at which epoch, and
- * what it swept. Not part of readiness.
+ * not hold the lock is as healthy as one that does; the details say whether this one holds it, how often it took it,
+ * and what it swept. Not part of readiness.
  */
 @Component("recovery")
 class SweeperHealthIndicator implements HealthIndicator {
 
-    private final Leadership leadership;
+    private final LockRegistryLeaderInitiator leadership;
     private final PendingOrderSweeper sweeper;
 
-    SweeperHealthIndicator(Leadership sweeperLeadership, PendingOrderSweeper sweeper) {
+    SweeperHealthIndicator(LockRegistryLeaderInitiator sweeperLeadership, PendingOrderSweeper sweeper) {
         this.leadership = sweeperLeadership;
         this.sweeper = sweeper;
     }
@@ -24,9 +24,9 @@ class SweeperHealthIndicator implements HealthIndicator {
     @Override
     public Health health() {
         return Health.up()
-                .withDetail("sweeper", leadership.isLeader())
-                .withDetail("epoch", leadership.epoch())
-                .withDetail("holder", leadership.holder())
+                .withDetail("sweeper", leadership.getContext().isLeader())
+                .withDetail("elections", sweeper.elections())
+                .withDetail("holder", RecoveryConfiguration.HOLDER)
                 .withDetail("sweeps", sweeper.sweeps())
                 .withDetail("recovered", sweeper.recovered())
                 .build();

@@ -1,11 +1,12 @@
-package dev.agora.common.limits;
+package dev.agora.frontend.limits;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import dev.agora.common.limits.LimitsProperties.Per;
-import dev.agora.common.limits.LimitsProperties.RateRule;
+import dev.agora.common.limits.LimitsAutoConfiguration;
 import dev.agora.common.problem.ProblemResponses;
 import dev.agora.common.problem.ProblemTypes;
+import dev.agora.frontend.limits.RateLimitSettings.Per;
+import dev.agora.frontend.limits.RateLimitSettings.RateRule;
 import io.github.resilience4j.ratelimiter.RateLimiter;
 import io.github.resilience4j.ratelimiter.RateLimiterConfig;
 import io.micrometer.core.instrument.Counter;

@@ -1,4 +1,4 @@
-package dev.agora.common.limits;
+package dev.agora.frontend.limits;
 
 import java.net.Inet4Address;
 import java.net.Inet6Address;

@@ -1,4 +1,4 @@
-package dev.agora.common.leader;
+package dev.agora.exchange.store.leader;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

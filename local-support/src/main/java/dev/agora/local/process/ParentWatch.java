@@ -1,13 +1,13 @@
-package dev.agora.common.process;
+package dev.agora.local.process;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * Lets a process end with the process that launched it. A launcher that is killed with SIGKILL runs no shutdown
  * hook, and the JVMs and the PostgreSQL it started would otherwise live on, holding their ports, until someone
- * finds and kills them by hand.
+ * finds and kills them by hand. A service reads {@link #PARENT_PID_VARIABLE} itself (common's
+ * {@code AgoraCommonAutoConfiguration}); PostgreSQL gets a watchdog.
  */
 public final class ParentWatch {
 
@@ -15,17 +15,6 @@ public final class ParentWatch {
     public static final String PARENT_PID_VARIABLE = "AGORA_PARENT_PID";
 
     private ParentWatch() {}
-
-    /**
-     * Runs {@code action} once process {@code pid} has ended (at once when it is not running). The JDK polls a
-     * process that is not our child, so this notices within a fraction of a second, not at once.
-     */
-    public static CompletableFuture<Void> whenGone(long pid, Runnable action) {
-        CompletableFuture<?> gone = ProcessHandle.of(pid)
-                .<CompletableFuture<?>>map(ProcessHandle::onExit)
-                .orElseGet(() -> CompletableFuture.completedFuture(null));
-        return gone.thenRun(action);
-    }
 
     /**
      * Starts a tiny {@code sh} watchdog that sends {@code signal} to {@code target} once {@code owner} has ended,

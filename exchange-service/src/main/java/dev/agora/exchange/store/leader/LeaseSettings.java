@@ -1,4 +1,4 @@
-package dev.agora.common.leader;
+package dev.agora.exchange.store.leader;
 
 import java.time.Duration;
 import java.util.Objects;

@@ -1,4 +1,4 @@
-package dev.agora.common.leader;
+package dev.agora.exchange.store.leader;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -9,8 +9,8 @@ import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * The statements of a lease on one row of {@code leader_lease} (schema: {@code leader-lease.sql} beside this class,
- * copied into each service's Flyway migrations). Plain JDBC on a connection the caller owns, in auto-commit.
+ * The statements of a lease on one row of {@code leader_lease} (schema: migration V7). Plain JDBC on a connection the
+ * caller owns, in auto-commit.
  *
  * <p>Time is the database's ({@code clock_timestamp()}), so the instances' clocks never decide who leads. Every
  * takeover increments the row's {@code epoch}: the fencing token. A leader's write runs {@link #FENCE} in its own

@@ -1,4 +1,4 @@
-package dev.agora.common.leader;
+package dev.agora.exchange.store.leader;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -224,7 +224,7 @@ class LeaderLeaseTest {
     }
 
     private static String schemaSql() throws IOException {
-        try (InputStream sql = LeaderLease.class.getResourceAsStream("leader-lease.sql")) {
+        try (InputStream sql = LeaderLease.class.getResourceAsStream("/db/migration/V7__leader_lease.sql")) {
             return new String(sql.readAllBytes(), StandardCharsets.UTF_8);
         }
     }
