@@ -5,6 +5,7 @@ import dev.agora.local.cluster.LocalProcesses;
 import dev.agora.local.cluster.LocalProfile;
 import dev.agora.local.postgres.PostgresServer;
 import dev.agora.local.postgres.SharedPostgres;
+import dev.agora.local.process.ServiceJars;
 import dev.agora.local.process.ServiceProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -37,8 +38,11 @@ final class ApiCluster {
     private static ApiCluster shared;
     private static RuntimeException startFailure;
 
-    private final LocalProcesses processes = new LocalProcesses(Path.of("target", "cluster-logs"));
+    private static final Path LOGS = Path.of("target", "cluster-logs");
+
+    private final LocalProcesses processes = new LocalProcesses(LOGS);
     private final String frontend;
+    private ServiceProcess frontendProcess;
 
     static synchronized ApiCluster get() {
         if (startFailure != null) throw new IllegalStateException("The test cluster did not start", startFailure);
@@ -49,7 +53,7 @@ final class ApiCluster {
                 startFailure = e;
                 throw e;
             }
-            Runtime.getRuntime().addShutdownHook(new Thread(shared.processes::close, "api-cluster-stop"));
+            Runtime.getRuntime().addShutdownHook(new Thread(shared::stop, "api-cluster-stop"));
         }
         return shared;
     }
@@ -89,22 +93,33 @@ final class ApiCluster {
                     .env("AGORA_EXCHANGE_TCP_PORT", Integer.toString(FreePorts.next()))
                     .env("AGORA_EXCHANGE_TCP_HOST", "127.0.0.1")
                     .jvmOptions(JVM_OPTIONS));
-            ServiceProcess frontendProcess =
-                    processes.service("frontend-service", "api-frontend", frontendPort, env -> env.env(
-                                    LocalProfile.database(postgres, "api_identity_" + run))
-                            .env(issuer)
-                            .env("AGORA_IDENTITY_SEED_FILE", seedFile(run).toString())
-                            .env("CATALOG_INSTANCES", catalog)
-                            .env("ORDER_INSTANCES", order.baseUrl())
-                            .env("EXCHANGE_INSTANCES", exchange.baseUrl())
-                            // One address sends every test's calls, faster than a production caller may.
-                            .env("AGORA_RATE_LIMITS_ENABLED", "false")
-                            .jvmOptions(JVM_OPTIONS));
+            // Built here rather than by LocalProcesses, which would first train the frontend jar's AOT cache
+            // (TestAotCaches): no other module's tests start a frontend process, so that training (over a minute on a
+            // loaded two-core machine) would cost far more than it saves on this one start.
+            frontendProcess = ServiceProcess.builder(
+                            "api-frontend", ServiceJars.locate("frontend-service"), frontendPort)
+                    .env(LocalProfile.environment())
+                    .logFile(LOGS.resolve("api-frontend.log"))
+                    .env(LocalProfile.database(postgres, "api_identity_" + run))
+                    .env(issuer)
+                    .env("AGORA_IDENTITY_SEED_FILE", seedFile(run).toString())
+                    .env("CATALOG_INSTANCES", catalog)
+                    .env("ORDER_INSTANCES", order.baseUrl())
+                    .env("EXCHANGE_INSTANCES", exchange.baseUrl())
+                    // One address sends every test's calls, faster than a production caller may.
+                    .env("AGORA_RATE_LIMITS_ENABLED", "false")
+                    .jvmOptions(JVM_OPTIONS)
+                    .build();
             LocalProcesses.startAndAwaitReady(List.of(catalogProcess, order, exchange, frontendProcess), READY);
         } catch (RuntimeException e) {
-            processes.close();
+            stop();
             throw e;
         }
+    }
+
+    private void stop() {
+        if (frontendProcess != null) frontendProcess.kill();
+        processes.close();
     }
 
     /** The frontend's base URL, which is also the token issuer. */

@@ -275,18 +275,80 @@ class ReservationTest extends CatalogTestSupport {
     }
 
     @Test
+    void aReplicaFrozenHoldingABooksRowStallsNeitherLookupsNorOtherBooksAndItsReservationsAre503NotApplied()
+            throws Exception {
+        long held = newBook("frozen-holder", 5).path("id").asLong();
+        long other = newBook("frozen-holder", 20).path("id").asLong();
+        try (Connection frozen = dataSource.getConnection()) {
+            // Another replica frozen (SIGSTOP) right after its reservation's update: the book's row stays locked.
+            // Frozen for longer than its session could idle in a transaction here, so only the lock timeout helps.
+            frozen.setAutoCommit(false);
+            try (Statement reservation = frozen.createStatement()) {
+                reservation.execute("SET LOCAL idle_in_transaction_session_timeout = 0");
+                reservation.executeUpdate(
+                        "UPDATE books SET stock = stock - 1, version = version + 1 WHERE id = " + held);
+            }
+
+            // More reservations of the held book than this replica has connections, with lookups and reservations
+            // of another book among them: each reservation of the held book gives up after the lock timeout, so they
+            // cannot keep the pool from the rest.
+            List<Response> responses = concurrently(32, i -> switch (i % 4) {
+                case 0, 1 -> reserve(nextOrderId(), held, 1);
+                case 2 -> get("/books/" + (i % 8 == 2 ? held : other));
+                default -> reserve(nextOrderId(), other, 1);
+            });
+
+            for (int i = 0; i < responses.size(); i++) {
+                Response response = responses.get(i);
+                switch (i % 4) {
+                    case 0, 1 -> {
+                        assertThat(response.status())
+                                .as("reservation of the held book")
+                                .isEqualTo(503);
+                        assertThat(response.problemType()).isEqualTo("https://agora.dev/problems/not-applied");
+                    }
+                    case 2 ->
+                        assertThat(response.status()).as("lookup: %s", response).isEqualTo(200);
+                    default ->
+                        assertThat(outcome(response))
+                                .as("other book: %s", response)
+                                .isEqualTo("RESERVED");
+                }
+            }
+            assertThat(book(other).path("stock").asLong()).isEqualTo(20 - 8);
+            assertThat(reservedRows(held)).as("nothing applied").isZero();
+            frozen.rollback();
+        }
+        assertThat(outcome(reserve(nextOrderId(), held, 1)))
+                .as("the book sells again once the frozen transaction ended")
+                .isEqualTo("RESERVED");
+        assertThat(book(held).path("stock").asLong()).isEqualTo(4);
+    }
+
+    @Test
     void aSessionStuckInsideATransactionIsEndedSoItsRowLockCannotStallReservations() throws Exception {
         long bookId = newBook("stalled", 5).path("id").asLong();
         try (Connection stuck = dataSource.getConnection()) {
-            // Like a replica frozen mid-reservation: it holds the book's row lock and then does nothing.
+            // Like a replica frozen mid-reservation, with the sessions' own settings: it holds the book's row lock and
+            // then does nothing, until PostgreSQL ends its session (idle_in_transaction_session_timeout).
             stuck.setAutoCommit(false);
             try (Statement lock = stuck.createStatement()) {
                 lock.executeUpdate("UPDATE books SET stock = stock WHERE id = " + bookId);
             }
 
-            Response reserved = reserve(nextOrderId(), bookId, 1);
+            // As the order service does: a 503 not-applied answer is sent again, until the book is free.
+            long orderId = nextOrderId();
+            long since = System.nanoTime();
+            Response reserved = reserve(orderId, bookId, 1);
+            while (reserved.status() == 503) {
+                assertThat(reserved.problemType()).isEqualTo("https://agora.dev/problems/not-applied");
+                assertThat(System.nanoTime() - since)
+                        .as("the stuck session's lock outlived its session timeout")
+                        .isLessThan(TimeUnit.SECONDS.toNanos(20));
+                reserved = reserve(orderId, bookId, 1);
+            }
 
-            assertThat(outcome(reserved)).isEqualTo("RESERVED");
+            assertThat(outcome(reserved)).as("%s", reserved).isEqualTo("RESERVED");
             assertThatThrownBy(stuck::commit).isInstanceOf(SQLException.class);
         }
         assertThat(book(bookId).path("stock").asLong()).isEqualTo(4);

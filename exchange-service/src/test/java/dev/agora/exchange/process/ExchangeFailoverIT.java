@@ -74,7 +74,7 @@ class ExchangeFailoverIT {
         assertThat(XmlClient.local(pair.standbyTcp())
                         .send("<create><account id=\"" + before + "\" balance=\"1\"/></create>"))
                 .as("the new leader serves the state its predecessor acknowledged")
-                .contains("account already exists");
+                .isEqualTo("<results><error id=\"" + before + "\">account already exists</error></results>");
     }
 
     @Test

@@ -36,7 +36,9 @@ import org.slf4j.LoggerFactory;
 public final class Cluster implements InstanceControl, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(Cluster.class);
-    private static final Duration READY_TIMEOUT = Duration.ofMinutes(5);
+    /** How long a restarted instance may take to be ready (twice for an exchange that must lead again). */
+    static final Duration READY_TIMEOUT = Duration.ofMinutes(5);
+
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(20);
 
     private final ClusterSpec spec;

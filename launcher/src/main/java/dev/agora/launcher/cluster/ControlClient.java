@@ -19,7 +19,13 @@ import tools.jackson.databind.json.JsonMapper;
 public final class ControlClient implements InstanceControl {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
-    private static final Duration RESTART_TIMEOUT = Duration.ofMinutes(4);
+    /**
+     * Longer than the cluster's own wait for a restarted instance (an exchange that must lead again waits twice), so
+     * that a slow restart on a busy machine ends in the cluster's answer, ready or a clear timeout, rather than in
+     * this client giving up first while the instance is still coming up.
+     */
+    private static final Duration RESTART_TIMEOUT =
+            Cluster.READY_TIMEOUT.multipliedBy(2).plusMinutes(1);
 
     private final URI base;
     private final String token;

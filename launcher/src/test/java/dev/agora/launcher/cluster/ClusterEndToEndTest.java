@@ -21,13 +21,13 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ExtendWith;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -36,11 +36,15 @@ import tools.jackson.databind.JsonNode;
  * what their tokens may and may not do (SECURITY.md), and state surviving a restart of the whole cluster.
  */
 @ClusterTest
+@ExtendWith(SharedCluster.Resolver.class)
+// After ClusterFailoverTest: it restarts the whole shared cluster and leaves its exchange-1 killed.
+@Order(2)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ClusterEndToEndTest {
 
     private final Http http = new Http(Duration.ofSeconds(10));
+    private SharedCluster shared;
     private Path dataDirectory;
     private ClusterSpec spec;
     private Cluster cluster;
@@ -51,24 +55,12 @@ class ClusterEndToEndTest {
     private long securityBook;
 
     @BeforeAll
-    void startCluster() throws IOException {
-        dataDirectory = Files.createTempDirectory("agora-e2e-");
-        spec = ClusterSpec.defaults()
-                .withDataDirectory(dataDirectory)
-                .withFresh(true)
-                .withPostgresPort(0);
-        spec = PortOffsets.withFreeOffset(spec, 17_000);
-        cluster = Cluster.start(spec);
+    void useTheSharedCluster(SharedCluster shared) {
+        this.shared = shared;
+        dataDirectory = shared.dataDirectory();
+        spec = shared.spec();
+        cluster = shared.cluster();
         bookstore = new Bookstore(cluster, http);
-    }
-
-    @AfterAll
-    void stopCluster() {
-        if (cluster != null) cluster.close();
-        if (dataDirectory != null) {
-            ClusterLogs.keep(dataDirectory, getClass().getSimpleName());
-            Cluster.deleteRecursively(dataDirectory);
-        }
     }
 
     @Test
@@ -452,8 +444,7 @@ class ClusterEndToEndTest {
 
         Credentials credentials = cluster.credentials();
         String tokenBeforeRestart = bookstore.customer();
-        cluster.close();
-        cluster = Cluster.start(spec.withFresh(false));
+        cluster = shared.restartWholeCluster();
         bookstore = new Bookstore(cluster, http);
 
         assertThat(cluster.credentials())
