@@ -4,11 +4,14 @@ import dev.agora.common.web.RequestIds;
 import dev.agora.common.web.WritingFrontend;
 import io.github.resilience4j.bulkhead.BulkheadConfig;
 import io.github.resilience4j.bulkhead.BulkheadRegistry;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker.State;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.httpcomponents.hc5.PoolingHttpClientConnectionManagerMetricsBinder;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hc.client5.http.config.ConnectionConfig;
@@ -24,11 +27,14 @@ import org.apache.hc.core5.util.Timeout;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.restclient.RestClientCustomizer;
+import org.springframework.cloud.client.ServiceInstance;
+import org.springframework.cloud.loadbalancer.core.ServiceInstanceListSupplier;
 import org.springframework.cloud.loadbalancer.support.LoadBalancerClientFactory;
 import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.client.support.RestClientAdapter;
 import org.springframework.web.service.invoker.HttpServiceProxyFactory;
+import reactor.core.publisher.Mono;
 
 /**
  * Calls to replicated services on Spring Cloud's own terms (common/README.md, "Replica calls"): a caller imports this
@@ -89,6 +95,9 @@ public class LoadBalancedClients implements DisposableBean {
                         .maxConcurrentCalls(own.maxConcurrentCalls())
                         .maxWaitDuration(Duration.ZERO)
                         .build());
+        Gauge.builder("agora.client.instances.admitted", () -> admitted(serviceId))
+                .tag("service", serviceId)
+                .register(meters);
         var rejected = meters.counter("agora.client.calls.rejected", "service", serviceId);
         bulkheads.bulkhead(serviceId, serviceId).getEventPublisher().onCallRejected(refused -> rejected.increment());
         return pool(serviceId, own, meters);
@@ -145,6 +154,19 @@ public class LoadBalancedClients implements DisposableBean {
             });
         }
         return client.build();
+    }
+
+    /** Replicas the load balancer offers calls to now whose breaker is not open: health-checked, not ejected. */
+    private int admitted(String serviceId) {
+        try {
+            var listed = loadBalancers.getObject().getInstance(serviceId, ServiceInstanceListSupplier.class);
+            List<ServiceInstance> now = Mono.from(listed.get()).block(Duration.ofSeconds(1));
+            ReplicaBreakers breakers = replicaBreakers.get(serviceId);
+            return (int)
+                    now.stream().filter(i -> breakers.state(i) != State.OPEN).count();
+        } catch (RuntimeException noListYet) {
+            return 0;
+        }
     }
 
     /** The replicas' breakers of {@code serviceId}; null when no client of it is built here. */
