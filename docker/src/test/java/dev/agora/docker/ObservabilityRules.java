@@ -25,8 +25,6 @@ final class ObservabilityRules {
             "http_server_requests_seconds_bucket",
             "cache_gets_total{result=\"hit\"}",
             "up",
-            "agora_client_hedges_total",
-            "agora_client_hedges_denied_total",
             "agora_client_failovers_total",
             "agora_orders_outcomes_backlog",
             "agora_orders_outcomes_inline_total",

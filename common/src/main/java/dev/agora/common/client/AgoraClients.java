@@ -1,22 +1,47 @@
 package dev.agora.common.client;
 
+import java.time.Duration;
 import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * The replica clients a service has, by service id: {@code agora.clients.<service-id>.*} ({@link ClientSettings}).
- * A service named here is called through {@link ReplicaClients}, and its instance list is health-checked from the
- * start.
+ * {@code agora.clients.<service-id>.*}, also from the environment in Spring's relaxed form (e.g.
+ * {@code AGORA_CLIENTS_CATALOG_SERVICE_TIMEOUT}) for a service the application's configuration names.
  */
 @ConfigurationProperties("agora")
-public record AgoraClients(Map<String, ClientSettings> clients) {
+public record AgoraClients(Map<String, Settings> clients) {
 
     public AgoraClients {
         clients = clients == null ? Map.of() : Map.copyOf(clients);
     }
 
     /** The settings of {@code serviceId}, or the defaults when it is not configured. */
-    public ClientSettings of(String serviceId) {
-        return clients.getOrDefault(serviceId, ClientSettings.defaults());
+    public Settings of(String serviceId) {
+        return clients.getOrDefault(serviceId, new Settings(Duration.ofSeconds(2), Duration.ofMillis(200), 200, null));
+    }
+
+    /**
+     * @param timeout how long an attempt waits for its answer (and for a pooled connection): above the slowest answer
+     *     a working replica may give, the timeouts of the tiers it calls included
+     * @param connectTimeout a refused connection fails at once; this bounds an unroutable one
+     * @param maxConcurrentCalls calls in flight (the service's Resilience4j bulkhead); more are refused at once
+     * @param notIdempotentTimeout the {@code timeout} of a call that is not idempotent ({@link ReplicaRetries}), never
+     *     repeated after a timeout: it waits for the replica's own bounded answer rather than turn a write applied late
+     *     into an unknown outcome. {@code 0}: {@code timeout}
+     */
+    public record Settings(
+            @DefaultValue("2s") Duration timeout,
+            @DefaultValue("200ms") Duration connectTimeout,
+            @DefaultValue("200") int maxConcurrentCalls,
+            @DefaultValue("0ms") Duration notIdempotentTimeout) {
+
+        public Settings {
+            if (!timeout.isPositive() || !connectTimeout.isPositive() || maxConcurrentCalls < 1) {
+                throw new IllegalArgumentException(
+                        "agora.clients.*: timeouts and max-concurrent-calls must be positive");
+            }
+            if (notIdempotentTimeout == null || !notIdempotentTimeout.isPositive()) notIdempotentTimeout = timeout;
+        }
     }
 }

@@ -1,9 +1,17 @@
 package dev.agora.common.client;
 
+import io.github.resilience4j.circuitbreaker.CircuitBreaker.State;
+import java.io.IOException;
+import java.net.URI;
 import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
-import org.springframework.beans.factory.BeanFactoryUtils;
-import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.cloud.client.ServiceInstance;
+import org.springframework.cloud.client.loadbalancer.Request;
+import org.springframework.cloud.loadbalancer.core.DelegatingServiceInstanceListSupplier;
 import org.springframework.cloud.loadbalancer.core.HealthCheckServiceInstanceListSupplier;
 import org.springframework.cloud.loadbalancer.core.ServiceInstanceListSupplier;
 import org.springframework.cloud.loadbalancer.support.LoadBalancerClientFactory;
@@ -12,59 +20,39 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
 import org.springframework.web.client.RestClient;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 
 /**
- * Spring Cloud LoadBalancer's instance list for every service called through {@link ReplicaClients}: the replicas
- * discovery knows ({@code agora.instances.*}), of those the ones whose readiness check passed in the latest round
- * ({@code spring.cloud.loadbalancer.health-check.*}: {@code /readyz} every 500 ms by default, each probe bounded by the
- * interval; a service may have an interval of its own, {@code spring.cloud.loadbalancer.clients.<id>.health-check.*}),
- * without the replicas whose breaker ejected them for calls through {@link LoadBalancedClients} ({@link ReplicaBreakers}),
- * and, for an attempt that repeats a failed one, not the replica that failed while another is left. The load balancer
- * itself is Spring Cloud's round robin. The probes remember which replicas answered "not ready"
- * ({@link ReadinessProbes}), for the calls' last resort when the list is empty. Lives in each service's load-balancer
- * context, which closes the probes' connection pool with it.
+ * Spring Cloud LoadBalancer's instance list of each called service, in its load-balancer context: the replicas
+ * discovery knows ({@code agora.instances.*}) whose readiness probe passed in the latest round
+ * ({@code spring.cloud.loadbalancer[.clients.<id>].health-check.*}: {@code /readyz} every 500 ms by default, each probe
+ * bounded by the interval), without those their breakers ejected ({@link #admitted}), and for a repeated attempt not
+ * the replica that failed while another is left.
  */
 public class HealthCheckedInstances {
 
+    static Duration interval(LoadBalancerClientFactory loadBalancers, String serviceId) {
+        return loadBalancers.getProperties(serviceId).getHealthCheck().getInterval();
+    }
+
     @Bean(destroyMethod = "close")
-    CloseableHttpClient healthCheckHttpClient(Environment environment) {
-        Duration interval = healthInterval(environment);
-        Duration connect = interval.compareTo(Duration.ofMillis(200)) < 0 ? interval : Duration.ofMillis(200);
-        return PooledHttpClients.build("health-checks", connect, interval, 4, null);
+    Probes readinessProbes(ConfigurableApplicationContext context, Environment environment) {
+        var interval = interval(
+                context.getBean(LoadBalancerClientFactory.class),
+                environment.getProperty(LoadBalancerClientFactory.PROPERTY_NAME));
+        var connect = interval.compareTo(Duration.ofMillis(200)) < 0 ? interval : Duration.ofMillis(200);
+        var http =
+                LoadBalancedClients.pool("health-checks", new AgoraClients.Settings(interval, connect, 4, null), null);
+        var probes = RestClient.builder().requestFactory(new HttpComponentsClientHttpRequestFactory(http));
+        return new Probes(probes.build(), ConcurrentHashMap.newKeySet(), http);
     }
 
-    /** The health-check interval of the service whose load-balancer context {@code environment} is. */
-    static Duration healthInterval(Environment environment) {
-        return healthInterval(environment, environment.getProperty("loadbalancer.client.name"));
-    }
-
-    /**
-     * {@code spring.cloud.loadbalancer.clients.<serviceId>.health-check.interval} when set, as Spring Cloud's
-     * per-client properties override the global ones, else {@code spring.cloud.loadbalancer.health-check.interval}.
-     */
-    static Duration healthInterval(Environment environment, String serviceId) {
-        Binder binder = Binder.get(environment);
-        Duration global = binder.bind("spring.cloud.loadbalancer.health-check.interval", Duration.class)
-                .orElse(Duration.ofMillis(500));
-        if (serviceId == null) return global;
-        return binder.bind("spring.cloud.loadbalancer.clients." + serviceId + ".health-check.interval", Duration.class)
-                .orElse(global);
-    }
-
+    /** What {@code withBlockingHealthChecks} builds, with {@link Probes} and the breakers' filter ({@link #admitted}). */
     @Bean
-    ReadinessProbes readinessProbes(CloseableHttpClient healthCheckHttpClient) {
-        return new ReadinessProbes(RestClient.builder()
-                .requestFactory(new HttpComponentsClientHttpRequestFactory(healthCheckHttpClient))
-                .build());
-    }
-
-    /**
-     * What {@code withBlockingHealthChecks} builds, with a probe that also remembers which replicas answered "not
-     * ready" ({@link ReadinessProbes}).
-     */
-    @Bean
-    ServiceInstanceListSupplier replicaInstanceList(ConfigurableApplicationContext context, ReadinessProbes probes) {
+    ServiceInstanceListSupplier replicaInstanceList(ConfigurableApplicationContext context, Probes probes) {
         ServiceInstanceListSupplier[] configured = new ServiceInstanceListSupplier[1];
+        var clients = context.getBeanProvider(LoadBalancedClients.class);
         return ServiceInstanceListSupplier.builder()
                 .withBlockingDiscoveryClient()
                 .with((ignored, discovered) -> {
@@ -72,17 +60,80 @@ public class HealthCheckedInstances {
                     return new HealthCheckServiceInstanceListSupplier(
                             discovered, context.getBean(LoadBalancerClientFactory.class), probes::alive);
                 })
-                .with((ignored, healthChecked) -> {
-                    var clients = BeanFactoryUtils.beansOfTypeIncludingAncestors(context, LoadBalancedClients.class);
-                    return clients.isEmpty()
-                            ? healthChecked
-                            : new ReplicaBreakers.Admitted(
-                                    healthChecked,
-                                    configured[0],
-                                    probes::answeredNotReady,
-                                    clients.values().iterator().next());
+                .with((ignored, checked) -> new DelegatingServiceInstanceListSupplier(checked) {
+                    @Override
+                    public Flux<List<ServiceInstance>> get() {
+                        return admitted(getDelegate().get(), breakers(clients, getServiceId()), configured[0], probes);
+                    }
+
+                    @Override
+                    public Flux<List<ServiceInstance>> get(Request request) {
+                        return admitted(
+                                getDelegate().get(request), breakers(clients, getServiceId()), configured[0], probes);
+                    }
                 })
                 .withRetryAwareness()
                 .build(context);
+    }
+
+    private static ReplicaBreakers breakers(ObjectProvider<LoadBalancedClients> clients, String serviceId) {
+        LoadBalancedClients all = clients.getIfAvailable();
+        return all == null ? null : all.replicaBreakers(serviceId);
+    }
+
+    /**
+     * The health-checked replicas whose breaker is not open, or all of them when every one is (Envoy's panic mode: a
+     * breaker steers calls, it never answers one); when none passed its health check, the configured ones whose
+     * breaker is closed and that did not answer "not ready" (a probe may be late on a starved machine), which a replica
+     * that is down leaves at its first refused connection or after a run of timeouts.
+     */
+    static Flux<List<ServiceInstance>> admitted(
+            Flux<List<ServiceInstance>> healthChecked,
+            ReplicaBreakers breakers,
+            ServiceInstanceListSupplier configured,
+            Probes probes) {
+        if (breakers == null) return healthChecked;
+        return healthChecked.flatMap(checked -> {
+            if (checked.isEmpty()) {
+                return configured.get().take(1).map(known -> known.stream()
+                        .filter(i -> breakers.state(i) == State.CLOSED
+                                && !probes.answeredNotReady().contains(i.getUri()))
+                        .toList());
+            }
+            var closed = checked.stream()
+                    .filter(i -> breakers.state(i) != State.OPEN)
+                    .toList();
+            return Flux.just(closed.isEmpty() ? checked : closed);
+        });
+    }
+
+    /**
+     * The readiness probe, remembering which replicas answered "not ready": such a replica is alive and must get no
+     * calls, while one that did not answer may be down or only slow on a starved machine.
+     */
+    record Probes(RestClient probes, Set<URI> answeredNotReady, CloseableHttpClient http) implements AutoCloseable {
+
+        @Override
+        public void close() throws IOException {
+            http.close();
+        }
+
+        Mono<Boolean> alive(ServiceInstance instance, String path) {
+            return Mono.fromCallable(() -> {
+                URI replica = instance.getUri();
+                Integer status = null;
+                try {
+                    status = probes.get()
+                            .uri(replica + (path.startsWith("/") ? path : "/" + path))
+                            .exchange((request, response) ->
+                                    response.getStatusCode().value());
+                } catch (RuntimeException noAnswer) {
+                    // down, or slow: not known to be not ready
+                }
+                if (status == null || status == 200) answeredNotReady.remove(replica);
+                else answeredNotReady.add(replica);
+                return status != null && status == 200;
+            });
+        }
     }
 }

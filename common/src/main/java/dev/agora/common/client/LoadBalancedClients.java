@@ -1,41 +1,47 @@
 package dev.agora.common.client;
 
+import dev.agora.common.web.RequestIds;
+import dev.agora.common.web.WritingFrontend;
+import io.github.resilience4j.bulkhead.BulkheadConfig;
 import io.github.resilience4j.bulkhead.BulkheadRegistry;
-import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker.State;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.httpcomponents.hc5.PoolingHttpClientConnectionManagerMetricsBinder;
 import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.hc.client5.http.config.ConnectionConfig;
+import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
+import org.apache.hc.client5.http.impl.classic.HttpClients;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.client5.http.protocol.HttpClientContext;
+import org.apache.hc.core5.util.TimeValue;
+import org.apache.hc.core5.util.Timeout;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.restclient.RestClientCustomizer;
-import org.springframework.core.env.Environment;
+import org.springframework.cloud.client.ServiceInstance;
+import org.springframework.cloud.loadbalancer.core.ServiceInstanceListSupplier;
+import org.springframework.cloud.loadbalancer.support.LoadBalancerClientFactory;
 import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.client.support.RestClientAdapter;
 import org.springframework.web.service.invoker.HttpServiceProxyFactory;
+import reactor.core.publisher.Mono;
 
 /**
- * Calls to replicated services on Spring Cloud's own terms, for a service that imports this bean
- * ({@code @Import(LoadBalancedClients.class)}; it then has no {@link ReplicaClients}). A caller declares a
- * {@code @LoadBalanced RestClient.Builder} bean from {@link #builder} and a typed {@code @HttpExchange} interface
- * from {@link #client}:
- *
- * <ul>
- *   <li>Spring Cloud LoadBalancer chooses each attempt's replica, round robin over the health-checked list
- *       ({@link HealthCheckedInstances}), and repeats a failed attempt on another replica
- *       ({@code spring.cloud.loadbalancer.retry.*}, on spring-retry): which calls may be repeated is said there;
- *   <li>{@link ReplicaBreakers} eject a failing replica and keep the load balancer from choosing it;
- *   <li>the caller runs each call through Spring Cloud CircuitBreaker ({@code CircuitBreakerFactory.create(id)}):
- *       the service's Resilience4j bulkhead ({@code max-concurrent-calls}, more are refused at once) and its
- *       fallback, on the caller's thread ({@code spring.cloud.circuitbreaker.resilience4j.disable-thread-pool}); the
- *       service's own breaker there is disabled, as only the replicas' breakers may keep calls from a replica;
- *   <li>each attempt is bounded by the HTTP client's timeouts ({@code agora.clients.<id>.timeout},
- *       {@code connect-timeout}), so a call by the attempts Spring Cloud allows; Apache HttpClient 5's pool
- *       ({@link PooledHttpClients}) is shared by all calls to the service.
- * </ul>
+ * Calls to replicated services on Spring Cloud's own terms (common/README.md, "Replica calls"): a caller imports this
+ * bean, declares a {@code @LoadBalanced RestClient.Builder} per called service from {@link #builder} and an
+ * {@code @HttpExchange} interface on it from {@link #client}, and runs each call through Spring Cloud CircuitBreaker,
+ * for the service's bulkhead. The service's own breaker is disabled: only the replicas' ({@link ReplicaBreakers})
+ * may keep calls from a replica.
  */
 public class LoadBalancedClients implements DisposableBean {
 
@@ -43,8 +49,8 @@ public class LoadBalancedClients implements DisposableBean {
     private final CircuitBreakerRegistry breakers;
     private final BulkheadRegistry bulkheads;
     private final MeterRegistry meters;
-    private final Environment environment;
     private final ObjectProvider<RestClientCustomizer> customizers;
+    private final ObjectProvider<LoadBalancerClientFactory> loadBalancers;
     private final Map<String, ReplicaBreakers> replicaBreakers = new ConcurrentHashMap<>();
     private final Map<String, CloseableHttpClient> pools = new ConcurrentHashMap<>();
 
@@ -53,61 +59,114 @@ public class LoadBalancedClients implements DisposableBean {
             CircuitBreakerRegistry breakers,
             BulkheadRegistry bulkheads,
             MeterRegistry meters,
-            Environment environment,
-            ObjectProvider<RestClientCustomizer> customizers) {
+            ObjectProvider<RestClientCustomizer> customizers,
+            ObjectProvider<LoadBalancerClientFactory> loadBalancers) {
         this.settings = settings;
         this.breakers = breakers;
         this.bulkheads = bulkheads;
         this.meters = meters;
-        this.environment = environment;
         this.customizers = customizers;
+        this.loadBalancers = loadBalancers;
     }
 
     /**
-     * What a {@code @LoadBalanced RestClient.Builder} bean of {@code serviceId} returns: Spring Boot's customizers
-     * (observation: each call is a span of the caller's trace, and its attempts carry the trace context), base URL {@code http://<serviceId>}, the pooled
-     * HTTP client with the service's timeouts, and the request id, writing frontend and {@code Server-Timing} passed
-     * on. Also sets up the service's breakers and bulkhead, so their metrics are there before the first call.
+     * The builder of {@code serviceId}'s {@code @LoadBalanced} bean: Spring Boot's customizers, the pooled HTTP client,
+     * request id and writing frontend passed on. Sets up the service's breakers and bulkhead (and their metrics).
      */
     public RestClient.Builder builder(String serviceId) {
         CloseableHttpClient http = pools.computeIfAbsent(serviceId, this::setUp);
         RestClient.Builder builder = RestClient.builder();
         customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
-        return ReplicaClients.passingOn(builder.baseUrl("http://" + serviceId)
-                .requestFactory(new HttpComponentsClientHttpRequestFactory(http)));
+        return builder.baseUrl("http://" + serviceId)
+                .requestFactory(new HttpComponentsClientHttpRequestFactory(http))
+                .requestInterceptor(RequestIds.propagatingInterceptor())
+                .requestInterceptor(WritingFrontend.propagatingInterceptor());
     }
 
-    /** The service's breakers, bulkhead and connection pool: made once, whatever number of builders are made. */
     private CloseableHttpClient setUp(String serviceId) {
-        ClientSettings own = settings.of(serviceId);
-        // Half-open as soon as the wait is over, not at the next permission asked: the load balancer no longer offers
-        // an ejected replica, so nothing would ask.
-        var breakerConfig = CircuitBreakerConfig.from(ReplicaClients.breakerConfig(
-                        own, HealthCheckedInstances.healthInterval(environment, serviceId)))
-                .automaticTransitionFromOpenToHalfOpenEnabled(true)
-                .build();
-        replicaBreakers.put(serviceId, new ReplicaBreakers(serviceId, breakers, breakerConfig));
-        // The service's own breaker, which Spring Cloud CircuitBreaker puts around each call, never refuses one: the
-        // replicas' breakers eject what fails, and an open (or half-open) service breaker would refuse calls while a
-        // replica is up (Envoy's panic mode, which no library here has).
+        AgoraClients.Settings own = settings.of(serviceId);
+        Duration interval = HealthCheckedInstances.interval(loadBalancers.getObject(), serviceId);
+        var poolTimeouts = meters.counter("agora.client.pool.timeouts", "service", serviceId);
+        replicaBreakers.put(serviceId, new ReplicaBreakers(serviceId, breakers, own, interval, poolTimeouts));
         breakers.circuitBreaker(serviceId, serviceId).transitionToDisabledState();
-        bulkheads.addConfiguration(serviceId, ReplicaClients.bulkheadConfig(own));
+        bulkheads.addConfiguration(
+                serviceId,
+                BulkheadConfig.custom()
+                        .maxConcurrentCalls(own.maxConcurrentCalls())
+                        .maxWaitDuration(Duration.ZERO)
+                        .build());
+        Gauge.builder("agora.client.instances.admitted", () -> admitted(serviceId))
+                .tag("service", serviceId)
+                .register(meters);
         var rejected = meters.counter("agora.client.calls.rejected", "service", serviceId);
         bulkheads.bulkhead(serviceId, serviceId).getEventPublisher().onCallRejected(refused -> rejected.increment());
-        return PooledHttpClients.build(
-                serviceId, own.connectTimeout(), own.timeout(), own.maxConcurrentCalls(), meters);
+        return pool(serviceId, own, meters);
+    }
+
+    /** The client of {@code serviceId} on its load-balanced builder, the replicas' breakers after the load balancer. */
+    public RestClient restClient(String serviceId, RestClient.Builder loadBalanced) {
+        return loadBalanced.requestInterceptor(replicaBreakers.get(serviceId)).build();
+    }
+
+    /** The typed {@code @HttpExchange} client {@code api} of {@code serviceId} on its load-balanced builder. */
+    public <T> T client(String serviceId, RestClient.Builder loadBalanced, Class<T> api) {
+        return HttpServiceProxyFactory.builderFor(RestClientAdapter.create(restClient(serviceId, loadBalanced)))
+                .build()
+                .createClient(api);
     }
 
     /**
-     * The typed client of {@code serviceId} on its load-balanced builder, the replicas' breakers last: they see each
-     * attempt after the load balancer chose its replica.
+     * Apache HttpClient 5 (the fastest RestClient backend measured here), {@code max-concurrent-calls} connections per
+     * replica (the bulkhead's), {@code httpcomponents.httpclient.pool.*{httpclient=<name>}}; no retries, no cookies.
      */
-    public <T> T client(String serviceId, RestClient.Builder loadBalanced, Class<T> api) {
-        RestClient client =
-                loadBalanced.requestInterceptor(replicaBreakers(serviceId)).build();
-        return HttpServiceProxyFactory.builderFor(RestClientAdapter.create(client))
-                .build()
-                .createClient(api);
+    static CloseableHttpClient pool(String name, AgoraClients.Settings settings, MeterRegistry meters) {
+        Timeout answer = Timeout.of(settings.timeout());
+        int connections = settings.maxConcurrentCalls();
+        PoolingHttpClientConnectionManager pool = PoolingHttpClientConnectionManagerBuilder.create()
+                .setMaxConnPerRoute(connections)
+                .setMaxConnTotal(connections * 2)
+                .setDefaultConnectionConfig(ConnectionConfig.custom()
+                        .setConnectTimeout(Timeout.of(settings.connectTimeout()))
+                        .setSocketTimeout(answer)
+                        // The replica behind an idle connection may have restarted: a dead one would count as failing.
+                        .setValidateAfterInactivity(TimeValue.ofSeconds(1))
+                        .build())
+                .build();
+        if (meters != null) new PoolingHttpClientConnectionManagerMetricsBinder(pool, name).bindTo(meters);
+        HttpClientBuilder client = HttpClients.custom()
+                .setConnectionManager(pool)
+                .setDefaultRequestConfig(RequestConfig.custom()
+                        .setResponseTimeout(answer)
+                        .setConnectionRequestTimeout(answer)
+                        .build())
+                .disableAutomaticRetries()
+                .disableCookieManagement()
+                .evictIdleConnections(TimeValue.ofSeconds(30));
+        if (!settings.notIdempotentTimeout().equals(settings.timeout())) {
+            // Apache's interceptor runs before the response timeout is applied, and sees the headers Spring's does not.
+            Timeout longer = Timeout.of(settings.notIdempotentTimeout());
+            client.addRequestInterceptorFirst((request, entity, context) -> {
+                if (ReplicaRetries.idempotent(request.getMethod(), request.containsHeader(ReplicaRetries.KEY))) return;
+                HttpClientContext exchange = HttpClientContext.castOrCreate(context);
+                exchange.setRequestConfig(RequestConfig.copy(exchange.getRequestConfigOrDefault())
+                        .setResponseTimeout(longer)
+                        .build());
+            });
+        }
+        return client.build();
+    }
+
+    /** Replicas the load balancer offers calls to now whose breaker is not open: health-checked, not ejected. */
+    private int admitted(String serviceId) {
+        try {
+            var listed = loadBalancers.getObject().getInstance(serviceId, ServiceInstanceListSupplier.class);
+            List<ServiceInstance> now = Mono.from(listed.get()).block(Duration.ofSeconds(1));
+            ReplicaBreakers breakers = replicaBreakers.get(serviceId);
+            return (int)
+                    now.stream().filter(i -> breakers.state(i) != State.OPEN).count();
+        } catch (RuntimeException noListYet) {
+            return 0;
+        }
     }
 
     /** The replicas' breakers of {@code serviceId}; null when no client of it is built here. */

@@ -41,11 +41,10 @@ public class InstanceListEnvironmentPostProcessor implements EnvironmentPostProc
     }
 
     /**
-     * Spring Cloud LoadBalancer as replica calls need it ({@code ReplicaClients}), below every other source so a
+     * Spring Cloud LoadBalancer as replica calls need it ({@code LoadBalancedClients}), below every other source so a
      * service or deployment can still change it: every replica's readiness checked twice a second (the defaults
      * are 25 s, far too slow to follow a crash or a restart). Its retry ({@code spring.cloud.loadbalancer.retry.*})
-     * is left on, as Spring Cloud ships it: {@code @LoadBalanced} clients ({@code LoadBalancedClients}) repeat
-     * attempts with it; {@code ReplicaClients} do not use it.
+     * is left on, as Spring Cloud ships it: {@code @LoadBalanced} clients repeat attempts with it.
      */
     private static final Map<String, Object> LOAD_BALANCER = Map.of(
             "spring.cloud.loadbalancer.health-check.interval",

@@ -24,21 +24,22 @@ class AgoraClientsTest {
         AgoraClients clients = bind(
                 Map.of(
                         "AGORA_CLIENTS_CATALOG_SERVICE_TIMEOUT", "7s",
-                        "AGORA_CLIENTS_EXCHANGE_SERVICE_RETRY_INTERVAL", "250ms",
-                        "AGORA_CLIENTS_EXCHANGE_SERVICE_ATTEMPTS", "4"),
+                        "AGORA_CLIENTS_EXCHANGE_SERVICE_NOT_IDEMPOTENT_TIMEOUT", "9s",
+                        "AGORA_CLIENTS_EXCHANGE_SERVICE_MAX_CONCURRENT_CALLS", "4"),
                 Map.of(
                         "agora.clients.catalog-service.timeout", "2s",
-                        "agora.clients.catalog-service.hedge-after", "50ms",
+                        "agora.clients.catalog-service.connect-timeout", "50ms",
                         "agora.clients.exchange-service.timeout", "500ms"));
 
         assertThat(clients.clients()).containsOnlyKeys("catalog-service", "exchange-service");
-        ClientSettings catalog = clients.of("catalog-service");
+        AgoraClients.Settings catalog = clients.of("catalog-service");
         assertThat(catalog.timeout()).isEqualTo(Duration.ofSeconds(7));
-        assertThat(catalog.hedgeAfter()).isEqualTo(Duration.ofMillis(50));
-        assertThat(catalog.attempts()).as("the default").isEqualTo(3);
-        ClientSettings exchange = clients.of("exchange-service");
-        assertThat(exchange.retryInterval()).isEqualTo(Duration.ofMillis(250));
-        assertThat(exchange.attempts()).isEqualTo(4);
+        assertThat(catalog.connectTimeout()).isEqualTo(Duration.ofMillis(50));
+        assertThat(catalog.maxConcurrentCalls()).as("the default").isEqualTo(200);
+        assertThat(catalog.notIdempotentTimeout()).as("the timeout").isEqualTo(Duration.ofSeconds(7));
+        AgoraClients.Settings exchange = clients.of("exchange-service");
+        assertThat(exchange.notIdempotentTimeout()).isEqualTo(Duration.ofSeconds(9));
+        assertThat(exchange.maxConcurrentCalls()).isEqualTo(4);
         assertThat(exchange.timeout()).isEqualTo(Duration.ofMillis(500));
     }
 
@@ -48,7 +49,7 @@ class AgoraClientsTest {
 
         assertThat(clients.of("order-service").timeout()).isEqualTo(Duration.ofSeconds(2));
         assertThat(clients.of("order-service").connectTimeout()).isEqualTo(Duration.ofMillis(200));
-        assertThat(clients.of("order-service").hedgeAfter()).isZero();
+        assertThat(clients.of("order-service").notIdempotentTimeout()).isEqualTo(Duration.ofSeconds(2));
     }
 
     private static AgoraClients bind(Map<String, Object> environment, Map<String, Object> application) {

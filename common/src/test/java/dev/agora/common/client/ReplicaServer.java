@@ -12,8 +12,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A replica for the replica-call tests: a small JDK HTTP server on loopback (an ephemeral port, kept across a stop
  * and a restart, so a stopped replica refuses connections like a killed one) that answers {@code /readyz} and any
- * other path as its test sets, counting the calls it answered. Shared by {@code ReplicaClientsTest} and
- * {@code LastResortTest}.
+ * other path as its test sets, counting the calls it answered. Shared by the client tests ({@code LoadBalancedClientsTest},
+ * {@code ReplicaRetriesTest}, {@code LastResortTest}).
  */
 final class ReplicaServer {
 

@@ -1,33 +1,27 @@
 package dev.agora.frontend.book;
 
-import dev.agora.common.client.CallSafety;
 import dev.agora.frontend.upstream.Tier;
 import dev.agora.frontend.upstream.Upstream;
 import java.util.List;
 import java.util.Optional;
-import org.springframework.core.ParameterizedTypeReference;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.ErrorResponseException;
 
-/** The catalog tier over HTTP ({@code GET /books/{id}}, {@code GET /books?topic=}). */
+/** The catalog tier over HTTP ({@link CatalogBooks}), through the frontend's {@link Upstream}. */
 final class CatalogClient implements Catalog {
 
-    private static final ParameterizedTypeReference<List<BookSummary>> HITS = new ParameterizedTypeReference<>() {};
-
     private final Upstream upstream;
+    private final CatalogBooks books;
 
     CatalogClient(Upstream upstream) {
         this.upstream = upstream;
+        this.books = upstream.client(Tier.CATALOG, CatalogBooks.class);
     }
 
     @Override
     public Optional<CatalogBook> find(long id) {
         try {
-            return Optional.ofNullable(upstream.call(Tier.CATALOG, CallSafety.IDEMPOTENT, replica -> replica.client()
-                    .get()
-                    .uri("/books/{id}", id)
-                    .retrieve()
-                    .body(CatalogBook.class)));
+            return Optional.ofNullable(upstream.call(Tier.CATALOG, () -> books.find(id)));
         } catch (ErrorResponseException problem) {
             if (problem.getStatusCode().value() == HttpStatus.NOT_FOUND.value()) return Optional.empty();
             throw problem;
@@ -36,11 +30,7 @@ final class CatalogClient implements Catalog {
 
     @Override
     public List<BookSummary> search(String topic) {
-        List<BookSummary> hits = upstream.call(Tier.CATALOG, CallSafety.IDEMPOTENT, replica -> replica.client()
-                .get()
-                .uri(uri -> uri.path("/books").queryParam("topic", topic).build())
-                .retrieve()
-                .body(HITS));
+        List<BookSummary> hits = upstream.call(Tier.CATALOG, () -> books.search(topic));
         return hits == null ? List.of() : hits;
     }
 }

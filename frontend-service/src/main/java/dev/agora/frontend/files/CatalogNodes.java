@@ -1,7 +1,5 @@
 package dev.agora.frontend.files;
 
-import dev.agora.common.client.CallSafety;
-import dev.agora.common.client.ReplicaClients;
 import dev.agora.frontend.upstream.Tier;
 import dev.agora.frontend.upstream.Upstream;
 import java.net.URI;
@@ -10,30 +8,35 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.springframework.cloud.client.ServiceInstance;
 import org.springframework.cloud.client.discovery.DiscoveryClient;
-import org.springframework.core.ParameterizedTypeReference;
+import org.springframework.cloud.loadbalancer.core.ServiceInstanceListSupplier;
+import org.springframework.cloud.loadbalancer.support.LoadBalancerClientFactory;
 import org.springframework.stereotype.Component;
+import reactor.core.publisher.Mono;
 
 /**
  * The one place the files feature learns which catalog nodes there are and how to call them, so it can be wired to
- * another balancer without touching the rest: index reads go through the frontend's replica clients; streamed
- * transfers get base URLs here, in the order to try them: the nodes the replica clients admit (health checks
- * passing, breaker closed) first, the others after them.
+ * another balancer without touching the rest: index reads go through the catalog's load-balanced client
+ * ({@link CatalogFiles}); streamed transfers get base URLs here, in the order to try them: the nodes the load balancer
+ * offers calls to now (health checks passing, breaker not open) first, the others after them.
  */
 @Component
 final class CatalogNodes {
 
-    private final ReplicaClients replicas;
+    private final LoadBalancerClientFactory loadBalancers;
     private final DiscoveryClient discovery;
     private final Upstream upstream;
+    private final CatalogFiles index;
     private final AtomicInteger turn = new AtomicInteger();
 
-    CatalogNodes(ReplicaClients replicas, DiscoveryClient discovery, Upstream upstream) {
-        this.replicas = replicas;
+    CatalogNodes(LoadBalancerClientFactory loadBalancers, DiscoveryClient discovery, Upstream upstream) {
+        this.loadBalancers = loadBalancers;
         this.discovery = discovery;
         this.upstream = upstream;
+        this.index = upstream.client(Tier.CATALOG, CatalogFiles.class);
     }
 
     /**
@@ -97,19 +100,22 @@ final class CatalogNodes {
                 .toList();
     }
 
+    /** The load balancer's list now: health-checked, ejected nodes left out (all of them when every one is). */
     private Set<URI> admitted() {
-        return replicas.admitted(Tier.CATALOG.serviceId()).stream()
-                .map(CatalogNodes::base)
-                .collect(Collectors.toSet());
+        var listed = loadBalancers.getInstance(Tier.CATALOG.serviceId(), ServiceInstanceListSupplier.class);
+        List<ServiceInstance> now =
+                listed == null ? null : Mono.from(listed.get()).block(Duration.ofSeconds(5));
+        return now == null
+                ? Set.of()
+                : now.stream()
+                        .map(ServiceInstance::getUri)
+                        .map(CatalogNodes::base)
+                        .collect(Collectors.toSet());
     }
 
-    /** A JSON read of the catalog (the index), with the frontend's failover, hedging and problem pass-on. */
-    <T> T read(String pathAndQuery, ParameterizedTypeReference<T> type) {
-        return upstream.call(Tier.CATALOG, CallSafety.IDEMPOTENT, replica -> replica.client()
-                .get()
-                .uri(URI.create(replica.uri() + pathAndQuery))
-                .retrieve()
-                .body(type));
+    /** A read of the catalog's index, with the frontend's failover and problem pass-on ({@link Upstream#call}). */
+    <T> T read(Function<CatalogFiles, T> call) {
+        return upstream.call(Tier.CATALOG, () -> call.apply(index));
     }
 
     private static URI base(URI uri) {

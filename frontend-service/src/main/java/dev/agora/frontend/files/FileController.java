@@ -22,14 +22,12 @@ import jakarta.validation.constraints.Positive;
 import jakarta.validation.constraints.Size;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.ConnectionRequestTimeoutException;
 import org.apache.hc.core5.http.Header;
 import org.apache.hc.core5.http.HttpEntity;
-import org.springframework.core.ParameterizedTypeReference;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -51,7 +49,6 @@ import tools.jackson.databind.json.JsonMapper;
 @Tag(name = "files", description = "Book files: search, list, download, upload")
 class FileController {
 
-    private static final ParameterizedTypeReference<List<CatalogFile>> FILES = new ParameterizedTypeReference<>() {};
     private static final String FILES_PATH = "/api/books/{id}/files/{name}";
     private static final String FILE_NAME = "The file's name, percent-encoded as a path segment";
 
@@ -86,7 +83,7 @@ class FileController {
     @Access
     @Operation(operationId = "searchFiles", summary = "Files whose name or title contains the query")
     List<FileView> search(@RequestParam String q) {
-        return views(nodes.read("/files?q=" + URLEncoder.encode(q, StandardCharsets.UTF_8), FILES));
+        return views(nodes.read(index -> index.search(q)));
     }
 
     /** The book's files by name, {@code limit} at most; the next ones are those after the last name answered. */

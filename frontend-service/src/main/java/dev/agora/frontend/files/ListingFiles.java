@@ -1,10 +1,7 @@
 package dev.agora.frontend.files;
 
 import dev.agora.frontend.book.BookSideCache;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
-import org.springframework.core.ParameterizedTypeReference;
 
 /**
  * A book's files, as anyone may see them: from the cache kept beside the book when it has them, else from a catalog
@@ -12,8 +9,6 @@ import org.springframework.core.ParameterizedTypeReference;
  * catalog as a change of the book before the upload is answered, which drops the book's list here.
  */
 public final class ListingFiles {
-
-    private static final ParameterizedTypeReference<List<CatalogFile>> FILES = new ParameterizedTypeReference<>() {};
 
     private final CatalogNodes nodes;
     private final BookSideCache<List<FileView>> cache;
@@ -42,9 +37,8 @@ public final class ListingFiles {
             if (cached != null) return cached;
         }
         long ticket = cache.ticket();
-        String path = "/books/" + bookId + "/files"
-                + (firstPage ? "" : "?after=" + URLEncoder.encode(after, StandardCharsets.UTF_8) + "&limit=" + limit);
-        List<CatalogFile> read = nodes.read(path, FILES);
+        List<CatalogFile> read =
+                nodes.read(index -> firstPage ? index.ofBook(bookId, null, null) : index.ofBook(bookId, after, limit));
         List<FileView> files =
                 read == null ? List.of() : read.stream().map(CatalogFile::view).toList();
         if (firstPage) cache.offer(bookId, files, ticket);

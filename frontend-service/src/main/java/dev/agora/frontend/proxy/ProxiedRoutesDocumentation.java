@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
-import dev.agora.common.client.CallSafety;
 import dev.agora.frontend.upstream.Tier;
 import dev.agora.frontend.upstream.Upstream;
 import io.swagger.v3.core.util.Json31;
@@ -99,10 +98,11 @@ class ProxiedRoutesDocumentation implements OpenApiCustomizer {
     }
 
     private JsonNode documentOf(Tier tier) {
-        byte[] body = upstream.call(
-                tier,
-                CallSafety.IDEMPOTENT,
-                replica -> replica.client().get().uri("/v3/api-docs").retrieve().body(byte[].class));
+        byte[] body = upstream.call(tier, () -> upstream.restClient(tier)
+                .get()
+                .uri("/v3/api-docs")
+                .retrieve()
+                .body(byte[].class));
         try {
             return JSON.readTree(body);
         } catch (IOException e) {

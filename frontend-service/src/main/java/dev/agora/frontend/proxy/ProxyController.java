@@ -26,7 +26,6 @@ class ProxyController {
 
     private static final String ADMIN_PREFIX = "/api/admin/books";
     private static final List<String> CALLER = List.of(HttpHeaders.AUTHORIZATION);
-    private static final String IDEMPOTENCY_KEY = "Idempotency-Key";
     /**
      * An order placement at the exchange: the frontend gives it an idempotency key when the client did not, so that
      * a placement whose answer was lost (its leader froze or died while it was sent) may be sent again, to the same
@@ -46,8 +45,8 @@ class ProxyController {
         if (HttpMethod.POST.matches(request.getMethod())
                 && ORDER_PLACEMENT.matcher(path).matches()) {
             // The exchange places an order once per Idempotency-Key; the client's own key is passed on as it is.
-            String key = request.getHeader(IDEMPOTENCY_KEY);
-            return forwarding.forwardIdempotent(
+            String key = request.getHeader(Forwarding.IDEMPOTENCY_KEY);
+            return forwarding.forward(
                     Tier.EXCHANGE,
                     request,
                     path,
@@ -55,13 +54,13 @@ class ProxyController {
                     CALLER,
                     key != null ? key : UUID.randomUUID().toString());
         }
-        return forwarding.forward(Tier.EXCHANGE, request, path, body, CALLER);
+        return forwarding.forward(Tier.EXCHANGE, request, path, body, CALLER, null);
     }
 
     @RequestMapping({ADMIN_PREFIX, ADMIN_PREFIX + "/**"})
     ResponseEntity<byte[]> adminBooks(HttpServletRequest request, @RequestBody(required = false) byte[] body) {
         String target = "/admin/books" + rawPath(request).substring(ADMIN_PREFIX.length());
-        return forwarding.forward(Tier.CATALOG, request, target, body, CALLER);
+        return forwarding.forward(Tier.CATALOG, request, target, body, CALLER, null);
     }
 
     private static String rawPath(HttpServletRequest request) {

@@ -1,7 +1,6 @@
 package dev.agora.frontend.raffle;
 
 import dev.agora.common.api.Access;
-import dev.agora.common.client.CallSafety;
 import dev.agora.common.security.ServiceTokens;
 import dev.agora.frontend.upstream.Tier;
 import dev.agora.frontend.upstream.Upstream;
@@ -15,9 +14,12 @@ import jakarta.validation.constraints.Min;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;
+import org.springframework.http.HttpHeaders;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.service.annotation.GetExchange;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -33,11 +35,22 @@ class RaffleController {
 
     record WinnerPage(List<Winner> content, int page, int size, long totalElements) {}
 
+    /** The order tier's winners, as this asks for them. */
+    interface OrderRaffle {
+        @GetExchange("/raffle/winners")
+        JsonNode winners(
+                @RequestHeader(HttpHeaders.AUTHORIZATION) String authorization,
+                @RequestParam int page,
+                @RequestParam int size);
+    }
+
     private final Upstream upstream;
+    private final OrderRaffle raffle;
     private final ServiceTokens serviceTokens;
 
     RaffleController(Upstream upstream, ServiceTokens serviceTokens) {
         this.upstream = upstream;
+        this.raffle = upstream.client(Tier.ORDER, OrderRaffle.class);
         this.serviceTokens = serviceTokens;
     }
 
@@ -58,15 +71,7 @@ class RaffleController {
     JsonNode winners(
             @RequestParam(defaultValue = "0") @Min(0) @Max(100_000) int page,
             @RequestParam(defaultValue = "100") @Min(1) @Max(1000) int size) {
-        String bearer = serviceTokens.bearer();
-        return upstream.call(Tier.ORDER, CallSafety.IDEMPOTENT, replica -> replica.client()
-                .get()
-                .uri(uri -> uri.path("/raffle/winners")
-                        .queryParam("page", page)
-                        .queryParam("size", size)
-                        .build())
-                .headers(h -> h.setBearerAuth(bearer))
-                .retrieve()
-                .body(JsonNode.class));
+        String authorization = "Bearer " + serviceTokens.bearer();
+        return upstream.call(Tier.ORDER, () -> raffle.winners(authorization, page, size));
     }
 }

@@ -1,50 +1,72 @@
 package dev.agora.frontend.upstream;
 
-import dev.agora.common.client.CallSafety;
-import dev.agora.common.client.Replica;
-import dev.agora.common.client.ReplicaClients;
+import dev.agora.common.client.LoadBalancedClients;
+import dev.agora.common.problem.ProblemException;
+import dev.agora.common.problem.ProblemTypes;
 import dev.agora.common.timing.ServerTiming;
+import io.github.resilience4j.bulkhead.BulkheadFullException;
 import java.net.URI;
+import java.util.EnumMap;
 import java.util.Map;
+import java.util.function.Supplier;
+import org.springframework.cloud.client.circuitbreaker.CircuitBreaker;
+import org.springframework.cloud.client.circuitbreaker.CircuitBreakerFactory;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 import org.springframework.web.ErrorResponseException;
-import org.springframework.web.client.HttpServerErrorException;
+import org.springframework.web.client.HttpClientErrorException;
+import org.springframework.web.client.RestClient;
 import org.springframework.web.client.RestClientResponseException;
+import org.springframework.web.client.support.RestClientAdapter;
+import org.springframework.web.service.invoker.HttpServiceProxyFactory;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Calls to the tiers behind the frontend: failover across replicas, time recorded for
- * {@code Server-Timing} (with the tier's own entries under its name), and a tier's 4xx problem passed on to
- * the client as it was.
+ * The tiers behind the frontend: each one's load-balanced client (common's {@link LoadBalancedClients}: failover
+ * across replicas), and {@link #call}, which every call to a tier goes through: its time recorded for
+ * {@code Server-Timing} (with the tier's own entries under its name), the tier's bulkhead (Spring Cloud
+ * CircuitBreaker), a tier's 4xx problem passed on to the client as it was, and any other failure a 503 problem.
  */
 public final class Upstream {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final TypeReference<Map<String, Object>> PROBLEM_FIELDS = new TypeReference<>() {};
 
-    private final ReplicaClients replicas;
+    private final Map<Tier, RestClient> clients = new EnumMap<>(Tier.class);
+    private final Map<Tier, CircuitBreaker> calls = new EnumMap<>(Tier.class);
 
-    public Upstream(ReplicaClients replicas) {
-        this.replicas = replicas;
+    Upstream(Map<Tier, RestClient> clients, CircuitBreakerFactory<?, ?> circuitBreakers) {
+        this.clients.putAll(clients);
+        for (Tier tier : Tier.values()) calls.put(tier, circuitBreakers.create(tier.serviceId()));
     }
 
-    public <T> T call(Tier tier, CallSafety safety, Replica.Attempt<T> attempt) {
-        try {
-            return ServerTiming.call(tier.timingName(), () -> replicas.call(tier.serviceId(), safety, attempt));
-        } catch (RestClientResponseException answered) {
-            throw passOn(answered);
-        }
+    /** The tier's load-balanced client, for calls that are not typed (passthroughs): run them through {@link #call}. */
+    public RestClient restClient(Tier tier) {
+        return clients.get(tier);
     }
 
-    /**
-     * Whether a tier's answer is a refusal that applied nothing (503 {@code not-applied}: a standby, a deposed
-     * leader): an attempt that reads answers itself throws it, and the call is repeated where it can be served.
-     */
-    public static boolean refusedBeforeApplying(HttpServerErrorException answered) {
-        return ReplicaClients.refusedBeforeApplying(answered);
+    /** The tier's typed {@code @HttpExchange} client {@code api}: run its calls through {@link #call}. */
+    public <T> T client(Tier tier, Class<T> api) {
+        return HttpServiceProxyFactory.builderFor(RestClientAdapter.create(restClient(tier)))
+                .build()
+                .createClient(api);
+    }
+
+    public <T> T call(Tier tier, Supplier<T> call) {
+        return ServerTiming.call(tier.timingName(), () -> calls.get(tier).run(call, failed -> {
+            throw failed(tier, failed);
+        }));
+    }
+
+    private static RuntimeException failed(Tier tier, Throwable failed) {
+        if (failed instanceof HttpClientErrorException answered) return passOn(answered);
+        String why = failed instanceof BulkheadFullException ? "too many calls in flight" : failed.getMessage();
+        return new ProblemException(
+                HttpStatus.SERVICE_UNAVAILABLE,
+                ProblemTypes.SERVICE_UNAVAILABLE,
+                tier.serviceId() + " is unavailable: " + why);
     }
 
     /** The tier's own problem (status, type, detail, extra properties), under the frontend's path. */

@@ -38,8 +38,6 @@ public final class BookstoreCluster implements AutoCloseable {
 
     /** Override with {@code -Dagora.test.catalog-timeout=2s} to measure failover with the production default. */
     private static final String CATALOG_TIMEOUT = System.getProperty("agora.test.catalog-timeout", "5s");
-    /** {@code -Dagora.test.catalog-hedge-after=0ms} runs the failover tests without hedging. */
-    private static final String CATALOG_HEDGE_AFTER = System.getProperty("agora.test.catalog-hedge-after", "50ms");
 
     private static BookstoreCluster shared;
 
@@ -242,7 +240,6 @@ public final class BookstoreCluster implements AutoCloseable {
             // the 2 s default would take the load's tail for dead replicas. Failover behaves
             // the same, a frozen replica only costs its requests longer.
             "--agora.clients.catalog-service.timeout=" + CATALOG_TIMEOUT,
-            "--agora.clients.catalog-service.hedge-after=" + CATALOG_HEDGE_AFTER,
             "--agora.clients.order-service.timeout=10s",
             "--spring.jmx.enabled=false"
         };

@@ -2,7 +2,6 @@ package dev.agora.frontend.failover;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agora.common.client.ReplicaClients;
 import dev.agora.frontend.cluster.BookstoreCluster;
 import dev.agora.frontend.cluster.Http;
 import dev.agora.frontend.cluster.Metrics;
@@ -11,6 +10,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -18,6 +18,9 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.springframework.cloud.loadbalancer.core.ServiceInstanceListSupplier;
+import org.springframework.cloud.loadbalancer.support.LoadBalancerClientFactory;
+import reactor.core.publisher.Mono;
 
 /**
  * Failover through the frontend against real catalog processes that are killed ({@code SIGKILL}) and frozen
@@ -145,15 +148,16 @@ class FailoverTest {
     }
 
     /**
-     * Waits until frontend C's health checks and failed calls have ejected every catalog replica, and no last
-     * resort is left: a replica out of the health-checked list is still tried while its breaker is closed, so the
-     * frozen one is until its failed calls open its breaker.
+     * Waits until frontend C's load balancer offers no catalog replica: its health checks and failed calls have
+     * ejected every one, and no last resort is left (a replica out of the health-checked list is still tried while its
+     * breaker is closed, so the frozen one is until its failed calls open its breaker).
      */
     private static void awaitNoCatalogAdmitted() {
-        ReplicaClients replicas = cluster.frontendContext(2).getBean(ReplicaClients.class);
+        ServiceInstanceListSupplier listed = cluster.frontendContext(2)
+                .getBean(LoadBalancerClientFactory.class)
+                .getInstance("catalog-service", ServiceInstanceListSupplier.class);
         long deadline = System.nanoTime() + 30_000_000_000L;
-        while (!replicas.admitted("catalog-service").isEmpty()
-                || !replicas.lastResorts("catalog-service").isEmpty()) {
+        while (!Mono.from(listed.get()).block(Duration.ofSeconds(5)).isEmpty()) {
             if (System.nanoTime() > deadline) throw new AssertionError("catalog replicas still admitted after 30 s");
             http.get(frontend + "/api/books/1"); // a call to the frozen replica ejects it at its read timeout
         }

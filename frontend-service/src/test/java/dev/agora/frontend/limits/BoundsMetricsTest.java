@@ -75,18 +75,14 @@ class BoundsMetricsTest {
         assertThat(scrape())
                 .contains(ServerBoundsMetrics.TOMCAT_AND_HIKARI)
                 .contains(List.of(
-                        // Calls to the tiers: bulkheads, their refusals, hedges, connection pools.
+                        // Calls to the tiers: bulkheads, their refusals, connection pools.
                         "resilience4j_bulkhead_available_concurrent_calls{name=\"catalog-service\"",
                         "resilience4j_bulkhead_max_allowed_concurrent_calls{name=\"catalog-service\"",
                         "resilience4j_bulkhead_available_concurrent_calls{name=\"order-service\"",
                         "resilience4j_bulkhead_available_concurrent_calls{name=\"exchange-service\"",
                         "agora_client_calls_rejected_total{service=\"catalog-service\"",
                         "agora_client_calls_rejected_total{service=\"order-service\"",
-                        "agora_client_hedges_denied_total{service=\"catalog-service\"",
                         "agora_client_pool_timeouts_total{service=\"catalog-service\"",
-                        "executor_active_threads{name=\"agora.client.hedges\"",
-                        "agora_executor_rejected_total{name=\"agora.client.hedges\"",
-                        "agora_client_hedge_timers",
                         "httpcomponents_httpclient_pool_total_pending{httpclient=\"catalog-service\"",
                         "httpcomponents_httpclient_pool_total_max{httpclient=\"order-service\"",
                         // The cache, bounded by size: entries, the bound, what the bound pushed out.

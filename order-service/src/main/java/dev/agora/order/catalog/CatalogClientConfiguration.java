@@ -2,7 +2,9 @@ package dev.agora.order.catalog;
 
 import dev.agora.common.client.LoadBalancedClients;
 import dev.agora.common.security.ServiceTokens;
+import dev.agora.common.timing.ServerTiming;
 import dev.agora.order.order.Stock;
+import org.springframework.boot.restclient.RestClientCustomizer;
 import org.springframework.cloud.client.circuitbreaker.CircuitBreakerFactory;
 import org.springframework.cloud.client.loadbalancer.LoadBalanced;
 import org.springframework.context.annotation.Bean;
@@ -33,6 +35,12 @@ class CatalogClientConfiguration {
     @Bean
     CatalogReservations catalogReservations(LoadBalancedClients clients, @LoadBalanced RestClient.Builder catalog) {
         return clients.client(CATALOG, catalog, CatalogReservations.class);
+    }
+
+    /** The catalog's {@code Server-Timing} entries are passed on under this service's {@code catalog} entry. */
+    @Bean
+    RestClientCustomizer serverTimingRelayed() {
+        return builder -> builder.requestInterceptor(ServerTiming.relayingInterceptor());
     }
 
     /** Reservations carry the order service's own client-credentials token (scope {@code internal}). */
