@@ -87,9 +87,7 @@ class LastResortTest {
     @DynamicPropertySource
     static void replicas(DynamicPropertyRegistry registry) {
         registry.add("agora.security.authorities", ISSUER::url);
-        String prefix = "spring.cloud.discovery.client.simple.instances.plain";
-        registry.add(prefix + "[0].uri", () -> FIRST.uri().toString());
-        registry.add(prefix + "[1].uri", () -> SECOND.uri().toString());
+        ReplicaServer.list(registry, "plain", List.of(FIRST, SECOND));
     }
 
     @AfterAll
@@ -118,7 +116,7 @@ class LastResortTest {
     }
 
     private CircuitBreaker breaker(ReplicaServer replica) {
-        return clients.replicaBreakers("plain").breaker("127.0.0.1:" + replica.port);
+        return replica.breaker(clients, "plain");
     }
 
     /** The load balancer's list: where calls may go now. */

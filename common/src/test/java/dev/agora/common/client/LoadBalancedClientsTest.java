@@ -117,13 +117,7 @@ class LoadBalancedClientsTest {
     @DynamicPropertySource
     static void replicas(DynamicPropertyRegistry registry) {
         registry.add("agora.security.authorities", ISSUER::url);
-        for (String service : List.of("items", "ejecting", "narrow")) {
-            for (int i = 0; i < REPLICAS.size(); i++) {
-                String uri = REPLICAS.get(i).uri().toString();
-                registry.add(
-                        "spring.cloud.discovery.client.simple.instances." + service + "[" + i + "].uri", () -> uri);
-            }
-        }
+        for (String service : List.of("items", "ejecting", "narrow")) ReplicaServer.list(registry, service, REPLICAS);
         registry.add("spring.cloud.discovery.client.simple.instances.items[2].uri", () -> DEAD);
     }
 
@@ -167,7 +161,7 @@ class LoadBalancedClientsTest {
     }
 
     private CircuitBreaker breaker(String service, ReplicaServer replica) {
-        return clients.replicaBreakers(service).breaker("127.0.0.1:" + replica.port);
+        return replica.breaker(clients, service);
     }
 
     /** The replicas in the load balancer's health-checked list of {@code service}. */

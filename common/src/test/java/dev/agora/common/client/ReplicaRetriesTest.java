@@ -140,13 +140,7 @@ class ReplicaRetriesTest {
     @DynamicPropertySource
     static void replicas(DynamicPropertyRegistry registry) {
         registry.add("agora.security.authorities", ISSUER::url);
-        for (String service : SERVICES) {
-            for (int i = 0; i < REPLICAS.size(); i++) {
-                String uri = REPLICAS.get(i).uri().toString();
-                registry.add(
-                        "spring.cloud.discovery.client.simple.instances." + service + "[" + i + "].uri", () -> uri);
-            }
-        }
+        for (String service : SERVICES) ReplicaServer.list(registry, service, REPLICAS);
     }
 
     @AfterAll
@@ -176,11 +170,8 @@ class ReplicaRetriesTest {
     void everyReplicaHealthyAndClosed() {
         REPLICAS.forEach(ReplicaServer::reset);
         for (String service : SERVICES) {
-            for (ReplicaServer replica : REPLICAS) {
-                clients.replicaBreakers(service)
-                        .breaker("127.0.0.1:" + replica.port)
-                        .reset();
-            }
+            for (ReplicaServer replica : REPLICAS)
+                replica.breaker(clients, service).reset();
             await().atMost(Duration.ofSeconds(20)).until(() -> listed(service) == REPLICAS.size());
         }
         CAUSES.clear();

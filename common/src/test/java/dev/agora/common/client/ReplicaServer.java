@@ -1,13 +1,16 @@
 package dev.agora.common.client;
 
 import com.sun.net.httpserver.HttpServer;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.springframework.test.context.DynamicPropertyRegistry;
 
 /**
  * A replica for the replica-call tests: a small JDK HTTP server on loopback (an ephemeral port, kept across a stop
@@ -72,6 +75,19 @@ final class ReplicaServer {
 
     URI uri() {
         return URI.create("http://127.0.0.1:" + port);
+    }
+
+    /** Lists {@code replicas}, in order, as the instances of {@code service} in Spring Cloud's simple discovery. */
+    static void list(DynamicPropertyRegistry registry, String service, List<ReplicaServer> replicas) {
+        for (int i = 0; i < replicas.size(); i++) {
+            String uri = replicas.get(i).uri().toString();
+            registry.add("spring.cloud.discovery.client.simple.instances." + service + "[" + i + "].uri", () -> uri);
+        }
+    }
+
+    /** This replica's breaker among the replica breakers of {@code service}. */
+    CircuitBreaker breaker(LoadBalancedClients clients, String service) {
+        return clients.replicaBreakers(service).breaker("127.0.0.1:" + port);
     }
 
     /** What an OK call answers. */
