@@ -1,6 +1,7 @@
 package dev.agora.perf;
 
 import dev.agora.perf.compare.CompareCommand;
+import dev.agora.perf.compare.StartUpCommand;
 import dev.agora.perf.experiment.ListCommand;
 import dev.agora.perf.experiment.RunCommand;
 import dev.agora.perf.jmh.JmhCommand;
@@ -12,7 +13,8 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         description = "Replays the seed experiments against Agora clusters (started with the launcher, java -jar"
                 + " launcher/target/agora.jar) and benchmarks its hot paths.",
-        subcommands = {RunCommand.class, CompareCommand.class, ListCommand.class, JmhCommand.class})
+        subcommands = {RunCommand.class, CompareCommand.class, StartUpCommand.class, ListCommand.class, JmhCommand.class
+        })
 public final class AgoraPerf implements Runnable {
 
     public static void main(String[] args) {

@@ -266,7 +266,7 @@ public final class CompareCommand implements Callable<Integer> {
         return failures;
     }
 
-    private static String commit(Path tree) {
+    static String commit(Path tree) {
         try {
             String head = LaunchedCluster.run(
                             List.of("git", "-C", tree.toString(), "rev-parse", "--short", "HEAD"), tree)

@@ -120,6 +120,16 @@ public final class LaunchedCluster implements AutoCloseable {
     public static LaunchedCluster launch(
             Side side, Path tree, Path workDirectory, int portOffset, List<String> arguments)
             throws IOException, InterruptedException {
+        return launch(side, tree, workDirectory, portOffset, arguments, false);
+    }
+
+    /**
+     * As {@link #launch(Side, Path, Path, int, List)}; with {@code launcherDefaults} the launcher's own AOT default
+     * stays (a start-up measurement measures the command as people run it).
+     */
+    static LaunchedCluster launch(
+            Side side, Path tree, Path workDirectory, int portOffset, List<String> arguments, boolean launcherDefaults)
+            throws IOException, InterruptedException {
         Path jar = launcherJar(tree);
         if (!Files.isRegularFile(jar)) {
             throw new IllegalArgumentException(jar + " is missing (and for trees from before the launcher module,"
@@ -130,7 +140,7 @@ public final class LaunchedCluster implements AutoCloseable {
         List<String> helpCommand = new ArrayList<>(List.of(java(), "-jar", jar.toString()));
         helpCommand.addAll(forJar(jar, List.of("cluster", "--help")));
         String help = run(helpCommand, tree);
-        if (help.contains("--[no-]aot")) {
+        if (!launcherDefaults && help.contains("--[no-]aot")) {
             // A launcher whose AOT caches are on by default trains them in the background after a start without
             // one: work beside the measured requests that the other side does not do. Both sides run without.
             arguments = new ArrayList<>(arguments);
@@ -227,6 +237,16 @@ public final class LaunchedCluster implements AutoCloseable {
 
     public Path dataDirectory() {
         return dataDirectory;
+    }
+
+    /** Whether the launcher's output so far holds the text (e.g. that its background AOT training is done). */
+    boolean launcherSaid(String text) {
+        try {
+            return Files.isRegularFile(launcherLog)
+                    && Files.readString(launcherLog).contains(text);
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     public Path credentialsFile() {
