@@ -28,7 +28,7 @@ public record AgoraClients(Map<String, Settings> clients) {
      * @param maxConcurrentCalls calls in flight (the service's Resilience4j bulkhead); more are refused at once
      * @param notIdempotentTimeout the {@code timeout} of a call that is not idempotent ({@link ReplicaRetries}), never
      *     repeated after a timeout: it waits for the replica's own bounded answer rather than turn a write applied late
-     *     into an unknown outcome. {@code 0}: {@code timeout}
+     *     into an unknown outcome. Never shorter than {@code timeout} ({@code 0}: {@code timeout})
      */
     public record Settings(
             @DefaultValue("2s") Duration timeout,
@@ -41,7 +41,9 @@ public record AgoraClients(Map<String, Settings> clients) {
                 throw new IllegalArgumentException(
                         "agora.clients.*: timeouts and max-concurrent-calls must be positive");
             }
-            if (notIdempotentTimeout == null || !notIdempotentTimeout.isPositive()) notIdempotentTimeout = timeout;
+            if (notIdempotentTimeout == null || notIdempotentTimeout.compareTo(timeout) < 0) {
+                notIdempotentTimeout = timeout;
+            }
         }
     }
 }

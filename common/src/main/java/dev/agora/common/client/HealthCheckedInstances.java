@@ -1,16 +1,12 @@
 package dev.agora.common.client;
 
 import io.github.resilience4j.circuitbreaker.CircuitBreaker.State;
-import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.cloud.client.ServiceInstance;
-import org.springframework.cloud.client.loadbalancer.Request;
 import org.springframework.cloud.loadbalancer.core.DelegatingServiceInstanceListSupplier;
 import org.springframework.cloud.loadbalancer.core.HealthCheckServiceInstanceListSupplier;
 import org.springframework.cloud.loadbalancer.core.ServiceInstanceListSupplier;
@@ -25,10 +21,9 @@ import reactor.core.publisher.Mono;
 
 /**
  * Spring Cloud LoadBalancer's instance list of each called service, in its load-balancer context: the replicas
- * discovery knows ({@code agora.instances.*}) whose readiness probe passed in the latest round
- * ({@code spring.cloud.loadbalancer[.clients.<id>].health-check.*}: {@code /readyz} every 500 ms by default, each probe
- * bounded by the interval), without those their breakers ejected ({@link #admitted}), and for a repeated attempt not
- * the replica that failed while another is left.
+ * discovery knows whose readiness probe passed in the latest round ({@code spring.cloud.loadbalancer[.clients.<id>]
+ * .health-check.*}), without those their breakers ejected ({@link #admitted}), and for a repeated attempt not the
+ * replica that failed while another is left.
  */
 public class HealthCheckedInstances {
 
@@ -36,19 +31,28 @@ public class HealthCheckedInstances {
         return loadBalancers.getProperties(serviceId).getHealthCheck().getInterval();
     }
 
-    @Bean(destroyMethod = "close")
-    Probes readinessProbes(ConfigurableApplicationContext context, Environment environment) {
+    /** Each probe bounded by the interval; closed (its pool's threads too) with the load-balancer context. */
+    @Bean
+    HttpComponentsClientHttpRequestFactory readinessProbeHttp(ConfigurableApplicationContext context, Environment env) {
         var interval = interval(
                 context.getBean(LoadBalancerClientFactory.class),
-                environment.getProperty(LoadBalancerClientFactory.PROPERTY_NAME));
+                env.getProperty(LoadBalancerClientFactory.PROPERTY_NAME));
         var connect = interval.compareTo(Duration.ofMillis(200)) < 0 ? interval : Duration.ofMillis(200);
-        var http =
-                LoadBalancedClients.pool("health-checks", new AgoraClients.Settings(interval, connect, 4, null), null);
-        var probes = RestClient.builder().requestFactory(new HttpComponentsClientHttpRequestFactory(http));
-        return new Probes(probes.build(), ConcurrentHashMap.newKeySet(), http);
+        var settings = new AgoraClients.Settings(interval, connect, 4, null);
+        return new HttpComponentsClientHttpRequestFactory(LoadBalancedClients.pool("health-checks", settings, null));
     }
 
-    /** What {@code withBlockingHealthChecks} builds, with {@link Probes} and the breakers' filter ({@link #admitted}). */
+    @Bean
+    Probes readinessProbes(HttpComponentsClientHttpRequestFactory readinessProbeHttp) {
+        return new Probes(
+                RestClient.builder().requestFactory(readinessProbeHttp).build(), ConcurrentHashMap.newKeySet());
+    }
+
+    /**
+     * What {@code withBlockingHealthChecks} builds, with {@link Probes} and the breakers' filter ({@link #admitted}).
+     * The filter overrides {@code get()} only: {@code get(Request)} defaults to it, and no supplier below reads the
+     * request.
+     */
     @Bean
     ServiceInstanceListSupplier replicaInstanceList(ConfigurableApplicationContext context, Probes probes) {
         ServiceInstanceListSupplier[] configured = new ServiceInstanceListSupplier[1];
@@ -63,22 +67,13 @@ public class HealthCheckedInstances {
                 .with((ignored, checked) -> new DelegatingServiceInstanceListSupplier(checked) {
                     @Override
                     public Flux<List<ServiceInstance>> get() {
-                        return admitted(getDelegate().get(), breakers(clients, getServiceId()), configured[0], probes);
-                    }
-
-                    @Override
-                    public Flux<List<ServiceInstance>> get(Request request) {
-                        return admitted(
-                                getDelegate().get(request), breakers(clients, getServiceId()), configured[0], probes);
+                        LoadBalancedClients all = clients.getIfAvailable();
+                        var breakers = all == null ? null : all.replicaBreakers(getServiceId());
+                        return admitted(getDelegate().get(), breakers, configured[0], probes);
                     }
                 })
                 .withRetryAwareness()
                 .build(context);
-    }
-
-    private static ReplicaBreakers breakers(ObjectProvider<LoadBalancedClients> clients, String serviceId) {
-        LoadBalancedClients all = clients.getIfAvailable();
-        return all == null ? null : all.replicaBreakers(serviceId);
     }
 
     /**
@@ -111,12 +106,7 @@ public class HealthCheckedInstances {
      * The readiness probe, remembering which replicas answered "not ready": such a replica is alive and must get no
      * calls, while one that did not answer may be down or only slow on a starved machine.
      */
-    record Probes(RestClient probes, Set<URI> answeredNotReady, CloseableHttpClient http) implements AutoCloseable {
-
-        @Override
-        public void close() throws IOException {
-            http.close();
-        }
+    record Probes(RestClient probes, Set<URI> answeredNotReady) {
 
         Mono<Boolean> alive(ServiceInstance instance, String path) {
             return Mono.fromCallable(() -> {

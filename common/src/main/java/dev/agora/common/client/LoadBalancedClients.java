@@ -11,7 +11,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.httpcomponents.hc5.PoolingHttpClientConnectionManagerMetricsBinder;
 import java.io.IOException;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hc.client5.http.config.ConnectionConfig;
@@ -27,7 +26,6 @@ import org.apache.hc.core5.util.Timeout;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.restclient.RestClientCustomizer;
-import org.springframework.cloud.client.ServiceInstance;
 import org.springframework.cloud.loadbalancer.core.ServiceInstanceListSupplier;
 import org.springframework.cloud.loadbalancer.support.LoadBalancerClientFactory;
 import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
@@ -39,9 +37,8 @@ import reactor.core.publisher.Mono;
 /**
  * Calls to replicated services on Spring Cloud's own terms (common/README.md, "Replica calls"): a caller imports this
  * bean, declares a {@code @LoadBalanced RestClient.Builder} per called service from {@link #builder} and an
- * {@code @HttpExchange} interface on it from {@link #client}, and runs each call through Spring Cloud CircuitBreaker,
- * for the service's bulkhead. The service's own breaker is disabled: only the replicas' ({@link ReplicaBreakers})
- * may keep calls from a replica.
+ * {@code @HttpExchange} interface on it from {@link #client}, and runs each call through Spring Cloud CircuitBreaker
+ * for the service's bulkhead. Only the replicas' breakers ({@link ReplicaBreakers}) keep calls from a replica.
  */
 public class LoadBalancedClients implements DisposableBean {
 
@@ -156,17 +153,15 @@ public class LoadBalancedClients implements DisposableBean {
         return client.build();
     }
 
-    /** Replicas the load balancer offers calls to now whose breaker is not open: health-checked, not ejected. */
-    private int admitted(String serviceId) {
-        try {
-            var listed = loadBalancers.getObject().getInstance(serviceId, ServiceInstanceListSupplier.class);
-            List<ServiceInstance> now = Mono.from(listed.get()).block(Duration.ofSeconds(1));
-            ReplicaBreakers breakers = replicaBreakers.get(serviceId);
-            return (int)
-                    now.stream().filter(i -> breakers.state(i) != State.OPEN).count();
-        } catch (RuntimeException noListYet) {
-            return 0;
-        }
+    /** Replicas the load balancer offers calls to now whose breaker is not open (its last resort offers open ones). */
+    private long admitted(String serviceId) {
+        var listed = loadBalancers.getObject().getInstance(serviceId, ServiceInstanceListSupplier.class);
+        var now = Mono.from(listed.get()).onErrorComplete().block(Duration.ofSeconds(1));
+        return now == null
+                ? 0
+                : now.stream()
+                        .filter(i -> replicaBreakers.get(serviceId).state(i) != State.OPEN)
+                        .count();
     }
 
     /** The replicas' breakers of {@code serviceId}; null when no client of it is built here. */

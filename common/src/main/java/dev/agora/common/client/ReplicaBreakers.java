@@ -51,20 +51,14 @@ public final class ReplicaBreakers implements ClientHttpRequestInterceptor {
         this.poolTimeouts = poolTimeouts;
         registry.addConfiguration(
                 serviceId,
-                CircuitBreakerConfig.custom()
-                        .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
+                CircuitBreakerConfig.custom() // counting calls; opening at 50% failures
                         .slidingWindowSize(10)
                         .minimumNumberOfCalls(5)
-                        .failureRateThreshold(50)
                         .waitDurationInOpenState(interval.multipliedBy(2))
                         .automaticTransitionFromOpenToHalfOpenEnabled(true)
                         .permittedNumberOfCallsInHalfOpenState(2)
-                        .maxWaitDurationInHalfOpenState(own.timeout()
-                                .plusSeconds(1)
-                                .plus(
-                                        own.notIdempotentTimeout().compareTo(own.timeout()) > 0
-                                                ? own.notIdempotentTimeout()
-                                                : own.timeout()))
+                        .maxWaitDurationInHalfOpenState(
+                                own.timeout().plus(own.notIdempotentTimeout()).plusSeconds(1))
                         .recordResult(status -> status instanceof Integer code && code >= 500)
                         .build());
     }

@@ -24,12 +24,10 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Spring Cloud LoadBalancer's retry ({@code spring.cloud.loadbalancer[.clients.<id>].retry.*}) told what its own policy
- * cannot say. After a timeout, a reset or a {@code retryable-status-codes} answer it repeats on another replica every
- * call with {@code retry-on-all-operations}, else those idempotent by method or by an {@value #KEY}; any call that
- * applied nothing (connection refused, no replica listed, 503 {@code not-applied} from a standby or deposed leader).
- * With {@code retry.backoff.enabled} (one leader at a time) it pauses {@code min-backoff} before each repeat, which
- * Spring Cloud does for reactive calls only, and a call that finds no replica listed looks again for the successor.
- * The application's {@link RetryListener}s hear why each attempt failed ({@value #CAUSE}).
+ * cannot say (common/README.md, "Extension points used"): which failed calls may be repeated on another replica (by
+ * method, {@value #KEY}, {@code retry-on-all-operations}, or because nothing was applied), the pause before a repeat
+ * that Spring Cloud gives reactive calls only, and why each attempt failed ({@value #CAUSE}) for the application's
+ * {@link RetryListener}s.
  */
 public final class ReplicaRetries implements LoadBalancedRetryFactory {
 

@@ -1,6 +1,5 @@
 package dev.agora.common.timing;
 
-import io.micrometer.context.ThreadLocalAccessor;
 import java.math.BigDecimal;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -73,8 +72,7 @@ public final class ServerTiming {
     /**
      * Runs {@code call} (a call to another tier), adds how long it took to the entry {@code tier}, and passes on the
      * entries of every answer received during it (a 4xx/5xx too) each under {@code tier.}, as far as the answers came
-     * through a client with {@link #relayingInterceptor()}. An attempt that a hedge overtook is cancelled before its
-     * answer, so a hedged call passes on the winner's entries.
+     * through a client with {@link #relayingInterceptor()}: every attempt runs on the caller's thread.
      */
     public static <T> T call(String tier, Supplier<T> call) {
         ServerTiming timing = CURRENT.get();
@@ -90,9 +88,8 @@ public final class ServerTiming {
     }
 
     /**
-     * Passes on the {@code Server-Timing} entries of each answer that arrives inside {@link #call}, on whichever
-     * thread the attempt runs (a hedge's thread carries the call's context, {@link ContextAccessor}); calls made
-     * outside one (health probes, background work) pass nothing on.
+     * Passes on the {@code Server-Timing} entries of each answer that arrives inside {@link #call} on the same thread;
+     * calls made outside one (health probes, background work) pass nothing on.
      */
     public static ClientHttpRequestInterceptor relayingInterceptor() {
         return (request, body, execution) -> {
@@ -106,34 +103,6 @@ public final class ServerTiming {
 
     /** Where answers received on this thread are passed on: the request's timing, under the tier being called. */
     private record Relaying(ServerTiming timing, String tier) {}
-
-    /**
-     * Micrometer context propagation's accessor of what {@link #call} set on this thread (registered through
-     * {@code META-INF/services}), so that a {@code ContextSnapshot} taken on the caller's thread brings it to an
-     * attempt running on another (a hedge).
-     */
-    public static final class ContextAccessor implements ThreadLocalAccessor<Object> {
-
-        @Override
-        public Object key() {
-            return "agora.server-timing";
-        }
-
-        @Override
-        public Object getValue() {
-            return RELAYING.get();
-        }
-
-        @Override
-        public void setValue(Object value) {
-            RELAYING.set((Relaying) value);
-        }
-
-        @Override
-        public void setValue() {
-            RELAYING.remove();
-        }
-    }
 
     /** Adds the entries of a tier's {@code Server-Timing} header, each under {@code tier.}. */
     void relay(String tier, String header) {

@@ -168,6 +168,8 @@ class ReplicaRetriesTest {
 
     @BeforeEach
     void everyReplicaHealthyAndClosed() {
+        // A read of the test before that timed out is answered, and counted, when the replica's delay is over.
+        await().atMost(Duration.ofSeconds(10)).until(() -> REPLICAS.stream().allMatch(ReplicaServer::idle));
         REPLICAS.forEach(ReplicaServer::reset);
         for (String service : SERVICES) {
             for (ReplicaServer replica : REPLICAS)

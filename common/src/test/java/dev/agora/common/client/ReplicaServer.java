@@ -1,5 +1,6 @@
 package dev.agora.common.client;
 
+import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import java.io.IOException;
@@ -37,6 +38,8 @@ final class ReplicaServer {
     final int port;
     /** Calls other than {@code /readyz} answered, hung ones left out. */
     final AtomicInteger served = new AtomicInteger();
+    /** Calls other than {@code /readyz} being answered now, hung and delayed ones included. */
+    private final AtomicInteger answering = new AtomicInteger();
 
     volatile Mode mode = Mode.OK;
     /** The status {@code /readyz} answers. */
@@ -109,29 +112,47 @@ final class ReplicaServer {
             exchange.close();
         });
         created.createContext("/", exchange -> {
-            sleep(answerDelayMillis);
-            Mode now = mode;
-            if (now == Mode.HANG) sleep(4_000);
-            int status =
-                    switch (now) {
-                        case OK, HANG -> 200;
-                        case ERROR -> 500;
-                        case NOT_FOUND -> 404;
-                        case NOT_APPLIED -> 503;
-                    };
-            byte[] body = (now == Mode.NOT_APPLIED
-                            ? "{\"type\":\"https://agora.dev/problems/not-applied\",\"status\":503}"
-                            : "port " + created.getAddress().getPort())
-                    .getBytes(StandardCharsets.UTF_8);
-            if (now == Mode.NOT_APPLIED) exchange.getResponseHeaders().set("Content-Type", "application/problem+json");
-            // A hung call answers seconds later, when its test has given up on it and the next one is counting.
-            if (now != Mode.HANG) served.incrementAndGet();
-            exchange.sendResponseHeaders(status, body.length);
-            exchange.getResponseBody().write(body);
-            exchange.close();
+            answering.incrementAndGet();
+            try {
+                answer(exchange, created.getAddress().getPort());
+            } finally {
+                answering.decrementAndGet();
+            }
         });
         created.start();
         return created;
+    }
+
+    private void answer(HttpExchange exchange, int onPort) throws IOException {
+        sleep(answerDelayMillis);
+        Mode now = mode;
+        if (now == Mode.HANG) sleep(4_000);
+        int status =
+                switch (now) {
+                    case OK, HANG -> 200;
+                    case ERROR -> 500;
+                    case NOT_FOUND -> 404;
+                    case NOT_APPLIED -> 503;
+                };
+        byte[] body = (now == Mode.NOT_APPLIED
+                        ? "{\"type\":\"https://agora.dev/problems/not-applied\",\"status\":503}"
+                        : "port " + onPort)
+                .getBytes(StandardCharsets.UTF_8);
+        if (now == Mode.NOT_APPLIED) exchange.getResponseHeaders().set("Content-Type", "application/problem+json");
+        // A hung call answers seconds later, when its test has given up on it and the next one is counting.
+        if (now != Mode.HANG) served.incrementAndGet();
+        exchange.sendResponseHeaders(status, body.length);
+        exchange.getResponseBody().write(body);
+        exchange.close();
+    }
+
+    /**
+     * Whether no call is being answered. A call its client gave up on (a timed-out attempt) is still answered, and
+     * counted in {@link #served}, when the replica's delay is over: a test that counts calls waits for this first, so
+     * that the calls of the test before it are not counted in its own.
+     */
+    boolean idle() {
+        return answering.get() == 0;
     }
 
     static void sleep(long millis) {

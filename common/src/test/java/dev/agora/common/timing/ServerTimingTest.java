@@ -2,12 +2,8 @@ package dev.agora.common.timing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.micrometer.context.ContextSnapshot;
-import io.micrometer.context.ContextSnapshotFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.client.ClientHttpRequestInterceptor;
@@ -84,33 +80,6 @@ class ServerTimingTest {
         assertThat(timing.header())
                 .matches(
                         "catalog\\.db;dur=0\\.700, catalog\\.total;dur=1\\.000, catalog;dur=\\d+\\.\\d{3}, total;dur=.*");
-    }
-
-    @Test
-    void anAnswerReceivedOnAnotherThreadThatCarriesTheCallsContextIsPassedOn() throws Exception {
-        ServerTiming timing = ServerTiming.begin();
-        ClientHttpRequestInterceptor interceptor = ServerTiming.relayingInterceptor();
-        var hedges = Executors.newSingleThreadExecutor();
-        try {
-            ServerTiming.call("order", () -> {
-                ContextSnapshot callers =
-                        ContextSnapshotFactory.builder().build().captureAll();
-                try {
-                    // Without the caller's context, as a hedge thread ran before: nothing passed on.
-                    hedges.submit(() -> intercept(interceptor, timedAnswer("bare;dur=1")))
-                            .get();
-                    hedges.submit(callers.wrap(() -> intercept(interceptor, timedAnswer("db;dur=2"))))
-                            .get();
-                } catch (InterruptedException | ExecutionException e) {
-                    throw new IllegalStateException(e);
-                }
-                return null;
-            });
-        } finally {
-            hedges.shutdownNow();
-        }
-
-        assertThat(timing.header()).startsWith("order.db;dur=2.000, order;dur=").doesNotContain("bare");
     }
 
     private static MockClientHttpResponse timedAnswer(String serverTiming) {

@@ -140,6 +140,7 @@ class FailoverTest {
         try (LookupLoad load = new LookupLoad(http, frontend, 2, 300)) {
             restarted.startAndAwaitReady(BookstoreCluster.readyTimeout());
             long ready = System.nanoTime();
+            report("restart: ready replica back in rotation after", awaitAllCatalogsAdmitted(ready));
             long millis = awaitTraffic(restarted, ready);
             report("restart: ready replica back in service after", millis);
             load.stop();
@@ -161,6 +162,23 @@ class FailoverTest {
             if (System.nanoTime() > deadline) throw new AssertionError("catalog replicas still admitted after 30 s");
             http.get(frontend + "/api/books/1"); // a call to the frozen replica ejects it at its read timeout
         }
+    }
+
+    /**
+     * Milliseconds from {@code since} until frontend C's {@code agora.client.instances.admitted} gauge, read over HTTP
+     * as perf's failover experiment reads it, counts every catalog replica again (fails after 10 s).
+     */
+    private static long awaitAllCatalogsAdmitted(long since) {
+        String gauge = frontend + "/actuator/metrics/agora.client.instances.admitted?tag=service:catalog-service";
+        while (System.nanoTime() - since < 10_000_000_000L) {
+            Http.Response answer = http.get(gauge);
+            assertThat(answer.status()).as(gauge).isEqualTo(200);
+            double admitted =
+                    answer.json().get("measurements").get(0).get("value").asDouble();
+            if (admitted == cluster.catalogs.size()) return (System.nanoTime() - since) / 1_000_000;
+            sleep(10);
+        }
+        throw new AssertionError("the restarted catalog was not admitted again within 10 s");
     }
 
     /** Milliseconds from {@code since} until the replica has served lookups again (fails after 10 s). */

@@ -6,7 +6,6 @@ import dev.agora.perf.experiment.ClusterShape;
 import dev.agora.perf.experiment.Experiment;
 import dev.agora.perf.experiment.ExperimentContext;
 import dev.agora.perf.experiment.Seeds;
-import dev.agora.perf.experiment.ServerMetrics;
 import dev.agora.perf.experiment.Stock;
 import dev.agora.perf.experiment.Target;
 import dev.agora.perf.load.Bookstore;
@@ -41,20 +40,22 @@ public final class FailoverExperiment implements Experiment {
     private static final double SEED_RECOVER_ORDER_MS = 1073.9;
 
     /**
-     * The frontend's hedge delays ({@code agora.clients.*.hedge-after}, application.yml defaults): how long a frozen
-     * replica makes a request wait before it is hedged.
+     * The frontend's attempt timeouts ({@code agora.clients.*.timeout}, its application.yml): how long a frozen replica
+     * makes a call caught on it wait before the call is repeated on another replica.
      */
-    private static final int CATALOG_HEDGE_MS = 50;
+    private static final int CATALOG_TIMEOUT_MS = 2_000;
 
-    private static final int ORDER_HEDGE_MS = 250;
+    private static final int ORDER_TIMEOUT_MS = 5_000;
 
-    /** The allowance on top of the configured delay (and a crash's whole allowance). */
+    /** The allowance on top of the configured timeout (and a crash's whole allowance). */
     private static final int ALLOWANCE_MS = 5;
 
     private static final String CATALOG_CRASH = "catalog crash (lookups)";
     private static final String CATALOG_CRASH_BETWEEN = "catalog crash between requests (lookups)";
     private static final String ORDER_CRASH = "order crash (buys)";
     private static final String ORDER_CRASH_BETWEEN = "order crash between requests (buys)";
+    private static final String CATALOG_FROZEN = "catalog frozen (lookups)";
+    private static final String ORDER_FROZEN = "order frozen (buys)";
 
     private static final int BETWEEN_REQUESTS_ROUNDS = 3;
     /** Between a repeated phase's label and its round's number. */
@@ -84,12 +85,7 @@ public final class FailoverExperiment implements Experiment {
         return "detect+switch 4.98 ms (catalog), 9.33 ms (order); recover 535 ms / 1074 ms";
     }
 
-    /**
-     * @param hedges hedged calls the frontends and the never-faulted first order replica made during the phase: the
-     *     extra load hedging added
-     */
-    private record Phase(
-            String label, String victim, FaultRun.Fault fault, Load load, FaultRun.Result result, long hedges) {}
+    private record Phase(String label, String victim, FaultRun.Fault fault, Load load, FaultRun.Result result) {}
 
     @Override
     public Report run(ExperimentContext context) throws Exception {
@@ -113,8 +109,6 @@ public final class FailoverExperiment implements Experiment {
                 Duration.ofSeconds(context.count(4, 2)),
                 Duration.ofSeconds(context.count(2, 1)));
         List<String> frontends = target.urls("frontend");
-        List<String> hedgers = new ArrayList<>(frontends);
-        hedgers.add(target.urls("order").getFirst());
         String catalogVictim = target.instanceNames("catalog").getLast();
         String orderVictim = target.instanceNames("order").getLast();
         String survivingCatalog = target.urls("catalog").getFirst();
@@ -124,15 +118,15 @@ public final class FailoverExperiment implements Experiment {
             Stock.ensure(bookstore, survivingCatalog, Bookstore.BOOK_IDS, 20_000);
             Load lookups = new Load(
                     "lookups",
-                    CATALOG_HEDGE_MS,
+                    CATALOG_TIMEOUT_MS,
                     (client, i) -> bookstore.lookup(
                             frontends.get((int) ((client + i) % frontends.size())), 1 + (client + i) % 7));
             Load buys = new Load(
                     "buys",
-                    ORDER_HEDGE_MS,
+                    ORDER_TIMEOUT_MS,
                     (client, i) -> bookstore.buy(
                             frontends.get((int) ((client + i) % frontends.size())), 1 + (client + i) % 7, 1));
-            FaultPhases run = new FaultPhases(context, target, http, hedgers, phases);
+            FaultPhases run = new FaultPhases(context, target, phases);
             run.phase(CATALOG_CRASH, catalogVictim, FaultRun.Fault.KILL, plan, lookups);
             // Each such crash reaches only the few requests that meet the dead replica before their caller ejects
             // it, so it is repeated for a handful of them.
@@ -141,8 +135,8 @@ public final class FailoverExperiment implements Experiment {
                     rounds, CATALOG_CRASH_BETWEEN, catalogVictim, FaultRun.Fault.KILL_BETWEEN_REQUESTS, plan, lookups);
             run.phase(ORDER_CRASH, orderVictim, FaultRun.Fault.KILL, plan, buys);
             run.rounds(rounds, ORDER_CRASH_BETWEEN, orderVictim, FaultRun.Fault.KILL_BETWEEN_REQUESTS, plan, buys);
-            run.phase("catalog frozen (lookups)", catalogVictim, FaultRun.Fault.FREEZE, plan, lookups);
-            run.phase("order frozen (buys)", orderVictim, FaultRun.Fault.FREEZE, plan, buys);
+            run.phase(CATALOG_FROZEN, catalogVictim, FaultRun.Fault.FREEZE, plan, lookups);
+            run.phase(ORDER_FROZEN, orderVictim, FaultRun.Fault.FREEZE, plan, buys);
         } finally {
             context.discardCluster();
         }
@@ -152,8 +146,8 @@ public final class FailoverExperiment implements Experiment {
                 "failures",
                 "baseline p50 ms",
                 "baseline p99 ms",
+                "worst request ms",
                 "failover before fault",
-                "hedged calls (share of requests)",
                 "refused after ms (teardown)",
                 "process gone after ms",
                 "affected",
@@ -188,7 +182,7 @@ public final class FailoverExperiment implements Experiment {
             // freeze; between requests, the crash is met as the bound has it: a refused connection.
             int bound = phase.fault() == FaultRun.Fault.KILL_BETWEEN_REQUESTS
                     ? ALLOWANCE_MS
-                    : phase.load().hedgeMillis() + ALLOWANCE_MS;
+                    : phase.load().timeoutMillis() + ALLOWANCE_MS;
             String name = phase.label() + " (" + phase.victim() + ")";
             faults.row(
                     name,
@@ -196,9 +190,8 @@ public final class FailoverExperiment implements Experiment {
                     r.failures(),
                     format(f.baselineP50Ms()),
                     format(f.baselineP99Ms()),
+                    format(f.maxLatencyMs()),
                     f.failoverBeforeFault(),
-                    phase.hedges() + " ("
-                            + format(100.0 * phase.hedges() / r.requests().size()) + "%)",
                     crash ? format(f.refusedAfterMs()) : "(frozen)",
                     crash ? format(f.goneAfterMs()) : "(frozen)",
                     f.atFault().count(),
@@ -283,10 +276,14 @@ public final class FailoverExperiment implements Experiment {
         long failures = phases.stream().mapToLong(p -> p.result().failures()).sum();
         report.headline(catalogSwitch.headline() + " (" + catalogRefused.count() + " requests met the crash); "
                 + orderSwitch.headline() + " (" + orderRefused.count() + " requests)"
-                + "; requests in flight at the kill (hedged, or repeated when the kernel closed the sockets): "
+                + "; requests in flight at the kill (repeated after the attempt timeout, or when the kernel closed "
+                + "the sockets): "
                 + format(catalog.atFault().worstSwitchMs()) + " ms (catalog) / "
                 + format(order.atFault().worstSwitchMs()) + " ms (order); " + failures
-                + " client-visible failures; restarted replicas back in rotation " + format(catalog.readyToRotationMs())
+                + " client-visible failures; frozen replica, worst request "
+                + format(maxLatencyMs(figures, CATALOG_FROZEN)) + " ms (catalog) / "
+                + format(maxLatencyMs(figures, ORDER_FROZEN)) + " ms (order)"
+                + "; restarted replicas back in rotation " + format(catalog.readyToRotationMs())
                 + " ms (catalog) / " + format(order.readyToRotationMs()) + " ms (order) after ready (seed recovered in "
                 + "535 / 1074 ms); process start to ready " + format(catalog.startToReadyMs()) + " / "
                 + format(order.startToReadyMs()) + " ms");
@@ -300,10 +297,10 @@ public final class FailoverExperiment implements Experiment {
                         + "later it is restarted (or thawed) while the load goes on until it has served again, and "
                         + plan.afterRecovery().toSeconds() + " s more. A request is *affected* when the frontend "
                         + "reports failover for it (header `Agora-Failover`: a call repeated on another replica "
-                        + "after a refused, reset or failed attempt, or hedged after the hedge delay) and it was "
+                        + "after a refused, reset, timed-out or failed attempt) and it was "
                         + "still running at the fault or started after it, before the restart (or thaw); 'failover "
-                        + "before fault' counts such requests in the baseline (slow answers hedged without any "
-                        + "fault). Added latency is an affected request's latency minus the baseline p50 of the "
+                        + "before fault' counts such requests in the baseline (attempts past their timeout without "
+                        + "any fault). Added latency is an affected request's latency minus the baseline p50 of the "
                         + "same phase; switch is the same from the fault on (a request caught in flight is not "
                         + "charged its time before the fault: the seed's detect + switch). 'In frontend' is the "
                         + "same switch as the frontend measured it (the `after` of its `Agora-Failover` entry: from "
@@ -314,36 +311,37 @@ public final class FailoverExperiment implements Experiment {
                         + "before it closes its files. 'Refused after' is that teardown window, from the kill to the "
                         + "first refused connection (a probe connects every 2 ms), which the kernel costs, not "
                         + "Agora; requests meeting the dying JVM meanwhile find it silent, like a frozen one, and "
-                        + "are hedged after the hedge delay or repeated when its sockets close. 'Refused after "
-                        + "gone' are the affected requests that started once connections were refused. 'Hedged "
-                        + "calls' counts the hedges the frontends and the first order replica (never faulted) "
-                        + "sent during the phase, against the phase's requests: the extra load hedging adds, "
-                        + "baseline and fault together. 'Between requests': the clients hold back while the victim "
+                        + "are repeated elsewhere after the attempt timeout or when its sockets close. 'Refused after "
+                        + "gone' are the affected requests that started once connections were refused. 'Between "
+                        + "requests': the clients hold back while the victim "
                         + "is killed and resume once its port refuses connections, so the crash reaches requests "
                         + "as a refused connection (or a pooled connection the dead process closed) before any "
                         + "caller knew of it. The bound is the issue's: 5 ms for a crash met as a refused "
-                        + "connection; the configured (longest) hedge delay plus 5 ms for a freeze and for requests "
-                        + "in flight at a kill, which meet a silent process until the kernel closes its sockets.",
+                        + "connection; the frontend's attempt timeout plus 5 ms for a freeze and for requests "
+                        + "in flight at a kill, which meet a silent process until the kernel closes its sockets "
+                        + "(no hedging: such a request waits out its attempt).",
                 faults.build());
         report.section(
                 "Recovery",
                 "'Start -> ready' runs from the restart command to the first ready answer of the new process "
                         + "(started at lower CPU priority, beside the load, from its AOT cache); 'ready -> in "
-                        + "rotation' from there to the first frontend having it admitted again (the frontends' "
-                        + "`agora.client.instance.admitted` gauge); 'ready -> first served' to the first request it "
+                        + "rotation' from there to the first frontend admitting all of the service's replicas again "
+                        + "(the frontends' `agora.client.instances.admitted{service}` gauge: health-checked, breaker "
+                        + "not open); 'ready -> first served' to the first request it "
                         + "completed (its own `/actuator/prometheus` request count), which includes that request's "
-                        + "own time on a cold JVM; all polled every 10 ms. 'Affected on rejoin': requests hedged "
-                        + "away from the restarted (or thawed) replica because its first answers were slow. "
+                        + "own time on a cold JVM; all polled every 10 ms. 'Affected on rejoin': requests repeated "
+                        + "away from the restarted (or thawed) replica because its first answers failed or timed out. "
                         + "Cluster: " + target.shape().describe() + ".",
                 recoveries.build());
         return report.chart(chart.build())
                 .raw("phases", raw)
-                .note("Bounds configured for a freeze (common/README.md, 'Client settings'): an idempotent "
-                        + "call with no answer is hedged to another replica after its service's hedge-after, "
-                        + CATALOG_HEDGE_MS + " ms (catalog reads) or " + ORDER_HEDGE_MS
-                        + " ms (buys), so a frozen or dying replica costs its requests about that "
-                        + "plus one normal request; a killed one refuses at once once the kernel has closed its "
-                        + "sockets (or resets the requests it was serving) and costs one retry.")
+                .note("Bounds configured for a freeze (common/README.md, 'Client settings'): a call with no "
+                        + "answer is repeated on another replica after its service's attempt timeout, "
+                        + CATALOG_TIMEOUT_MS + " ms (catalog reads) or " + ORDER_TIMEOUT_MS
+                        + " ms (buys), so a frozen or dying replica costs the requests caught on it about that "
+                        + "plus one normal request, until its health check or breaker leaves it out; a killed one "
+                        + "refuses at once once the kernel has closed its sockets (or resets the requests it was "
+                        + "serving) and costs one retry.")
                 .note("The seed delayed its replicas by 10 s to crash them mid-request and timed detection inside its "
                         + "server; here the crash is a real SIGKILL of a JVM under load, and the time is what clients "
                         + "observe.")
@@ -376,6 +374,12 @@ public final class FailoverExperiment implements Experiment {
                 .orElse(Double.NaN);
     }
 
+    /** The slowest request of a phase, in ms: what a freeze costs the requests caught on the frozen replica. */
+    private static double maxLatencyMs(Map<String, FaultFigures> figures, String phase) {
+        FaultFigures f = figures.get(phase);
+        return f == null ? Double.NaN : f.maxLatencyMs();
+    }
+
     private static double millis(long nanos) {
         return nanos < 0 ? Double.NaN : nanos / 1e6;
     }
@@ -389,7 +393,6 @@ public final class FailoverExperiment implements Experiment {
         entry.put("failures", r.failures());
         entry.put("failureExamples", r.failureExamples());
         entry.put("boundMs", bound);
-        entry.put("hedgedCalls", phase.hedges());
         entry.put("figures", f);
         long p50 = Math.round(f.baselineP50Ms() * 1e6);
         entry.put("affectedByFault", affected(r.affectedByFault(), r, p50));
@@ -423,47 +426,30 @@ public final class FailoverExperiment implements Experiment {
     }
 
     /**
-     * What the clients send during a fault: its name for the log, the hedge delay of the calls it makes, and
+     * What the clients send during a fault: its name for the log, the attempt timeout of the calls it makes, and
      * request {@code i} of client {@code c}.
      */
-    private record Load(String name, int hedgeMillis, BiFunction<Integer, Long, HttpReply> call) {}
+    private record Load(String name, int timeoutMillis, BiFunction<Integer, Long, HttpReply> call) {}
 
-    /**
-     * Runs one fault under load after another against the same cluster, logging each and keeping its result and the
-     * hedges {@code hedgers} sent meanwhile.
-     */
-    private record FaultPhases(
-            ExperimentContext context, Target target, HttpDriver http, List<String> hedgers, List<Phase> phases) {
+    /** Runs one fault under load after another against the same cluster, logging each and keeping its result. */
+    private record FaultPhases(ExperimentContext context, Target target, List<Phase> phases) {
 
         void phase(String label, String victim, FaultRun.Fault fault, FaultRun.Plan plan, Load load)
                 throws InterruptedException {
             context.log("  " + (fault.kills() ? "kill -9 " : "SIGSTOP ") + victim + " under " + load.name()
                     + (fault == FaultRun.Fault.KILL_BETWEEN_REQUESTS ? ", between requests" : ""));
-            long hedgesBefore = hedges();
             FaultRun.Result result = FaultRun.run(target, victim, fault, plan, load.call());
-            long hedged = hedges() - hedgesBefore;
             context.log("    " + result.requests().size() + " requests, " + result.failures() + " failed, "
                     + result.affectedByFault().size() + " affected, ready after " + millis(result.startToReadyNanos())
                     + " ms, in rotation " + millis(result.readyToReadmittedNanos()) + " ms and serving "
-                    + millis(result.readyToFirstServedNanos()) + " ms later; " + hedged + " hedged calls");
-            phases.add(new Phase(label, victim, fault, load, result, hedged));
+                    + millis(result.readyToFirstServedNanos()) + " ms later");
+            phases.add(new Phase(label, victim, fault, load, result));
         }
 
         /** The same phase {@code rounds} times over, each labelled with its round's number. */
         void rounds(int rounds, String label, String victim, FaultRun.Fault fault, FaultRun.Plan plan, Load load)
                 throws InterruptedException {
             for (int round = 1; round <= rounds; round++) phase(label + ROUND + round, victim, fault, plan, load);
-        }
-
-        /** Hedged calls so far, over every service the hedgers call ({@code agora.client.hedges}). */
-        private long hedges() {
-            double total = 0;
-            for (String instance : hedgers) {
-                for (ServerMetrics.Sample sample : ServerMetrics.scrape(http, instance)) {
-                    if (sample.isNamed("agora_client_hedges_total")) total += sample.value();
-                }
-            }
-            return Math.round(total);
         }
     }
 }

@@ -15,7 +15,9 @@ import java.util.function.Predicate;
  * @param atFault requests the fault reached, before the restart (or thaw)
  * @param refused those of them that started once the killed process's port refused connections
  * @param onRejoin requests touched by failover once the replica was restarted (or thawed): a cold JVM's first
- *     answers may be slow enough to be hedged
+ *     answers may be slow enough to be repeated elsewhere
+ * @param maxLatencyMs the slowest request of the whole run (a freeze: a request caught on the frozen replica waits out
+ *     its attempt timeout)
  */
 record FaultFigures(
         double baselineP50Ms,
@@ -28,7 +30,8 @@ record FaultFigures(
         Group onRejoin,
         double startToReadyMs,
         double readyToRotationMs,
-        double readyToServedMs) {
+        double readyToServedMs,
+        double maxLatencyMs) {
 
     /**
      * Affected requests of one kind: how many, and the worst added and switch latency among them as the client saw
@@ -52,7 +55,12 @@ record FaultFigures(
                 group(r.affectedOnRejoin(), q -> true, r, p50),
                 millis(r.startToReadyNanos()),
                 millis(r.readyToReadmittedNanos()),
-                millis(r.readyToFirstServedNanos()));
+                millis(r.readyToFirstServedNanos()),
+                r.requests().stream()
+                                .mapToLong(FaultRun.Request::latencyNanos)
+                                .max()
+                                .orElse(-1)
+                        / 1e6);
     }
 
     /** When connections were refused; when that was not seen, when the process was reaped (later, or the same). */

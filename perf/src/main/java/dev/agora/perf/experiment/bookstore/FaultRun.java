@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiFunction;
+import java.util.function.BooleanSupplier;
 
 /**
  * A light closed-loop load (each client pauses between requests, so the box is not saturated and the baseline
@@ -36,8 +37,8 @@ final class FaultRun {
     }
 
     /**
-     * One request. {@code failover}: the frontend's {@code Agora-Failover} entries (a call it repeated or hedged on
-     * another replica), empty when no failover touched the request.
+     * One request. {@code failover}: the frontend's {@code Agora-Failover} entries (a call it repeated on another
+     * replica), empty when no failover touched the request.
      */
     record Request(long startNanos, long latencyNanos, int status, String failover) {
         boolean ok() {
@@ -55,7 +56,7 @@ final class FaultRun {
         /**
          * The frontend's own measure of what failover cost this request: the latest {@code after} of its
          * {@code Agora-Failover} entries (from the frontend's call to the start of the attempt that was repeated
-         * or hedged elsewhere), in nanoseconds, counted from the fault when the request was caught in flight (the
+         * elsewhere), in nanoseconds, counted from the fault when the request was caught in flight (the
          * frontend's call starts a little after the client's request, so this errs low by that hop); -1 when no
          * entry names one.
          */
@@ -111,8 +112,8 @@ final class FaultRun {
         }
 
         /**
-         * Requests failover touched before the fault: what a hedge delay costs on this box without any fault (a
-         * slow answer is hedged too), so the affected count below can be read against it.
+         * Requests failover touched before the fault: what failover costs on this box without any fault (an attempt
+         * slower than its timeout is repeated too), so the affected count below can be read against it.
          */
         List<Request> touchedBeforeFault() {
             return requests.stream()
@@ -215,9 +216,10 @@ final class FaultRun {
             gate.open();
             Thread.sleep(plan.outage().toMillis());
             recoveryStart = System.nanoTime();
+            BooleanSupplier inRotation = inRotation(target, victim);
             Thread monitor = Thread.ofPlatform()
                     .name("fault-monitor")
-                    .start(() -> watch(victimUrl, target.urls("frontend"), recovery, fault.kills()));
+                    .start(() -> watch(victimUrl, inRotation, recovery, fault.kills()));
             if (fault.kills()) target.restart(victim);
             else target.thaw(victim);
             monitor.join(WATCH_LIMIT);
@@ -242,6 +244,20 @@ final class FaultRun {
                 recovery.readmitted,
                 recovery.firstServed,
                 List.copyOf(failureExamples));
+    }
+
+    /**
+     * Whether a frontend has every replica of the victim's service in rotation again ({@link Rotation}): the victim is
+     * named after its service, {@code catalog-2} of {@code catalog}, whose callers know it as {@code catalog-service}.
+     */
+    private static BooleanSupplier inRotation(Target target, String victim) {
+        String service = victim.substring(0, Math.max(0, victim.lastIndexOf('-')));
+        if (!target.instanceNames(service).contains(victim)) {
+            throw new IllegalArgumentException("Not named <service>-<n>: " + victim);
+        }
+        int replicas = target.urls(service).size();
+        List<String> frontends = target.urls("frontend");
+        return () -> Rotation.allAdmittedByAny(frontends, service + "-service", replicas);
     }
 
     private static String describe(HttpReply reply) {
@@ -309,7 +325,7 @@ final class FaultRun {
      * count, every 10 ms. Readiness is polled from the restart on, so start-to-ready has the poll's resolution
      * rather than the launcher's.
      */
-    private static void watch(String url, List<String> callers, Recovery recovery, boolean freshProcess) {
+    private static void watch(String url, BooleanSupplier inRotation, Recovery recovery, boolean freshProcess) {
         long deadline = System.nanoTime() + WATCH_LIMIT.toNanos();
         long served = -1;
         while (System.nanoTime() < deadline && !recovery.complete()) {
@@ -322,7 +338,7 @@ final class FaultRun {
                     if (count.orElse(0) > served) recovery.firstServed = recovery.ready;
                 }
             } else {
-                if (recovery.readmitted < 0 && Rotation.admittedByAny(callers, url)) {
+                if (recovery.readmitted < 0 && inRotation.getAsBoolean()) {
                     recovery.readmitted = System.nanoTime();
                 }
                 if (recovery.firstServed < 0) {
