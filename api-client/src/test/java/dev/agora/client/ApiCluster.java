@@ -5,7 +5,6 @@ import dev.agora.local.cluster.LocalProcesses;
 import dev.agora.local.cluster.LocalProfile;
 import dev.agora.local.postgres.PostgresServer;
 import dev.agora.local.postgres.SharedPostgres;
-import dev.agora.local.process.ServiceJars;
 import dev.agora.local.process.ServiceProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -42,7 +41,6 @@ final class ApiCluster {
 
     private final LocalProcesses processes = new LocalProcesses(LOGS);
     private final String frontend;
-    private ServiceProcess frontendProcess;
 
     static synchronized ApiCluster get() {
         if (startFailure != null) throw new IllegalStateException("The test cluster did not start", startFailure);
@@ -93,23 +91,19 @@ final class ApiCluster {
                     .env("AGORA_EXCHANGE_TCP_PORT", Integer.toString(FreePorts.next()))
                     .env("AGORA_EXCHANGE_TCP_HOST", "127.0.0.1")
                     .jvmOptions(JVM_OPTIONS));
-            // Built here rather than by LocalProcesses, which would first train the frontend jar's AOT cache
-            // (TestAotCaches): no other module's tests start a frontend process, so that training (over a minute on a
-            // loaded two-core machine) would cost far more than it saves on this one start.
-            frontendProcess = ServiceProcess.builder(
-                            "api-frontend", ServiceJars.locate("frontend-service"), frontendPort)
-                    .env(LocalProfile.environment())
-                    .logFile(LOGS.resolve("api-frontend.log"))
-                    .env(LocalProfile.database(postgres, "api_identity_" + run))
-                    .env(issuer)
-                    .env("AGORA_IDENTITY_SEED_FILE", seedFile(run).toString())
-                    .env("CATALOG_INSTANCES", catalog)
-                    .env("ORDER_INSTANCES", order.baseUrl())
-                    .env("EXCHANGE_INSTANCES", exchange.baseUrl())
-                    // One address sends every test's calls, faster than a production caller may.
-                    .env("AGORA_RATE_LIMITS_ENABLED", "false")
-                    .jvmOptions(JVM_OPTIONS)
-                    .build();
+            // From the frontend jar's test AOT cache, which the launcher's cluster tests train in the same build (or
+            // this test, when it comes first; the other then waits for that one training).
+            ServiceProcess frontendProcess =
+                    processes.service("frontend-service", "api-frontend", frontendPort, env -> env.env(
+                                    LocalProfile.database(postgres, "api_identity_" + run))
+                            .env(issuer)
+                            .env("AGORA_IDENTITY_SEED_FILE", seedFile(run).toString())
+                            .env("CATALOG_INSTANCES", catalog)
+                            .env("ORDER_INSTANCES", order.baseUrl())
+                            .env("EXCHANGE_INSTANCES", exchange.baseUrl())
+                            // One address sends every test's calls, faster than a production caller may.
+                            .env("AGORA_RATE_LIMITS_ENABLED", "false")
+                            .jvmOptions(JVM_OPTIONS));
             LocalProcesses.startAndAwaitReady(List.of(catalogProcess, order, exchange, frontendProcess), READY);
         } catch (RuntimeException e) {
             stop();
@@ -118,7 +112,6 @@ final class ApiCluster {
     }
 
     private void stop() {
-        if (frontendProcess != null) frontendProcess.kill();
         processes.close();
     }
 

@@ -6,6 +6,7 @@ import dev.agora.local.cluster.LocalProfile;
 import dev.agora.local.postgres.DatabaseOwners;
 import dev.agora.local.postgres.EmbeddedPostgresServer;
 import dev.agora.local.process.ServiceProcess;
+import dev.agora.local.process.TestAotCaches;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -53,6 +54,16 @@ final class ClusterStarter {
 
     /** Kept by {@code --fresh}: derived from the build, not state, and slow to make again. */
     private static final List<String> BUILD_CACHES = List.of("jars", "aot");
+
+    /**
+     * Tests' clusters ({@code -Dagora.cluster.test-aot-caches=true}, which the launcher's and perf's test runs set):
+     * every tier runs from its exec jar's extracted copy and AOT cache in {@code <module>/target/test-aot}, made once
+     * per build and shared with every other test process of that jar ({@link TestAotCaches}), whatever the spec says
+     * about AOT caches. A test's cluster lives in a fresh data directory, so it would otherwise either run without a
+     * cache (a C1 start of eight JVMs took 60-70 s each on two cores) or train four caches for one cluster.
+     */
+    private static final boolean TEST_AOT_CACHES =
+            Boolean.getBoolean("agora.cluster.test-aot-caches") && TestAotCaches.enabled();
 
     /** A background training run may take long on a busy machine: it holds nothing up. */
     private static final Duration BACKGROUND_TRAINING_TIMEOUT = Duration.ofMinutes(20);
@@ -274,6 +285,7 @@ final class ClusterStarter {
         List<Tier> tiers = activeTiers();
         List<ServiceLaunch> launches = Cluster.inParallel(tiers, tier -> {
             String step = tier.service() + " jar";
+            if (TEST_AOT_CACHES) return fromTestAotCache(tier, step, postgres, databaseLogins);
             progress.update(step, "extracting " + tier.module() + " (when its build changed)", false);
             Path jar = JarSnapshots.extracted(tier.module(), spec.dataDirectory());
             if (!aot) {
@@ -317,6 +329,23 @@ final class ClusterStarter {
         Map<Tier, ServiceLaunch> byTier = new EnumMap<>(Tier.class);
         for (int i = 0; i < tiers.size(); i++) byTier.put(tiers.get(i), launches.get(i));
         return byTier;
+    }
+
+    /**
+     * The launch of {@code tier} from the build's test AOT cache ({@link #TEST_AOT_CACHES}), training it first (on a
+     * throwaway database of this cluster's PostgreSQL) when no test of this build has yet.
+     */
+    private ServiceLaunch fromTestAotCache(
+            Tier tier, String step, EmbeddedPostgresServer postgres, Map<Tier, DatabaseOwners.Login> databaseLogins) {
+        progress.update(step, "the build's test AOT cache of " + tier.module(), false);
+        Map<String, String> trainingEnvironment = new LinkedHashMap<>(environment(tier, 1, postgres, databaseLogins));
+        trainingEnvironment.put("PORT", "0");
+        ServiceProcess.Builder builder = ServiceProcess.builder(tier.service(), JarSnapshots.locate(tier.module()), 0)
+                .jvmOptions(spec.jvmOptions())
+                .env(trainingEnvironment);
+        TestAotCaches.use(builder, database -> LocalProfile.database(postgres, database));
+        progress.update(step, "ready (the build's test AOT cache)", true);
+        return new ServiceLaunch(builder.jar(), builder.jvmOptions());
     }
 
     /** The environment of one instance; {@code postgres} is only asked for tiers with a database URL. */

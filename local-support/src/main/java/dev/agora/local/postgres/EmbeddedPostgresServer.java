@@ -10,6 +10,10 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * A real PostgreSQL (zonky embedded binaries) run as a child process: no installation and no Docker needed.
@@ -18,12 +22,21 @@ import java.sql.Statement;
  */
 public final class EmbeddedPostgresServer implements PostgresServer {
 
+    /**
+     * How long {@link #close()} waits for the postmaster to be gone. zonky's {@code pg_ctl stop} waits 5 s (fixed),
+     * and on a loaded two-core machine the shutdown checkpoint can take longer: the postmaster then goes on stopping
+     * after {@code close()} returned, and a server started again on the same data directory gave up after 60 s.
+     */
+    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
+
     private final EmbeddedPostgres postgres;
+    private final long postmaster;
     private final Process watchdog;
 
     private EmbeddedPostgresServer(EmbeddedPostgres postgres) {
         this.postgres = postgres;
-        this.watchdog = ParentWatch.signalWhenGone(ProcessHandle.current().pid(), postmasterPid(postgres), "INT");
+        this.postmaster = postmasterPid(postgres);
+        this.watchdog = ParentWatch.signalWhenGone(ProcessHandle.current().pid(), postmaster, "INT");
     }
 
     /**
@@ -91,5 +104,14 @@ public final class EmbeddedPostgresServer implements PostgresServer {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        ProcessHandle.of(postmaster).ifPresent(process -> {
+            try {
+                process.onExit().get(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (ExecutionException | TimeoutException e) {
+                // Still stopping: a start on the same data directory says so itself; stopping goes on meanwhile.
+            }
+        });
     }
 }

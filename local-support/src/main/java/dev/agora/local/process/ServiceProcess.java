@@ -271,7 +271,13 @@ public final class ServiceProcess implements AutoCloseable {
         private Path jar;
         private final int port;
         private final Map<String, String> environment = new LinkedHashMap<>();
-        private final List<String> jvmOptions = new ArrayList<>(List.of("-XX:TieredStopAtLevel=1", "-Xss512k"));
+        /**
+         * C1 only and Serial GC, as tests' processes and clusters everywhere run (and as their AOT caches are trained,
+         * {@link TestAotCaches}): a service is ready on about half the CPU, and no GC threads compete on two cores.
+         */
+        private final List<String> jvmOptions =
+                new ArrayList<>(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xss512k"));
+
         private Path logFile;
 
         private Builder(String name, Path jar, int port) {
