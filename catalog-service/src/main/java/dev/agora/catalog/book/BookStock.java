@@ -43,9 +43,9 @@ public class BookStock {
         if (fromStock.isPresent()) {
             BookRepository.TakenCopies row = fromStock.get();
             // The row is still locked: before the update it was the committed state with the previous version.
-            BookChanged before = new BookChanged(bookId, row.getVersion() - 1, row.getTopic(), false);
-            BookChanged after = new BookChanged(bookId, row.getVersion(), row.getTopic(), false);
-            return Optional.of(new Take(true, row.getPrice(), row.getStock(), before, after));
+            BookChanged before = new BookChanged(bookId, row.version() - 1, row.topic(), false);
+            BookChanged after = new BookChanged(bookId, row.version(), row.topic(), false);
+            return Optional.of(new Take(true, row.price(), row.stock(), before, after));
         }
         return books.lockById(bookId).map(book -> {
             BookChanged before = book.state();

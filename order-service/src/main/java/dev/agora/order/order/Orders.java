@@ -44,8 +44,8 @@ public class Orders {
     @Transactional
     Optional<Order> insertPending(String idempotencyKey, String owner, long bookId, int quantity) {
         return ServerTiming.measure(ServerTiming.DB, () -> orders.insertPending(idempotencyKey, owner, bookId, quantity)
-                .map(inserted -> Order.pending(
-                        inserted.getId(), idempotencyKey, owner, bookId, quantity, inserted.getCreatedAt())));
+                .map(inserted ->
+                        Order.pending(inserted.id(), idempotencyKey, owner, bookId, quantity, inserted.createdAt())));
     }
 
     /** The order an owner (null: the anonymous buys) placed under this key. */

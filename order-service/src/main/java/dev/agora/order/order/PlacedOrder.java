@@ -1,12 +1,15 @@
 package dev.agora.order.order;
 
 import jakarta.persistence.Column;
+import jakarta.persistence.ColumnResult;
+import jakarta.persistence.ConstructorResult;
 import jakarta.persistence.Entity;
 import jakarta.persistence.EnumType;
 import jakarta.persistence.Enumerated;
 import jakarta.persistence.GeneratedValue;
 import jakarta.persistence.GenerationType;
 import jakarta.persistence.Id;
+import jakarta.persistence.SqlResultSetMapping;
 import jakarta.persistence.Table;
 import java.math.BigDecimal;
 import java.time.Instant;
@@ -19,7 +22,19 @@ import org.hibernate.annotations.Generated;
  */
 @Entity
 @Table(name = "orders")
+@SqlResultSetMapping(
+        name = PlacedOrder.INSERTED,
+        classes =
+                @ConstructorResult(
+                        targetClass = PlacedOrders.Inserted.class,
+                        columns = {
+                            @ColumnResult(name = "id", type = Long.class),
+                            @ColumnResult(name = "created_at", type = Instant.class)
+                        }))
 public class PlacedOrder {
+
+    /** How {@link PlacedOrders#insertPending} reads its {@code RETURNING} row: the new id and creation time. */
+    static final String INSERTED = "PlacedOrder.inserted";
 
     @Id
     @GeneratedValue(strategy = GenerationType.IDENTITY)

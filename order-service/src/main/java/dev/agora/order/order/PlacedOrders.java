@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Optional;
 import org.springframework.data.domain.Pageable;
 import org.springframework.data.jpa.repository.Modifying;
+import org.springframework.data.jpa.repository.NativeQuery;
 import org.springframework.data.jpa.repository.Query;
 import org.springframework.data.repository.Repository;
 
@@ -18,12 +19,12 @@ interface PlacedOrders extends Repository<PlacedOrder, Long> {
     String ORDER = "select new dev.agora.order.order.Order(o.id, o.idempotencyKey, o.owner, o.bookId, o.quantity,"
             + " o.status, o.total, o.rejection, o.createdAt, o.confirmation, o.refunded) from PlacedOrder o ";
 
-    /** The id and the database's creation time of an order just inserted. */
-    interface Inserted {
-        long getId();
-
-        Instant getCreatedAt();
-    }
+    /**
+     * The id and the database's creation time of an order just inserted. A record that Hibernate builds through its
+     * constructor, by the result-set mapping {@value PlacedOrder#INSERTED} (which names the columns' Java types); an
+     * interface here would be a proxy per row, each getter a trip through Spring Data's interceptors and conversions.
+     */
+    record Inserted(long id, Instant createdAt) {}
 
     /**
      * Inserts a PENDING order unless its owner already used the key (the unique key {@code (idempotency_key, owner)},
@@ -31,14 +32,14 @@ interface PlacedOrders extends Repository<PlacedOrder, Long> {
      * persisted entity would take Hibernate's insert, flush and identity read-back on the hot path for the same row,
      * and a taken key would end in a failed statement instead of an answer.
      */
-    @Query(
+    @NativeQuery(
             value =
                     """
                     insert into orders (idempotency_key, owner, book_id, quantity, status)
                     values (:key, :owner, :bookId, :quantity, 'PENDING')
                     on conflict (idempotency_key, owner) do nothing
-                    returning id, created_at as "createdAt\"""",
-            nativeQuery = true)
+                    returning id, created_at""",
+            sqlResultSetMapping = PlacedOrder.INSERTED)
     Optional<Inserted> insertPending(String key, String owner, long bookId, int quantity);
 
     @Query(ORDER + "where o.id = :id")
