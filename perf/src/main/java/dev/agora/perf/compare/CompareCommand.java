@@ -16,6 +16,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(
@@ -41,15 +42,6 @@ public final class CompareCommand implements Callable<Integer> {
     static final long WARM_UP_BUYS = 15_000;
 
     private static final Duration WARM_UP_SLICE = Duration.ofSeconds(10);
-
-    @Option(
-            names = "--baseline",
-            required = true,
-            description = "The old tree: a checkout whose jars are built (<tree>/perf/target/agora-perf.jar).")
-    Path baseline;
-
-    @Option(names = "--tree", defaultValue = ".", description = "The new tree (default: the working directory).")
-    Path candidate;
 
     @Option(names = "--rounds", defaultValue = "8", description = "Rounds (default: ${DEFAULT-VALUE}).")
     int rounds;
@@ -93,36 +85,14 @@ public final class CompareCommand implements Callable<Integer> {
     int orders;
 
     @Option(
-            names = "--port-offset",
-            defaultValue = "0",
-            description = "Port offset of the new cluster (default: ${DEFAULT-VALUE}).")
-    int portOffset;
-
-    @Option(
-            names = "--baseline-port-offset",
-            defaultValue = "1000",
-            description = "Port offset of the old cluster (default: ${DEFAULT-VALUE}).")
-    int baselinePortOffset;
-
-    @Option(
             names = "--work-dir",
             defaultValue = "data/compare",
             description = "Where both clusters keep their state and launcher logs, wiped at start (default:"
                     + " ${DEFAULT-VALUE}).")
     Path workDirectory;
 
-    @Option(
-            names = "--output",
-            defaultValue = "perf/reports",
-            description = "Where the report goes (default: ${DEFAULT-VALUE}).")
-    Path output;
-
-    @Option(
-            names = "--ready-timeout",
-            defaultValue = "10m",
-            converter = DurationConverter.class,
-            description = "How long a cluster may take to start (default: ${DEFAULT-VALUE}).")
-    Duration readyTimeout;
+    @Mixin
+    TwoTrees trees;
 
     private final List<AutoCloseable> started = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final AtomicBoolean stopped = new AtomicBoolean();
@@ -136,31 +106,25 @@ public final class CompareCommand implements Callable<Integer> {
                     default -> throw new IllegalArgumentException("--cache is on or off, not " + cache);
                 };
         if (rounds < 1 || reads < 1 || buys < 1) throw new IllegalArgumentException("--rounds, --reads, --buys > 0");
-        if (portOffset == baselinePortOffset) throw new IllegalArgumentException("the two port offsets must differ");
+        trees.check();
         PrintStream out = System.out;
-        Map<Side, Path> trees = new EnumMap<>(Side.class);
-        trees.put(Side.BASELINE, baseline.toAbsolutePath().normalize());
-        trees.put(Side.CANDIDATE, candidate.toAbsolutePath().normalize());
-        Map<Side, Integer> offsets = Map.of(Side.BASELINE, baselinePortOffset, Side.CANDIDATE, portOffset);
         Thread stopOnExit = new Thread(this::stopAll, "agora-compare-stop");
         Runtime.getRuntime().addShutdownHook(stopOnExit); // Ctrl-C and SIGTERM stop both clusters too
         Instant startedAt = Instant.now();
-        // Read before the clusters start, when the launchers read the jars: a commit during the run changes nothing.
-        Map<Side, String> commits = new EnumMap<>(Side.class);
-        for (Side side : Side.values()) commits.put(side, commit(trees.get(side)));
+        Map<Side, String> commits = trees.commits();
         try {
             Map<Side, SideDriver> drivers = new EnumMap<>(Side.class);
             for (Side side : Side.values()) {
                 Path work = workDirectory.toAbsolutePath().normalize();
                 List<String> arguments = LaunchedCluster.clusterArguments(
-                        work.resolve(side.label()), offsets.get(side), frontends, catalogs, orders, cacheOn);
+                        work.resolve(side.label()), trees.portOffset(side), frontends, catalogs, orders, cacheOn);
                 out.printf(
                         "Starting the %s cluster from %s at port offset %d ...%n",
-                        side.label(), trees.get(side), offsets.get(side));
+                        side.label(), trees.tree(side), trees.portOffset(side));
                 LaunchedCluster cluster =
-                        LaunchedCluster.launch(side, trees.get(side), work, offsets.get(side), arguments);
+                        LaunchedCluster.launch(side, trees.tree(side), work, trees.portOffset(side), arguments);
                 started.add(cluster);
-                cluster.awaitReady(readyTimeout);
+                cluster.awaitReady(trees.readyTimeout);
                 ClusterAccess access = ClusterAccess.read(cluster.credentialsFile());
                 SideDriver driver = new SideDriver(cluster, access);
                 started.addFirst(driver);
@@ -190,7 +154,7 @@ public final class CompareCommand implements Callable<Integer> {
             Map<Side, String> treeNames = new EnumMap<>(Side.class);
             Map<Side, String> access = new EnumMap<>(Side.class);
             for (Side side : Side.values()) {
-                treeNames.put(side, trees.get(side).toString());
+                treeNames.put(side, trees.tree(side).toString());
                 access.put(side, drivers.get(side).access().describe());
             }
             CompareReport.Setup setup = new CompareReport.Setup(
@@ -207,7 +171,7 @@ public final class CompareCommand implements Callable<Integer> {
                     warmUpFailures);
             Report report = CompareReport.build(setup, results, startedAt, Duration.between(startedAt, Instant.now()))
                     .withLoad(load);
-            List<Path> written = ReportWriter.write(report, output);
+            List<Path> written = ReportWriter.write(report, trees.output);
             out.println(report.headline());
             out.println(report.sections().get(1).table().toMarkdown());
             out.println(report.sections().get(2).table().toMarkdown());

@@ -113,12 +113,8 @@ final class CompareReport {
         StringBuilder text = new StringBuilder();
         for (Side side : Side.values()) {
             text.append("- ")
-                    .append(side.label())
-                    .append(": ")
-                    .append(setup.commits().get(side))
-                    .append(" (")
-                    .append(setup.trees().get(side))
-                    .append("), ")
+                    .append(TwoTrees.describe(side, setup.commits(), setup.trees()))
+                    .append(", ")
                     .append(setup.access().get(side))
                     .append(", ")
                     .append(setup.warmUpFailures().get(side))

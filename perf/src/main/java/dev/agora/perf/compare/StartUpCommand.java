@@ -1,5 +1,6 @@
 package dev.agora.perf.compare;
 
+import dev.agora.perf.experiment.ProcessFigures;
 import dev.agora.perf.load.Bookstore;
 import dev.agora.perf.load.HttpDriver;
 import dev.agora.perf.load.HttpReply;
@@ -11,12 +12,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(
@@ -38,15 +39,6 @@ public final class StartUpCommand implements Callable<Integer> {
     private static final String AOT_TRAINED = "AOT training done";
 
     @Option(
-            names = "--baseline",
-            required = true,
-            description = "The old tree: a checkout whose jars are built (<tree>/launcher/target/agora.jar).")
-    Path baseline;
-
-    @Option(names = "--tree", defaultValue = ".", description = "The new tree (default: the working directory).")
-    Path candidate;
-
-    @Option(
             names = "--runs",
             defaultValue = "3",
             description = "Starts of each kind per tree (default: ${DEFAULT-VALUE}).")
@@ -66,36 +58,13 @@ public final class StartUpCommand implements Callable<Integer> {
     int laterAfter;
 
     @Option(
-            names = "--port-offset",
-            defaultValue = "0",
-            description = "Port offset of the new cluster (default: ${DEFAULT-VALUE}).")
-    int portOffset;
-
-    @Option(
-            names = "--baseline-port-offset",
-            defaultValue = "1000",
-            description = "Port offset of the old cluster (default: ${DEFAULT-VALUE}).")
-    int baselinePortOffset;
-
-    @Option(
             names = "--work-dir",
             defaultValue = "data/start-up",
             description = "Where both clusters keep their state and launcher logs (default: ${DEFAULT-VALUE}).")
     Path workDirectory;
 
-    @Option(
-            names = "--output",
-            defaultValue = "perf/reports",
-            description = "Where the report goes (default: ${DEFAULT-VALUE}).")
-    Path output;
-
-    @Option(
-            names = "--ready-timeout",
-            defaultValue = "10m",
-            converter = CompareCommand.DurationConverter.class,
-            description =
-                    "How long a start may take, and the AOT training after the first (default: ${DEFAULT-VALUE}).")
-    Duration readyTimeout;
+    @Mixin
+    TwoTrees trees;
 
     /** One measured start of one tree. */
     record Start(Side side, boolean fresh, int run, double lookupSeconds, double buySeconds, Buys buys) {}
@@ -115,28 +84,23 @@ public final class StartUpCommand implements Callable<Integer> {
         if (runs < 1 || firstBuys < 1 || laterAfter < 0) {
             throw new IllegalArgumentException("--runs and --first-buys > 0, --later-after >= 0");
         }
-        if (portOffset == baselinePortOffset) throw new IllegalArgumentException("the two port offsets must differ");
+        trees.check();
         long buysPerFreshStart = 1 + 2L * firstBuys + laterAfter;
         long stock = Bookstore.BOOK_IDS.size() * 1000L;
         if (buysPerFreshStart > stock) {
             throw new IllegalArgumentException("a fresh cluster holds " + stock + " copies: at most that many buys");
         }
         PrintStream out = System.out;
-        Map<Side, Path> trees = new EnumMap<>(Side.class);
-        trees.put(Side.BASELINE, baseline.toAbsolutePath().normalize());
-        trees.put(Side.CANDIDATE, candidate.toAbsolutePath().normalize());
-        Map<Side, Integer> offsets = Map.of(Side.BASELINE, baselinePortOffset, Side.CANDIDATE, portOffset);
-        Map<Side, String> commits = new EnumMap<>(Side.class);
-        for (Side side : Side.values()) commits.put(side, CompareCommand.commit(trees.get(side)));
+        Map<Side, String> commits = trees.commits();
         Path work = workDirectory.toAbsolutePath().normalize();
         Instant startedAt = Instant.now();
         for (Side side : Side.values()) {
             out.printf(
                     "Priming the %s tree (%s): one start, then its background AOT training ...%n",
-                    side.label(), trees.get(side));
-            try (LaunchedCluster cluster = launch(side, trees.get(side), work, offsets.get(side), true)) {
-                firstAnswers(cluster, offsets.get(side), System.nanoTime());
-                cluster.awaitReady(readyTimeout);
+                    side.label(), trees.tree(side));
+            try (LaunchedCluster cluster = launch(side, trees.tree(side), work, trees.portOffset(side), true)) {
+                firstAnswers(cluster, trees.portOffset(side), System.nanoTime());
+                cluster.awaitReady(trees.readyTimeout);
                 awaitTraining(cluster);
             }
         }
@@ -146,7 +110,7 @@ public final class StartUpCommand implements Callable<Integer> {
                     run % 2 == 0 ? List.of(Side.BASELINE, Side.CANDIDATE) : List.of(Side.CANDIDATE, Side.BASELINE);
             for (boolean fresh : List.of(true, false)) {
                 for (Side side : order) {
-                    Start start = measure(side, trees.get(side), work, offsets.get(side), fresh, run);
+                    Start start = measure(side, trees.tree(side), work, trees.portOffset(side), fresh, run);
                     starts.add(start);
                     out.printf(
                             Locale.ROOT,
@@ -168,9 +132,9 @@ public final class StartUpCommand implements Callable<Integer> {
                 }
             }
         }
-        StartUpReport.Setup setup = new StartUpReport.Setup(commits, trees, runs, firstBuys, laterAfter);
+        StartUpReport.Setup setup = new StartUpReport.Setup(commits, trees.trees(), runs, firstBuys, laterAfter);
         Report report = StartUpReport.build(setup, starts, startedAt, Duration.between(startedAt, Instant.now()));
-        List<Path> written = ReportWriter.write(report, output);
+        List<Path> written = ReportWriter.write(report, trees.output);
         out.println(report.headline());
         out.println("Report: " + written);
         return 0;
@@ -179,9 +143,9 @@ public final class StartUpCommand implements Callable<Integer> {
     private Start measure(Side side, Path tree, Path work, int offset, boolean fresh, int run) throws Exception {
         long command = System.nanoTime();
         try (LaunchedCluster cluster = launch(side, tree, work, offset, fresh)) {
-            double[] answered = firstAnswers(cluster, offset, command);
+            FirstAnswers answered = firstAnswers(cluster, offset, command);
             Buys buys = fresh ? buys(cluster, offset) : null;
-            return new Start(side, fresh, run, answered[0], answered[1], buys);
+            return new Start(side, fresh, run, answered.lookupSeconds(), answered.buySeconds(), buys);
         }
     }
 
@@ -198,13 +162,15 @@ public final class StartUpCommand implements Callable<Integer> {
         return LaunchedCluster.launch(side, tree, work, offset, arguments, true);
     }
 
+    private record FirstAnswers(double lookupSeconds, double buySeconds) {}
+
     /**
      * Seconds from {@code command} to the first 200 on a lookup at the first frontend, and to the first 2xx on an
      * authenticated buy there (as soon as the launcher has written the demo credentials).
      */
-    private double[] firstAnswers(LaunchedCluster cluster, int offset, long command) throws InterruptedException {
+    private FirstAnswers firstAnswers(LaunchedCluster cluster, int offset, long command) throws InterruptedException {
         String frontend = frontend(offset);
-        long deadline = command + readyTimeout.toNanos();
+        long deadline = command + trees.readyTimeout.toNanos();
         try (HttpDriver http = new HttpDriver(2)) {
             while (http.get(frontend + "/api/books/1").status() != 200) pause(cluster, deadline, "a lookup");
             double lookup = secondsSince(command);
@@ -213,7 +179,7 @@ public final class StartUpCommand implements Callable<Integer> {
                 if (access.buysNeedToken()) {
                     try (var tokens = access.tokens()) {
                         HttpReply reply = new Bookstore(http, tokens).buy(frontend, 1, 1);
-                        if (reply.isSuccess()) return new double[] {lookup, secondsSince(command)};
+                        if (reply.isSuccess()) return new FirstAnswers(lookup, secondsSince(command));
                     } catch (IllegalStateException noTokenYet) {
                         // the token endpoint is not serving yet
                     }
@@ -229,35 +195,46 @@ public final class StartUpCommand implements Callable<Integer> {
         ClusterAccess access = ClusterAccess.read(cluster.credentialsFile());
         try (HttpDriver http = new HttpDriver(2);
                 var tokens = access.tokens().prefetch()) {
-            Bookstore bookstore = new Bookstore(http, tokens);
-            long[] failures = {0};
-            long[] sent = {0};
-            LatencyHistogram first = buy(bookstore, frontend, firstBuys, sent, failures);
-            buy(bookstore, frontend, laterAfter, sent, failures);
-            cluster.awaitReady(readyTimeout); // the pids, for the CPU figure; ready long since
+            SequentialBuys buying = new SequentialBuys(new Bookstore(http, tokens), frontend);
+            LatencyHistogram first = buying.send(firstBuys);
+            buying.send(laterAfter);
+            cluster.awaitReady(trees.readyTimeout); // the pids, for the CPU figure; ready long since
             Map<CpuTier, Long> before = cluster.cpuTicks();
-            LatencyHistogram later = buy(bookstore, frontend, firstBuys, sent, failures);
+            LatencyHistogram later = buying.send(firstBuys);
             Map<CpuTier, Long> after = cluster.cpuTicks();
             long ticks = 0;
             for (var tier : after.entrySet()) ticks += tier.getValue() - before.getOrDefault(tier.getKey(), 0L);
-            double cpuMs = ticks * dev.agora.perf.experiment.ProcessFigures.NANOS_PER_TICK / 1e6 / firstBuys;
-            return new Buys(first.percentileMillis(50), later.percentileMillis(50), cpuMs, failures[0]);
+            double cpuMs = ticks * ProcessFigures.NANOS_PER_TICK / 1e6 / firstBuys;
+            return new Buys(first.percentileMillis(50), later.percentileMillis(50), cpuMs, buying.failures);
         }
     }
 
-    private static LatencyHistogram buy(Bookstore bookstore, String frontend, int count, long[] sent, long[] failures) {
-        LatencyHistogram latencies = new LatencyHistogram();
-        for (int i = 0; i < count; i++) {
-            long book = Bookstore.BOOK_IDS.get((int) (sent[0]++ % Bookstore.BOOK_IDS.size()));
-            long started = System.nanoTime();
-            if (!bookstore.buy(frontend, book, 1).isSuccess()) failures[0]++;
-            latencies.recordNanos(System.nanoTime() - started);
+    /** One customer's buys, one copy each, to the seven books in turn; counts those not answered 2xx. */
+    private static final class SequentialBuys {
+        private final Bookstore bookstore;
+        private final String frontend;
+        private long sent;
+        private long failures;
+
+        SequentialBuys(Bookstore bookstore, String frontend) {
+            this.bookstore = bookstore;
+            this.frontend = frontend;
         }
-        return latencies;
+
+        LatencyHistogram send(int count) {
+            LatencyHistogram latencies = new LatencyHistogram();
+            for (int i = 0; i < count; i++) {
+                long book = Bookstore.BOOK_IDS.get((int) (sent++ % Bookstore.BOOK_IDS.size()));
+                long started = System.nanoTime();
+                if (!bookstore.buy(frontend, book, 1).isSuccess()) failures++;
+                latencies.recordNanos(System.nanoTime() - started);
+            }
+            return latencies;
+        }
     }
 
     private void awaitTraining(LaunchedCluster cluster) throws InterruptedException {
-        long deadline = System.nanoTime() + readyTimeout.toNanos();
+        long deadline = System.nanoTime() + trees.readyTimeout.toNanos();
         // No training under way (caches of this build already there, or a launcher from before them): no wait.
         if (!cluster.launcherSaid("being trained in the background")) return;
         while (!cluster.launcherSaid(AOT_TRAINED)) pause(cluster, deadline, "the AOT training");

@@ -36,12 +36,8 @@ final class StartUpReport {
                 + " unmeasured start that let it train its AOT caches.\n\n");
         for (Side side : Side.values()) {
             text.append("- ")
-                    .append(side.label())
-                    .append(": ")
-                    .append(setup.commits().get(side))
-                    .append(" (")
-                    .append(setup.trees().get(side))
-                    .append(")\n");
+                    .append(TwoTrees.describe(side, setup.commits(), setup.trees()))
+                    .append('\n');
         }
         text.append("- ")
                 .append(setup.runs())
