@@ -16,7 +16,7 @@ import javax.xml.stream.XMLStreamReader;
  *
  * <p>Woodstox rather than the JDK's built-in StAX: the JDK's factory resets its security limits and properties for
  * every document, most of what parsing a small request cost; a Woodstox reader is made from symbol tables its factory
- * keeps (perf/reports/exchange-xml-parsers.md has the profile).
+ * keeps (perf/reports/exchange-xml-parsers.md as of commit e12637f, in git history, has the profile).
  */
 final class XmlRequestParser {
 

@@ -170,7 +170,11 @@ public final class CompareCommand implements Callable<Integer> {
                     warmUpBuys,
                     warmUpFailures);
             Report report = CompareReport.build(setup, results, startedAt, Duration.between(startedAt, Instant.now()))
-                    .withLoad(load);
+                    .withLoad(load)
+                    .measuring(
+                            TwoTrees.commitPair(commits),
+                            "Both clusters with full tiered JIT (`--jvm throughput`), warmed up for "
+                                    + warmUp.toSeconds() + " s each.");
             List<Path> written = ReportWriter.write(report, trees.output);
             out.println(report.headline());
             out.println(report.sections().get(1).table().toMarkdown());
@@ -228,26 +232,6 @@ public final class CompareCommand implements Callable<Integer> {
             left = left.minus(slice);
         }
         return failures;
-    }
-
-    static String commit(Path tree) {
-        try {
-            String head = LaunchedCluster.run(
-                            List.of("git", "-C", tree.toString(), "rev-parse", "--short", "HEAD"), tree)
-                    .strip();
-            if (head.isEmpty()) return "unknown";
-            // Uncommitted changes to tracked files: the jars may not be that commit's.
-            String changes = LaunchedCluster.run(
-                            List.of("git", "-C", tree.toString(), "status", "--porcelain", "--untracked-files=no"),
-                            tree)
-                    .strip();
-            return changes.isEmpty() ? head : head + " with uncommitted changes";
-        } catch (java.io.IOException e) {
-            return "unknown";
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return "unknown";
-        }
     }
 
     /** Closes the drivers (kept at the front), then the clusters; once, from the command or the shutdown hook. */

@@ -133,7 +133,8 @@ public final class StartUpCommand implements Callable<Integer> {
             }
         }
         StartUpReport.Setup setup = new StartUpReport.Setup(commits, trees.trees(), runs, firstBuys, laterAfter);
-        Report report = StartUpReport.build(setup, starts, startedAt, Duration.between(startedAt, Instant.now()));
+        Report report = StartUpReport.build(setup, starts, startedAt, Duration.between(startedAt, Instant.now()))
+                .measuring(TwoTrees.commitPair(commits), "Each launcher with its own defaults, as people start it.");
         List<Path> written = ReportWriter.write(report, trees.output);
         out.println(report.headline());
         out.println("Report: " + written);

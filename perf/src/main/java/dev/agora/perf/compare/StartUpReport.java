@@ -4,6 +4,7 @@ import static dev.agora.perf.stats.Numbers.format;
 
 import dev.agora.perf.report.Report;
 import dev.agora.perf.report.Table;
+import dev.agora.perf.stats.PairedRounds;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -145,13 +146,9 @@ final class StartUpReport {
             Side side,
             boolean fresh,
             ToDoubleFunction<StartUpCommand.Start> figure) {
-        double[] values = starts.stream()
+        return PairedRounds.median(starts.stream()
                 .filter(start -> start.side() == side && start.fresh() == fresh)
-                .mapToDouble(figure)
-                .sorted()
-                .toArray();
-        if (values.length == 0) return Double.NaN;
-        int middle = values.length / 2;
-        return values.length % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
+                .map(start -> figure.applyAsDouble(start))
+                .toList());
     }
 }

@@ -1,5 +1,6 @@
 package dev.agora.perf.compare;
 
+import dev.agora.perf.report.Commits;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumMap;
@@ -69,8 +70,13 @@ final class TwoTrees {
      */
     Map<Side, String> commits() {
         Map<Side, String> commits = new EnumMap<>(Side.class);
-        for (Side side : Side.values()) commits.put(side, CompareCommand.commit(tree(side)));
+        for (Side side : Side.values()) commits.put(side, Commits.of(tree(side)));
         return commits;
+    }
+
+    /** "154faba -> 815ad48": what a two-tree report measured, for its commit field. */
+    static String commitPair(Map<Side, String> commits) {
+        return commits.get(Side.BASELINE) + " -> " + commits.get(Side.CANDIDATE);
     }
 
     /** "old: 154faba (/tmp/old)": a side's line in a report's setup. */

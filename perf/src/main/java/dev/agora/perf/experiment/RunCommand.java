@@ -4,10 +4,10 @@ import dev.agora.launcher.cluster.ControlClient;
 import dev.agora.launcher.cluster.ControlToken;
 import dev.agora.launcher.credentials.AccessTokens;
 import dev.agora.launcher.credentials.Credentials;
+import dev.agora.perf.report.Commits;
 import dev.agora.perf.report.MachineLoad;
 import dev.agora.perf.report.Report;
 import dev.agora.perf.report.ReportWriter;
-import dev.agora.perf.report.Summary;
 import dev.agora.perf.stats.Numbers;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -102,6 +102,8 @@ public final class RunCommand implements Callable<Integer> {
                         throughputJvm ? "throughput" : "fast-start");
         Target reused = reuseCluster || !targetUrls.isEmpty() ? reusedTarget() : null;
         List<Report> reports = new ArrayList<>();
+        // The clusters run this tree's jars (perf is started from the checkout's root, as its README says).
+        String commit = Commits.of(Path.of("").toAbsolutePath());
         Instant started = Instant.now();
         try (ClusterPool clusters = new ClusterPool(
                 throughputJvm, aot, dataRoot, reused, console::println, target -> Warmup.bookstore(target, quick))) {
@@ -122,24 +124,32 @@ public final class RunCommand implements Callable<Integer> {
                     clusters.discard();
                 }
                 MachineLoad load = MachineLoad.between(before, MachineLoad.Reading.now());
-                report = report.withLoad(load);
+                report = report.withLoad(load).measuring(commit, conditions(reused != null));
                 context.log("  machine: load average " + Numbers.format(load.loadAverageStart()) + " -> "
                         + Numbers.format(load.loadAverageEnd()) + ", busy "
                         + Numbers.format(load.cpu().busyPercent())
                         + "%, steal " + Numbers.format(load.cpu().stealPercent()) + "%");
                 ReportWriter.write(report, output);
                 reports.add(report);
-                // the index is kept current, so an interrupted run still leaves one for what it finished
-                Summary.write(reports, output, quick, Duration.between(started, Instant.now()));
                 context.log(experiment.name() + ": " + report.headline());
             }
         }
         Duration total = Duration.between(started, Instant.now());
-        Summary.write(reports, output, quick, total);
         console.println();
         console.println("Reports in " + output.toAbsolutePath() + " (" + total.toSeconds() + " s):");
         for (Report report : reports) console.println("  " + report.name() + ": " + report.headline());
         return reports.stream().anyMatch(r -> r.status() == Report.Status.FAILED) ? 1 : 0;
+    }
+
+    /** How the measured system ran, for every report of this run. */
+    private String conditions(boolean reused) {
+        if (reused)
+            return "Against a cluster started elsewhere (`--reuse-cluster`/`--target-url`): its own JVM options.";
+        return (throughputJvm
+                        ? "Services with full tiered JIT and G1 (`--throughput-jvm`)"
+                        : "Services with the launcher's fast-start JVM options (C1 only, Serial GC)")
+                + (aot ? ", from JDK AOT caches" : ", no AOT cache")
+                + "; warm-up as the notes say.";
     }
 
     /**

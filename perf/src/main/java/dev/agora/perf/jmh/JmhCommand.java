@@ -1,5 +1,6 @@
 package dev.agora.perf.jmh;
 
+import dev.agora.perf.report.MachineLoad;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -59,15 +60,17 @@ public final class JmhCommand implements Callable<Integer> {
         command.addAll(includes.isEmpty() ? List.of(JmhSettings.ALL_AGORA_BENCHMARKS) : includes);
         System.out.println("Running JMH " + (quick ? "(quick)" : "") + ": "
                 + String.join(" ", command.subList(3, command.size())));
+        MachineLoad.Reading before = MachineLoad.Reading.now();
         Process jmh = new ProcessBuilder(command).inheritIO().start();
         int exit = jmh.waitFor();
         if (exit != 0 || Files.size(results) == 0) {
             System.err.println("JMH exited with " + exit + "; no summary written");
             return exit == 0 ? 1 : exit;
         }
-        Path written = JmhSummary.write(results, output, quick);
+        List<Path> written =
+                JmhSummary.write(results, output, quick, MachineLoad.between(before, MachineLoad.Reading.now()));
         Files.deleteIfExists(results);
-        System.out.println("Summary: " + written.toAbsolutePath());
+        System.out.println("Report: " + written);
         return 0;
     }
 }

@@ -1,20 +1,21 @@
 package dev.agora.perf.jmh;
 
-import dev.agora.perf.report.Machine;
+import dev.agora.perf.report.Commits;
+import dev.agora.perf.report.MachineLoad;
+import dev.agora.perf.report.Report;
+import dev.agora.perf.report.ReportWriter;
 import dev.agora.perf.report.Table;
 import dev.agora.perf.stats.Numbers;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-/** Turns JMH's JSON result file into {@code jmh.md} (and keeps the JSON beside it as {@code jmh.json}). */
+/** Turns JMH's JSON result file into perf's {@code jmh} report ({@code jmh.md}, {@code jmh.json}) like any other. */
 final class JmhSummary {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -46,38 +47,56 @@ final class JmhSummary {
         return rows;
     }
 
-    static String render(List<Row> rows, boolean quick) {
+    /** JMH's settings of the run, from its first result (the same for every benchmark of one run). */
+    static String settings(String json) {
+        JsonNode first = JSON.readTree(json).path(0);
+        return first.path("forks").asInt() + " fork(s), "
+                + first.path("warmupIterations").asInt() + " x "
+                + first.path("warmupTime").asString() + " warm-up, "
+                + first.path("measurementIterations").asInt()
+                + " x " + first.path("measurementTime").asString() + " measurement, JVM options "
+                + first.path("jvmArgs").toString();
+    }
+
+    static Report report(List<Row> rows, boolean quick) {
         Table.Builder table = Table.with("benchmark", "mode", "params", "score", "error (99.9%)", "unit");
         for (Row row : rows) {
-            String name = row.benchmark().replaceFirst("^dev\\.agora\\.perf\\.jmh\\.", "");
             table.row(
-                    name,
+                    shortName(row),
                     row.mode(),
                     row.params(),
                     Numbers.format(row.score()),
                     Double.isNaN(row.error()) ? "" : "± " + Numbers.format(row.error()),
                     row.unit());
         }
-        return "# JMH microbenchmarks\n\n"
-                + "Hot code paths measured in isolation with JMH: the exchange's matching core and XML codec, the "
-                + "frontend's cache lookup path, and the load generator's own per-request overhead. Written by "
-                + "`java -jar perf/target/agora-perf.jar jmh" + (quick ? " --quick" : "") + "` on " + Instant.now()
-                + (quick
-                        ? " (quick: 1 fork, 2 x 1 s warm-up, 3 x 1 s measurement; indicative only)"
-                        : " (1 fork, 3 x 2 s warm-up, 5 x 2 s measurement)")
-                + ".\n\n" + table.build().toMarkdown() + "\nHardware: "
-                + Machine.current().oneLine()
-                + ". Load average (1 minute) when the run ended: " + Numbers.format(Machine.loadAverage())
-                + " on " + Runtime.getRuntime().availableProcessors() + " cores; anything near or above the core "
-                + "count means other work shared the CPUs and widened the error bars.\n\n"
-                + "Raw JMH results: [`jmh.json`](jmh.json)\n";
+        Report.Builder report = Report.builder("jmh", "JMH microbenchmarks").quick(quick);
+        report.headline(String.join(
+                "; ",
+                rows.stream()
+                        .limit(2)
+                        .map(row -> shortName(row) + " " + Numbers.format(row.score()) + " " + row.unit())
+                        .toList()));
+        report.section(
+                "Benchmarks",
+                "Hot code paths measured in isolation with JMH: the exchange's matching core and XML codec, the"
+                        + " frontend's cache lookup path, and the load generator's own per-request overhead. Written by"
+                        + " `java -jar perf/target/agora-perf.jar jmh" + (quick ? " --quick" : "") + "`. A load"
+                        + " average near or above the core count at the end (below) means other work shared the CPUs"
+                        + " and widened the error bars.",
+                table.build());
+        report.raw("results", rows);
+        return report.build();
     }
 
-    static Path write(Path resultFile, Path directory, boolean quick) throws IOException {
+    private static String shortName(Row row) {
+        return row.benchmark().replaceFirst("^dev\\.agora\\.perf\\.jmh\\.", "");
+    }
+
+    static List<Path> write(Path resultFile, Path directory, boolean quick, MachineLoad load) throws IOException {
         String json = Files.readString(resultFile);
-        Path markdown = directory.resolve("jmh.md");
-        Files.writeString(markdown, render(parse(json), quick));
-        Files.copy(resultFile, directory.resolve("jmh.json"), StandardCopyOption.REPLACE_EXISTING);
-        return markdown;
+        Report report = report(parse(json), quick)
+                .withLoad(load)
+                .measuring(Commits.of(Path.of("").toAbsolutePath()), "JMH: " + settings(json) + ".");
+        return ReportWriter.write(report, directory);
     }
 }

@@ -81,7 +81,11 @@ public final class MarkdownRenderer {
                         + WHEN.format(report.startedAt()) + " in "
                         + format(report.duration().toMillis() / 1000.0)
                         + " s. ";
-        return (seedSide + counts + " Hardware: " + report.machine().oneLine() + ".").strip();
+        String measured = (report.commit().isBlank() ? "" : " Commit: `" + report.commit() + "`.")
+                + (report.conditions().isBlank()
+                        ? ""
+                        : " " + report.conditions().strip());
+        return (seedSide + counts + measured + " Hardware: " + report.machine().oneLine() + ".").strip();
     }
 
     static Table comparisons(Report report) {

@@ -13,6 +13,9 @@ import java.util.Map;
  * One experiment's outcome as the report writer renders it: the headline comparison with the seed, the
  * latency distributions, free-form sections, charts, notes, the machine, and the raw data for JSON.
  *
+ * @param commit the commit whose jars were measured ({@code git rev-parse --short HEAD} of the tree, "with uncommitted
+ *     changes" when its tracked files differ); empty until the command that ran it has said
+ * @param conditions how the system ran: JVM options, AOT cache, warm-up; empty until the command has said
  * @param load how busy the machine was while the experiment ran; null until the run command has measured it
  */
 public record Report(
@@ -28,6 +31,8 @@ public record Report(
         List<Chart> charts,
         List<String> notes,
         Machine machine,
+        String commit,
+        String conditions,
         MachineLoad load,
         Instant startedAt,
         Duration duration,
@@ -61,6 +66,30 @@ public record Report(
         return copy(notes, measured);
     }
 
+    /** This report naming what it measured: the commit and how the system ran. */
+    public Report measuring(String measuredCommit, String measuredConditions) {
+        return new Report(
+                name,
+                title,
+                seed,
+                seedHardware,
+                status,
+                headline,
+                comparisons,
+                latencies,
+                sections,
+                charts,
+                notes,
+                machine,
+                measuredCommit,
+                measuredConditions,
+                load,
+                startedAt,
+                duration,
+                quick,
+                raw);
+    }
+
     private Report copy(List<String> notes, MachineLoad load) {
         return new Report(
                 name,
@@ -75,6 +104,8 @@ public record Report(
                 charts,
                 notes,
                 machine,
+                commit,
+                conditions,
                 load,
                 startedAt,
                 duration,
@@ -202,6 +233,8 @@ public record Report(
                     List.copyOf(charts),
                     List.copyOf(notes),
                     machine,
+                    "",
+                    "",
                     null,
                     startedAt,
                     duration,

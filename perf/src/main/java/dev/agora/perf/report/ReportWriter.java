@@ -11,7 +11,10 @@ import java.util.Map;
 import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
-/** Writes a report's three artefacts: {@code <name>.md}, {@code <name>.json} and its charts as PNG. */
+/**
+ * Writes a report's three artefacts, {@code <name>.md}, {@code <name>.json} and its charts as PNG, and the folder's
+ * index ({@link ReportsIndex}) again.
+ */
 public final class ReportWriter {
 
     private static final JsonMapper JSON =
@@ -39,6 +42,7 @@ public final class ReportWriter {
         Path json = directory.resolve(report.name() + ".json");
         Files.writeString(json, toJson(report));
         written.add(json);
+        written.add(ReportsIndex.write(directory));
         return written;
     }
 
@@ -59,6 +63,8 @@ public final class ReportWriter {
         tree.put("startedAt", report.startedAt().toString());
         tree.put("durationSeconds", report.duration().toMillis() / 1000.0);
         tree.put("machine", report.machine());
+        tree.put("commit", report.commit());
+        tree.put("conditions", report.conditions());
         if (report.load() != null) tree.put("load", load(report.load()));
         List<Map<String, Object>> comparisons = new ArrayList<>();
         for (Comparison c : report.comparisons()) {

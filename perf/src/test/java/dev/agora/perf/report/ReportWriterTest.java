@@ -124,7 +124,8 @@ class ReportWriterTest {
                         directory.resolve("cache.png"),
                         directory.resolve("cache-bars.png"),
                         directory.resolve("cache.md"),
-                        directory.resolve("cache.json"));
+                        directory.resolve("cache.json"),
+                        directory.resolve(ReportsIndex.FILE_NAME));
         byte[] png = Files.readAllBytes(directory.resolve("cache.png"));
         assertThat(png.length).isGreaterThan(1000);
         assertThat(new String(png, 1, 3, java.nio.charset.StandardCharsets.US_ASCII))
@@ -133,21 +134,28 @@ class ReportWriterTest {
     }
 
     @Test
-    void summaryListsEveryReportWithItsHeadline(@TempDir Path directory) throws Exception {
+    void writingAReportWritesTheFoldersIndexAgainWithARowPerReport(@TempDir Path directory) throws Exception {
         Report notApplicable = Report.builder("transfer-sizes", "Not run")
                 .seed("003", "i5")
                 .status(Report.Status.NOT_APPLICABLE)
                 .headline("Not run: needs book content downloads")
                 .machine(MACHINE)
                 .build();
+        ReportWriter.write(sample().measuring("abc1234", "Throughput JVMs."), directory);
 
-        Path file = Summary.write(List.of(sample(), notApplicable), directory, false, Duration.ofSeconds(5));
+        List<Path> written = ReportWriter.write(notApplicable, directory);
 
-        assertThat(file.getFileName()).hasToString("last-run.md");
-        String text = Files.readString(file);
-        assertThat(text).contains("| [cache](cache.md) | 002 | measured | lookup mean with cache 0.494 ms");
-        assertThat(text).contains("| [transfer-sizes](transfer-sizes.md) | 003 | not applicable | Not run: needs");
-        assertThat(text).contains("Test CPU 9000, 2 cores");
+        assertThat(written).contains(directory.resolve(ReportsIndex.FILE_NAME));
+        String index = Files.readString(directory.resolve(ReportsIndex.FILE_NAME));
+        assertThat(index).startsWith(ReportsIndex.INTRODUCTION);
+        assertThat(index)
+                .contains("| [cache](cache.md) (002) | ")
+                .contains("| 4.94 ms (lookup mean with cache) | 0.494 ms |")
+                .contains("| Test CPU 9000, 2 cores | abc1234 |");
+        assertThat(index)
+                .contains("| [transfer-sizes](transfer-sizes.md) (003) | Not run | - | Not run: needs book content"
+                        + " downloads | - | Test CPU 9000, 2 cores | not recorded |");
+        assertThat(Files.readString(directory.resolve("cache.md"))).contains("Commit: `abc1234`. Throughput JVMs.");
     }
 
     @Test
