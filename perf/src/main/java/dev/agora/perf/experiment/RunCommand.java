@@ -124,7 +124,8 @@ public final class RunCommand implements Callable<Integer> {
                     clusters.discard();
                 }
                 MachineLoad load = MachineLoad.between(before, MachineLoad.Reading.now());
-                report = report.withLoad(load).measuring(commit, conditions(reused != null));
+                report = report.withLoad(load)
+                        .measuring(commit, conditions(reused != null) + " Workload: " + experiment.workload() + ".");
                 context.log("  machine: load average " + Numbers.format(load.loadAverageStart()) + " -> "
                         + Numbers.format(load.loadAverageEnd()) + ", busy "
                         + Numbers.format(load.cpu().busyPercent())

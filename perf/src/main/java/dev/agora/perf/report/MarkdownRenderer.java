@@ -70,10 +70,10 @@ public final class MarkdownRenderer {
     }
 
     private static String provenance(Report report) {
-        // A report measured against no seed (e.g. old jars against new) says its counts in its own sections.
+        // What ran (its counts) is in the report's conditions: the run command names each experiment's workload.
         String counts = report.quick()
                 ? "Run with `--quick`: reduced request counts, not the seed's; compare shapes, not figures."
-                : report.seed().isBlank() ? "" : "Run with the seed's request and client counts.";
+                : "";
         String seedSide = report.seed().isBlank()
                 ? ""
                 : "Seed " + report.seed() + " ran on other hardware (" + report.seedHardware()
