@@ -58,39 +58,20 @@ public record Report(
     public Report withNote(String note) {
         List<String> more = new java.util.ArrayList<>(notes);
         more.add(note);
-        return copy(List.copyOf(more), load);
+        return copy(List.copyOf(more), commit, conditions, load);
     }
 
     /** This report with how busy the machine was while it ran. */
     public Report withLoad(MachineLoad measured) {
-        return copy(notes, measured);
+        return copy(notes, commit, conditions, measured);
     }
 
     /** This report naming what it measured: the commit and how the system ran. */
     public Report measuring(String measuredCommit, String measuredConditions) {
-        return new Report(
-                name,
-                title,
-                seed,
-                seedHardware,
-                status,
-                headline,
-                comparisons,
-                latencies,
-                sections,
-                charts,
-                notes,
-                machine,
-                measuredCommit,
-                measuredConditions,
-                load,
-                startedAt,
-                duration,
-                quick,
-                raw);
+        return copy(notes, measuredCommit, measuredConditions, load);
     }
 
-    private Report copy(List<String> notes, MachineLoad load) {
+    private Report copy(List<String> notes, String commit, String conditions, MachineLoad load) {
         return new Report(
                 name,
                 title,
