@@ -25,7 +25,7 @@ import java.util.stream.IntStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Brings a {@link ClusterSpec} to life: data directory, PostgreSQL, jars, then the instances in waves. */
+/** Brings a {@link ClusterSpec} to life: data directory, PostgreSQL, jars, then the instances in phases. */
 final class ClusterStarter {
 
     private static final Logger log = LoggerFactory.getLogger(ClusterStarter.class);
@@ -34,12 +34,13 @@ final class ClusterStarter {
     private static final String MARKER = "agora-cluster.txt";
 
     /**
-     * Start order. All at once is the default: services tolerate absent peers (their load balancers health-check
-     * replicas), and on a small machine the CPU is the bottleneck either way, so waves only add waiting.
+     * Start order ({@code -Dagora.cluster.start-order}). By default the first replica of each tier a lookup and a buy
+     * need (catalog-1, order-1, frontend-1, which also issues the tokens) starts alone, and everything else once
+     * those serve, at a low CPU priority: on two cores, eight JVMs starting together each took 35-60 s, so the first
+     * buy waited for all of them. {@code all-at-once} starts every instance together (the order of earlier builds,
+     * kept to compare against).
      */
-    private static final List<List<Tier>> WAVES = "staged".equals(System.getProperty("agora.cluster.start-order"))
-            ? List.of(List.of(Tier.CATALOG, Tier.EXCHANGE), List.of(Tier.ORDER), List.of(Tier.FRONTEND))
-            : List.of(List.of(Tier.CATALOG, Tier.EXCHANGE, Tier.ORDER, Tier.FRONTEND));
+    static final boolean FIRST_REPLICAS_FIRST = !"all-at-once".equals(System.getProperty("agora.cluster.start-order"));
 
     /**
      * Instances starting at once, in the order they are listed (catalogs and order services before frontends). All
@@ -138,31 +139,48 @@ final class ClusterStarter {
                             .build();
                     members.add(new Cluster.Member(name, tier, process));
                     shutdown.add(process);
-                    progress.update(name, "waiting", false);
                 }
             }
             Map<String, Duration> readiness = new LinkedHashMap<>();
             Map<String, Duration> cpu = new LinkedHashMap<>();
-            // The exchange's standby starts once the rest is up, so that exchange-1 is the active instance.
-            List<List<Cluster.Member>> waves = new ArrayList<>();
-            for (List<Tier> wave : WAVES) {
-                waves.add(members.stream()
-                        .filter(member -> wave.contains(member.tier()) && !isExchangeStandby(member))
-                        .toList());
+            List<Phase> phases = phases(members);
+            for (Cluster.Member member : members) {
+                String waiting;
+                if (phases.getFirst().members().contains(member)) {
+                    waiting = "waiting";
+                } else if (isExchangeStandby(member)) {
+                    waiting = "waiting for " + Tier.EXCHANGE.instanceName(1) + " to lead";
+                } else {
+                    waiting = "waiting for the first replicas";
+                }
+                progress.update(member.name(), waiting, false);
             }
-            waves.add(members.stream().filter(ClusterStarter::isExchangeStandby).toList());
             Semaphore starting = new Semaphore(MAX_PARALLEL_STARTS, true);
-            for (List<Cluster.Member> inWave : waves) {
-                List<Readiness> times = Cluster.inParallel(inWave, member -> {
+            // Say when the first replicas serve, while the others still start (FIRST_REPLICAS_FIRST).
+            String firstFrontend = spec.frontends() > 0 ? url(Tier.FRONTEND, 1) : null;
+            boolean servingEarly = false;
+            for (Phase phase : phases) {
+                if (phase.niceness() != 0 && firstFrontend != null && !servingEarly) {
+                    servingEarly = true;
+                    progress.update(
+                            "bookstore",
+                            "first replicas ready: lookups and buys at " + firstFrontend
+                                    + "; the others start at low CPU priority",
+                            false);
+                }
+                List<Readiness> times = Cluster.inParallel(phase.members(), member -> {
                     starting.acquireUninterruptibly();
                     try {
                         // Stopped (Ctrl-C) while this one waited for its turn: it would outlive the launcher.
                         if (shutdown.isDone()) throw new IllegalStateException("The cluster is stopping");
                         progress.update(
-                                member.name(), "starting on " + member.process().baseUrl(), false);
+                                member.name(),
+                                "starting on " + member.process().baseUrl()
+                                        + (phase.niceness() != 0 ? " (low CPU priority)" : ""),
+                                false);
                         Duration wall;
                         try {
-                            wall = startAndAwait(member, READY_TIMEOUT, 0);
+                            wall = startAndAwait(member, READY_TIMEOUT, phase.niceness());
                         } catch (RuntimeException e) {
                             progress.update(
                                     member.name(),
@@ -180,11 +198,12 @@ final class ClusterStarter {
                         starting.release();
                     }
                 });
-                for (int i = 0; i < inWave.size(); i++) {
-                    readiness.put(inWave.get(i).name(), times.get(i).wall());
-                    cpu.put(inWave.get(i).name(), times.get(i).cpu());
+                for (int i = 0; i < phase.members().size(); i++) {
+                    readiness.put(phase.members().get(i).name(), times.get(i).wall());
+                    cpu.put(phase.members().get(i).name(), times.get(i).cpu());
                 }
             }
+            if (servingEarly) progress.update("bookstore", "every replica ready", true);
             long instancesReady = System.nanoTime();
             List<String> frontends = members.stream()
                     .filter(member -> member.tier() == Tier.FRONTEND)
@@ -253,6 +272,41 @@ final class ClusterStarter {
             if (niceness != 0) CpuPriority.set(member.process().pid(), 0);
         }
         return Duration.ofNanos(System.nanoTime() - started);
+    }
+
+    /** Instances that start together, at one CPU priority (niceness, 0 = normal), after the previous phase's. */
+    record Phase(List<Cluster.Member> members, int niceness) {}
+
+    /**
+     * The order in which {@code members} start ({@link #FIRST_REPLICAS_FIRST}): the first replica of each bookstore
+     * tier; then the other replicas and the active exchange at a low CPU priority (restored once each is ready), so
+     * that the first lookups and buys are not slowed by them; then the exchange's standby, so that exchange-1 leads.
+     * A cluster without bookstore tiers starts its exchange first. Empty phases are left out.
+     */
+    List<Phase> phases(List<Cluster.Member> members) {
+        List<Cluster.Member> standby =
+                members.stream().filter(ClusterStarter::isExchangeStandby).toList();
+        List<Cluster.Member> others =
+                members.stream().filter(member -> !isExchangeStandby(member)).toList();
+        List<Phase> phases = new ArrayList<>();
+        if (FIRST_REPLICAS_FIRST) {
+            boolean bookstore = others.stream().anyMatch(member -> member.tier() != Tier.EXCHANGE);
+            List<Cluster.Member> first = others.stream()
+                    .filter(member -> isFirstReplica(member) && (member.tier() != Tier.EXCHANGE || !bookstore))
+                    .toList();
+            phases.add(new Phase(first, 0));
+            phases.add(new Phase(
+                    others.stream().filter(member -> !first.contains(member)).toList(), CpuPriority.RESTART_NICENESS));
+            phases.add(new Phase(standby, CpuPriority.RESTART_NICENESS));
+        } else {
+            phases.add(new Phase(others, 0));
+            phases.add(new Phase(standby, 0));
+        }
+        return phases.stream().filter(phase -> !phase.members().isEmpty()).toList();
+    }
+
+    private static boolean isFirstReplica(Cluster.Member member) {
+        return member.name().equals(member.tier().instanceName(1));
     }
 
     private static boolean isExchangeStandby(Cluster.Member member) {
@@ -387,6 +441,12 @@ final class ClusterStarter {
         DatabaseOwners.Login login = databaseLogins.get(tier);
         if (login != null) {
             env.putAll(LocalProfile.database(login));
+        }
+        if (FIRST_REPLICAS_FIRST && index > 1 && tier.database().isPresent()) {
+            // Replicas share their tier's database, and the first replica has migrated and validated it before the
+            // others start (phases): they need not run Flyway or Hibernate's schema check again.
+            env.put("SPRING_FLYWAY_ENABLED", "false");
+            env.put("SPRING_JPA_HIBERNATE_DDL_AUTO", "none");
         }
         if (tier == Tier.EXCHANGE) {
             env.put("AGORA_EXCHANGE_TCP_PORT", Integer.toString(spec.exchangeTcpPort(index)));
