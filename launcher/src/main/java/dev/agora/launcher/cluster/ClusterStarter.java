@@ -53,6 +53,13 @@ final class ClusterStarter {
             "agora.cluster.max-parallel-starts",
             Math.max(6, 3 * Runtime.getRuntime().availableProcessors()));
 
+    /**
+     * How long the instances after the first replicas start at a low priority at most: long enough for someone's
+     * first requests to be answered at full speed, short enough that on a machine busy with other work (where a
+     * low-priority JVM barely runs) they still start within their ready timeout.
+     */
+    private static final Duration LOW_PRIORITY_AT_MOST = Duration.ofSeconds(30);
+
     /** Kept by {@code --fresh}: derived from the build, not state, and slow to make again. */
     private static final List<String> BUILD_CACHES = List.of("jars", "aot");
 
@@ -160,12 +167,12 @@ final class ClusterStarter {
             String firstFrontend = spec.frontends() > 0 ? url(Tier.FRONTEND, 1) : null;
             boolean servingEarly = false;
             for (Phase phase : phases) {
-                if (phase.niceness() != 0 && firstFrontend != null && !servingEarly) {
+                if (FIRST_REPLICAS_FIRST && phase != phases.getFirst() && firstFrontend != null && !servingEarly) {
                     servingEarly = true;
                     progress.update(
                             "bookstore",
-                            "first replicas ready: lookups and buys at " + firstFrontend
-                                    + "; the others start at low CPU priority",
+                            "first replicas ready: lookups and buys at " + firstFrontend + "; the others start"
+                                    + (phase.niceness() != 0 ? " at low CPU priority" : ""),
                             false);
                 }
                 List<Readiness> times = Cluster.inParallel(phase.members(), member -> {
@@ -180,7 +187,7 @@ final class ClusterStarter {
                                 false);
                         Duration wall;
                         try {
-                            wall = startAndAwait(member, READY_TIMEOUT, phase.niceness());
+                            wall = startAndAwait(member, READY_TIMEOUT, phase.niceness(), LOW_PRIORITY_AT_MOST);
                         } catch (RuntimeException e) {
                             progress.update(
                                     member.name(),
@@ -256,12 +263,32 @@ final class ClusterStarter {
      * @param niceness CPU priority while starting (0 = normal), restored to normal once ready
      */
     static Duration startAndAwait(Cluster.Member member, Duration timeout, int niceness) {
+        return startAndAwait(member, timeout, niceness, timeout);
+    }
+
+    /**
+     * As {@link #startAndAwait(Cluster.Member, Duration, int)}, with the low priority restored after {@code
+     * lowPriorityAtMost} at the latest.
+     */
+    static Duration startAndAwait(Cluster.Member member, Duration timeout, int niceness, Duration lowPriorityAtMost) {
         appendToLog(
                 member.process().logFile(),
                 "=== agora cluster: starting " + member.name() + " at " + Instant.now() + " ===\n");
         long started = System.nanoTime();
         member.process().start();
-        if (niceness != 0) CpuPriority.set(member.process().pid(), niceness);
+        long pid = member.process().pid();
+        Thread restore = null;
+        if (niceness != 0) {
+            CpuPriority.set(pid, niceness);
+            restore = Thread.ofVirtual().name("priority-" + member.name()).start(() -> {
+                try {
+                    Thread.sleep(lowPriorityAtMost);
+                    CpuPriority.set(pid, 0);
+                } catch (InterruptedException ready) {
+                    // restored below
+                }
+            });
+        }
         try {
             if (member.tier() == Tier.EXCHANGE) {
                 Health.awaitActiveOrStandby(member.process(), timeout);
@@ -269,7 +296,10 @@ final class ClusterStarter {
                 member.process().awaitReady(timeout);
             }
         } finally {
-            if (niceness != 0) CpuPriority.set(member.process().pid(), 0);
+            if (restore != null) {
+                restore.interrupt();
+                CpuPriority.set(pid, 0);
+            }
         }
         return Duration.ofNanos(System.nanoTime() - started);
     }
@@ -279,8 +309,9 @@ final class ClusterStarter {
 
     /**
      * The order in which {@code members} start ({@link #FIRST_REPLICAS_FIRST}): the first replica of each bookstore
-     * tier; then the other replicas and the active exchange at a low CPU priority (restored once each is ready), so
-     * that the first lookups and buys are not slowed by them; then the exchange's standby, so that exchange-1 leads.
+     * tier; then the other replicas and the active exchange, for the launcher's command at a low CPU priority
+     * (restored once each is ready, or after {@link #LOW_PRIORITY_AT_MOST}), so that the first lookups and buys are not slowed by them; then the exchange's
+     * standby, so that exchange-1 leads.
      * A cluster without bookstore tiers starts its exchange first. Empty phases are left out.
      */
     List<Phase> phases(List<Cluster.Member> members) {
@@ -294,10 +325,14 @@ final class ClusterStarter {
             List<Cluster.Member> first = others.stream()
                     .filter(member -> isFirstReplica(member) && (member.tier() != Tier.EXCHANGE || !bookstore))
                     .toList();
+            // Low priority only for the launcher's command, where someone waits for the first answers: a test or an
+            // experiment waits for the whole cluster, and beside other busy processes (a CI build running two
+            // modules' tests) niced instances would barely start.
+            int later = training == Cluster.AotTraining.AFTER_READY ? CpuPriority.RESTART_NICENESS : 0;
             phases.add(new Phase(first, 0));
             phases.add(new Phase(
-                    others.stream().filter(member -> !first.contains(member)).toList(), CpuPriority.RESTART_NICENESS));
-            phases.add(new Phase(standby, CpuPriority.RESTART_NICENESS));
+                    others.stream().filter(member -> !first.contains(member)).toList(), later));
+            phases.add(new Phase(standby, later));
         } else {
             phases.add(new Phase(others, 0));
             phases.add(new Phase(standby, 0));

@@ -78,7 +78,8 @@ class ClusterStarterTest {
 
     @Test
     void theFirstReplicaOfEachBookstoreTierStartsFirstAndTheRestAfterAtLowPriority() {
-        ClusterStarter starter = new ClusterStarter(spec);
+        ClusterStarter starter =
+                new ClusterStarter(spec, StartProgress.NONE, Cluster.AotTraining.AFTER_READY); // the launcher's command
 
         List<ClusterStarter.Phase> phases = starter.phases(members(spec));
 
@@ -89,12 +90,20 @@ class ClusterStarterTest {
     }
 
     @Test
+    void testsAndExperimentsStartTheRestAtNormalPriorityInTheSameOrder() {
+        List<ClusterStarter.Phase> phases = new ClusterStarter(spec).phases(members(spec));
+
+        assertThat(phases).extracting(ClusterStarter.Phase::niceness).containsExactly(0, 0, 0);
+        assertThat(names(phases.get(0))).containsExactlyInAnyOrder("catalog-1", "order-1", "frontend-1");
+    }
+
+    @Test
     void anExchangeOnlyClusterStartsItsActiveExchangeFirstAndItsStandbyAfter() {
         ClusterSpec exchangeOnly = spec.withFrontends(0).withCatalogs(0).withOrders(0);
 
         List<ClusterStarter.Phase> phases = new ClusterStarter(exchangeOnly).phases(members(exchangeOnly));
 
-        assertThat(phases).extracting(ClusterStarter.Phase::niceness).containsExactly(0, 10);
+        assertThat(phases).extracting(ClusterStarter.Phase::niceness).containsExactly(0, 0);
         assertThat(names(phases.get(0))).containsExactly("exchange-1");
         assertThat(names(phases.get(1))).containsExactly("exchange-2");
     }
