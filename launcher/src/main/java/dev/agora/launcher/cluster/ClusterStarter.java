@@ -25,7 +25,7 @@ import java.util.stream.IntStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Brings a {@link ClusterSpec} to life: data directory, PostgreSQL, jars, then the instances in waves. */
+/** Brings a {@link ClusterSpec} to life: data directory, PostgreSQL, jars, then the instances in phases. */
 final class ClusterStarter {
 
     private static final Logger log = LoggerFactory.getLogger(ClusterStarter.class);
@@ -34,12 +34,13 @@ final class ClusterStarter {
     private static final String MARKER = "agora-cluster.txt";
 
     /**
-     * Start order. All at once is the default: services tolerate absent peers (their load balancers health-check
-     * replicas), and on a small machine the CPU is the bottleneck either way, so waves only add waiting.
+     * Start order ({@code -Dagora.cluster.start-order}). By default the first replica of each tier a lookup and a buy
+     * need (catalog-1, order-1, frontend-1, which also issues the tokens) starts alone, and everything else once
+     * those serve, at a low CPU priority: on two cores, eight JVMs starting together each took 35-60 s, so the first
+     * buy waited for all of them. {@code all-at-once} starts every instance together (the order of earlier builds,
+     * kept to compare against).
      */
-    private static final List<List<Tier>> WAVES = "staged".equals(System.getProperty("agora.cluster.start-order"))
-            ? List.of(List.of(Tier.CATALOG, Tier.EXCHANGE), List.of(Tier.ORDER), List.of(Tier.FRONTEND))
-            : List.of(List.of(Tier.CATALOG, Tier.EXCHANGE, Tier.ORDER, Tier.FRONTEND));
+    static final boolean FIRST_REPLICAS_FIRST = !"all-at-once".equals(System.getProperty("agora.cluster.start-order"));
 
     /**
      * Instances starting at once, in the order they are listed (catalogs and order services before frontends). All
@@ -51,6 +52,13 @@ final class ClusterStarter {
     static final int MAX_PARALLEL_STARTS = Integer.getInteger(
             "agora.cluster.max-parallel-starts",
             Math.max(6, 3 * Runtime.getRuntime().availableProcessors()));
+
+    /**
+     * How long the instances after the first replicas start at a low priority at most: long enough for someone's
+     * first requests to be answered at full speed, short enough that on a machine busy with other work (where a
+     * low-priority JVM barely runs) they still start within their ready timeout.
+     */
+    private static final Duration LOW_PRIORITY_AT_MOST = Duration.ofSeconds(30);
 
     /** Kept by {@code --fresh}: derived from the build, not state, and slow to make again. */
     private static final List<String> BUILD_CACHES = List.of("jars", "aot");
@@ -138,31 +146,48 @@ final class ClusterStarter {
                             .build();
                     members.add(new Cluster.Member(name, tier, process));
                     shutdown.add(process);
-                    progress.update(name, "waiting", false);
                 }
             }
             Map<String, Duration> readiness = new LinkedHashMap<>();
             Map<String, Duration> cpu = new LinkedHashMap<>();
-            // The exchange's standby starts once the rest is up, so that exchange-1 is the active instance.
-            List<List<Cluster.Member>> waves = new ArrayList<>();
-            for (List<Tier> wave : WAVES) {
-                waves.add(members.stream()
-                        .filter(member -> wave.contains(member.tier()) && !isExchangeStandby(member))
-                        .toList());
+            List<Phase> phases = phases(members);
+            for (Cluster.Member member : members) {
+                String waiting;
+                if (phases.getFirst().members().contains(member)) {
+                    waiting = "waiting";
+                } else if (isExchangeStandby(member)) {
+                    waiting = "waiting for " + Tier.EXCHANGE.instanceName(1) + " to lead";
+                } else {
+                    waiting = "waiting for the first replicas";
+                }
+                progress.update(member.name(), waiting, false);
             }
-            waves.add(members.stream().filter(ClusterStarter::isExchangeStandby).toList());
             Semaphore starting = new Semaphore(MAX_PARALLEL_STARTS, true);
-            for (List<Cluster.Member> inWave : waves) {
-                List<Readiness> times = Cluster.inParallel(inWave, member -> {
+            // Say when the first replicas serve, while the others still start (FIRST_REPLICAS_FIRST).
+            String firstFrontend = spec.frontends() > 0 ? url(Tier.FRONTEND, 1) : null;
+            boolean servingEarly = false;
+            for (Phase phase : phases) {
+                if (FIRST_REPLICAS_FIRST && phase != phases.getFirst() && firstFrontend != null && !servingEarly) {
+                    servingEarly = true;
+                    progress.update(
+                            "bookstore",
+                            "first replicas ready: lookups and buys at " + firstFrontend + "; the others start"
+                                    + (phase.niceness() != 0 ? " at low CPU priority" : ""),
+                            false);
+                }
+                List<Readiness> times = Cluster.inParallel(phase.members(), member -> {
                     starting.acquireUninterruptibly();
                     try {
                         // Stopped (Ctrl-C) while this one waited for its turn: it would outlive the launcher.
                         if (shutdown.isDone()) throw new IllegalStateException("The cluster is stopping");
                         progress.update(
-                                member.name(), "starting on " + member.process().baseUrl(), false);
+                                member.name(),
+                                "starting on " + member.process().baseUrl()
+                                        + (phase.niceness() != 0 ? " (low CPU priority)" : ""),
+                                false);
                         Duration wall;
                         try {
-                            wall = startAndAwait(member, READY_TIMEOUT, 0);
+                            wall = startAndAwait(member, READY_TIMEOUT, phase.niceness(), LOW_PRIORITY_AT_MOST);
                         } catch (RuntimeException e) {
                             progress.update(
                                     member.name(),
@@ -180,11 +205,12 @@ final class ClusterStarter {
                         starting.release();
                     }
                 });
-                for (int i = 0; i < inWave.size(); i++) {
-                    readiness.put(inWave.get(i).name(), times.get(i).wall());
-                    cpu.put(inWave.get(i).name(), times.get(i).cpu());
+                for (int i = 0; i < phase.members().size(); i++) {
+                    readiness.put(phase.members().get(i).name(), times.get(i).wall());
+                    cpu.put(phase.members().get(i).name(), times.get(i).cpu());
                 }
             }
+            if (servingEarly) progress.update("bookstore", "every replica ready", true);
             long instancesReady = System.nanoTime();
             List<String> frontends = members.stream()
                     .filter(member -> member.tier() == Tier.FRONTEND)
@@ -237,12 +263,32 @@ final class ClusterStarter {
      * @param niceness CPU priority while starting (0 = normal), restored to normal once ready
      */
     static Duration startAndAwait(Cluster.Member member, Duration timeout, int niceness) {
+        return startAndAwait(member, timeout, niceness, timeout);
+    }
+
+    /**
+     * As {@link #startAndAwait(Cluster.Member, Duration, int)}, with the low priority restored after {@code
+     * lowPriorityAtMost} at the latest.
+     */
+    static Duration startAndAwait(Cluster.Member member, Duration timeout, int niceness, Duration lowPriorityAtMost) {
         appendToLog(
                 member.process().logFile(),
                 "=== agora cluster: starting " + member.name() + " at " + Instant.now() + " ===\n");
         long started = System.nanoTime();
         member.process().start();
-        if (niceness != 0) CpuPriority.set(member.process().pid(), niceness);
+        long pid = member.process().pid();
+        Thread restore = null;
+        if (niceness != 0) {
+            CpuPriority.set(pid, niceness);
+            restore = Thread.ofVirtual().name("priority-" + member.name()).start(() -> {
+                try {
+                    Thread.sleep(lowPriorityAtMost);
+                    CpuPriority.set(pid, 0);
+                } catch (InterruptedException ready) {
+                    // restored below
+                }
+            });
+        }
         try {
             if (member.tier() == Tier.EXCHANGE) {
                 Health.awaitActiveOrStandby(member.process(), timeout);
@@ -250,9 +296,52 @@ final class ClusterStarter {
                 member.process().awaitReady(timeout);
             }
         } finally {
-            if (niceness != 0) CpuPriority.set(member.process().pid(), 0);
+            if (restore != null) {
+                restore.interrupt();
+                CpuPriority.set(pid, 0);
+            }
         }
         return Duration.ofNanos(System.nanoTime() - started);
+    }
+
+    /** Instances that start together, at one CPU priority (niceness, 0 = normal), after the previous phase's. */
+    record Phase(List<Cluster.Member> members, int niceness) {}
+
+    /**
+     * The order in which {@code members} start ({@link #FIRST_REPLICAS_FIRST}): the first replica of each bookstore
+     * tier; then the other replicas and the active exchange, for the launcher's command at a low CPU priority
+     * (restored once each is ready, or after {@link #LOW_PRIORITY_AT_MOST}), so that the first lookups and buys are not slowed by them; then the exchange's
+     * standby, so that exchange-1 leads.
+     * A cluster without bookstore tiers starts its exchange first. Empty phases are left out.
+     */
+    List<Phase> phases(List<Cluster.Member> members) {
+        List<Cluster.Member> standby =
+                members.stream().filter(ClusterStarter::isExchangeStandby).toList();
+        List<Cluster.Member> others =
+                members.stream().filter(member -> !isExchangeStandby(member)).toList();
+        List<Phase> phases = new ArrayList<>();
+        if (FIRST_REPLICAS_FIRST) {
+            boolean bookstore = others.stream().anyMatch(member -> member.tier() != Tier.EXCHANGE);
+            List<Cluster.Member> first = others.stream()
+                    .filter(member -> isFirstReplica(member) && (member.tier() != Tier.EXCHANGE || !bookstore))
+                    .toList();
+            // Low priority only for the launcher's command, where someone waits for the first answers: a test or an
+            // experiment waits for the whole cluster, and beside other busy processes (a CI build running two
+            // modules' tests) niced instances would barely start.
+            int later = training == Cluster.AotTraining.AFTER_READY ? CpuPriority.RESTART_NICENESS : 0;
+            phases.add(new Phase(first, 0));
+            phases.add(new Phase(
+                    others.stream().filter(member -> !first.contains(member)).toList(), later));
+            phases.add(new Phase(standby, later));
+        } else {
+            phases.add(new Phase(others, 0));
+            phases.add(new Phase(standby, 0));
+        }
+        return phases.stream().filter(phase -> !phase.members().isEmpty()).toList();
+    }
+
+    private static boolean isFirstReplica(Cluster.Member member) {
+        return member.name().equals(member.tier().instanceName(1));
     }
 
     private static boolean isExchangeStandby(Cluster.Member member) {
@@ -387,6 +476,12 @@ final class ClusterStarter {
         DatabaseOwners.Login login = databaseLogins.get(tier);
         if (login != null) {
             env.putAll(LocalProfile.database(login));
+        }
+        if (FIRST_REPLICAS_FIRST && index > 1 && tier.database().isPresent()) {
+            // Replicas share their tier's database, and the first replica has migrated and validated it before the
+            // others start (phases): they need not run Flyway or Hibernate's schema check again.
+            env.put("SPRING_FLYWAY_ENABLED", "false");
+            env.put("SPRING_JPA_HIBERNATE_DDL_AUTO", "none");
         }
         if (tier == Tier.EXCHANGE) {
             env.put("AGORA_EXCHANGE_TCP_PORT", Integer.toString(spec.exchangeTcpPort(index)));

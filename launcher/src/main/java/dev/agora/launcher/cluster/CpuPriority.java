@@ -12,8 +12,10 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Used while a replica restarts: in a deployment it would start on its own machine, but here its JIT and class
  * loading compete for the same two cores as the survivors, which then miss their timeouts. Starting it at a lower
- * priority keeps the survivors' behaviour what it would be. Where renice is missing or not permitted, this does
- * nothing.
+ * priority keeps the survivors' behaviour what it would be. Also while a cluster's second replicas start, so that the
+ * first replicas serve their first requests at full speed. Where renice is missing or not permitted, this does
+ * nothing; and only a superuser may raise a priority again (Linux needs CAP_SYS_NICE for it), so for anyone else it
+ * does not lower one either: an instance would otherwise run at the low priority for good.
  */
 final class CpuPriority {
 
@@ -21,7 +23,11 @@ final class CpuPriority {
 
     private CpuPriority() {}
 
+    /** Whether priorities lowered here can be restored: the launcher runs as the superuser. */
+    private static final boolean RESTORABLE = runsAsSuperuser();
+
     static void set(long pid, int niceness) {
+        if (!RESTORABLE) return;
         Path tasks = Path.of("/proc", Long.toString(pid), "task");
         if (pid <= 0 || !Files.isDirectory(tasks)) return;
         List<String> command = new ArrayList<>(List.of("renice", "-n", Integer.toString(niceness), "-p"));
@@ -36,6 +42,18 @@ final class CpuPriority {
             // The process may just have exited, or there is no renice here: priorities stay as they were.
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    private static boolean runsAsSuperuser() {
+        try {
+            // "Uid:" then the real, effective, saved and file-system user ids.
+            return Files.readAllLines(Path.of("/proc/self/status")).stream()
+                    .filter(line -> line.startsWith("Uid:"))
+                    .map(line -> line.split("\\s+"))
+                    .anyMatch(ids -> ids.length > 2 && ids[2].equals("0"));
+        } catch (IOException | RuntimeException e) {
+            return false;
         }
     }
 }
