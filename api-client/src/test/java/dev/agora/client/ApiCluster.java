@@ -73,7 +73,7 @@ final class ApiCluster {
                             .env(issuer)
                             .env("AGORA_FILES_NODES", catalog)
                             .env("AGORA_FILES_COPIES", "1")
-                            .env("AGORA_FILES_DIR", files.toString())
+                            .env("AGORA_FILES_DIRECTORY", files.toString())
                             .env("FRONTEND_INSTANCES", frontend)
                             .env("AGORA_INSTANCES_FRONTEND_SERVICE", frontend)
                             .jvmOptions(JVM_OPTIONS));
@@ -102,7 +102,7 @@ final class ApiCluster {
                             .env("ORDER_INSTANCES", order.baseUrl())
                             .env("EXCHANGE_INSTANCES", exchange.baseUrl())
                             // One address sends every test's calls, faster than a production caller may.
-                            .env("AGORA_RATE_LIMITS_ENABLED", "false")
+                            .env("AGORA_LIMITS_RATES_ENABLED", "false")
                             .jvmOptions(JVM_OPTIONS));
             LocalProcesses.startAndAwaitReady(List.of(catalogProcess, order, exchange, frontendProcess), READY);
         } catch (RuntimeException e) {

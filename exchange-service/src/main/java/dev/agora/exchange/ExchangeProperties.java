@@ -15,19 +15,13 @@ import org.springframework.util.unit.DataSize;
  *     plain protocol carries no credentials, so whoever reaches the port can create accounts and trade on any of
  *     them; widen it only to a network that is trusted as a whole, or turn on {@link Tls}
  * @param maxMessageSize largest XML request accepted; the declared length is checked before reading
- * @param maxRequestChildren most children one request may hold
  * @param readTimeout longest wait for any single read from a client
  * @param requestDeadline longest time one whole request may take to arrive
- * @param ioThreads Netty event-loop threads of the XML server
- * @param queueCapacity commands waiting for the sequencer before new ones are refused
- * @param maxBatch most commands committed in one transaction
  * @param closedOrdersKept recently closed orders the engine keeps in memory for queries; older ones are read from
  *     PostgreSQL
  * @param fillsKeptPerOrder executions an open order keeps in memory; beyond that they are read from PostgreSQL
  * @param closedOrdersKeptPerAccount each account's latest closed orders the engine keeps in memory besides, however
  *     long ago they closed (memory follows accounts, not history)
- * @param historyThreads threads reading closed orders from PostgreSQL (each holds a pooled connection while reading)
- * @param historyQueueCapacity reads of closed orders that may wait for a thread before more are refused
  * @param standbyWarmUpRounds times a standby runs its JSON API's order path before it may have to take over (the
  *     {@code api} package's {@code StandbyWarmUp}); 0 turns it off
  * @param leadership the lease that makes one instance active
@@ -38,20 +32,44 @@ public record ExchangeProperties(
         @DefaultValue("12345") int tcpPort,
         @DefaultValue("127.0.0.1") String tcpHost,
         @DefaultValue("64KB") DataSize maxMessageSize,
-        @DefaultValue("10000") int maxRequestChildren,
         @DefaultValue("10s") Duration readTimeout,
         @DefaultValue("30s") Duration requestDeadline,
-        @DefaultValue("1") int ioThreads,
-        @DefaultValue("10000") int queueCapacity,
-        @DefaultValue("2048") int maxBatch,
         @DefaultValue("16384") int closedOrdersKept,
         @DefaultValue("8") int fillsKeptPerOrder,
         @DefaultValue("8") int closedOrdersKeptPerAccount,
-        @DefaultValue("2") int historyThreads,
-        @DefaultValue("1024") int historyQueueCapacity,
         @DefaultValue("300") int standbyWarmUpRounds,
         @DefaultValue Leadership leadership,
         @DefaultValue Tls tls) {
+
+    /** Most children one XML request may hold; a larger request is refused as a whole. */
+    public int maxRequestChildren() {
+        return 10_000;
+    }
+
+    /** Netty event-loop threads of the XML server: one keeps up with the single sequencer behind it. */
+    public int ioThreads() {
+        return 1;
+    }
+
+    /** Commands waiting for the sequencer before new ones are refused as overloaded. */
+    public int queueCapacity() {
+        return 10_000;
+    }
+
+    /** Most commands committed in one transaction (one group commit). */
+    public int maxBatch() {
+        return 2048;
+    }
+
+    /** Threads reading closed orders from PostgreSQL, each holding a pooled connection while it reads. */
+    public int historyThreads() {
+        return 2;
+    }
+
+    /** Reads of closed orders that may wait for a thread before more are refused as overloaded. */
+    public int historyQueueCapacity() {
+        return 1024;
+    }
 
     /** Largest XML reply written; a larger one is replaced by an error. 4 MB holds a status of thousands of fills. */
     public DataSize maxReplySize() {
@@ -94,18 +112,23 @@ public record ExchangeProperties(
     /**
      * The lease in PostgreSQL that makes one instance the active exchange ({@code agora.exchange.leadership.*}). A
      * frozen or unreachable leader loses it {@code ttl} after its last renewal; a killed one at once (its session
-     * ends); a standby looks every {@code poll-every}.
+     * ends); a standby looks every 100 ms.
      *
-     * @param lease the lease's name (its row in {@code leader_lease}); instances of one exchange share it
      * @param ttl how long a lease lasts unrenewed, by the database's clock
      * @param renewEvery how often the leader renews
-     * @param pollEvery how often a standby looks whether the lease is free
      */
-    public record Leadership(
-            @DefaultValue("exchange") String lease,
-            @DefaultValue("500ms") Duration ttl,
-            @DefaultValue("100ms") Duration renewEvery,
-            @DefaultValue("100ms") Duration pollEvery) {}
+    public record Leadership(@DefaultValue("500ms") Duration ttl, @DefaultValue("100ms") Duration renewEvery) {
+
+        /** The lease's name (its row in {@code leader_lease}); every instance of the one exchange shares it. */
+        public String lease() {
+            return "exchange";
+        }
+
+        /** How often a standby looks whether the lease is free. */
+        public Duration pollEvery() {
+            return Duration.ofMillis(100);
+        }
+    }
 
     /**
      * TLS for the XML protocol, for deployments where its port leaves the host. Off unless a bundle is named. When on,

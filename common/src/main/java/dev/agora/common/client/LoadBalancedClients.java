@@ -35,10 +35,9 @@ import org.springframework.web.service.invoker.HttpServiceProxyFactory;
 import reactor.core.publisher.Mono;
 
 /**
- * Calls to replicated services on Spring Cloud's own terms (common/README.md, "Replica calls"): a caller imports this
- * bean, declares a {@code @LoadBalanced RestClient.Builder} per called service from {@link #builder} and an
- * {@code @HttpExchange} interface on it from {@link #client}, and runs each call through Spring Cloud CircuitBreaker
- * for the service's bulkhead. Only the replicas' breakers ({@link ReplicaBreakers}) keep calls from a replica.
+ * Calls to replicated services (common/README.md, "Replica calls"): a caller imports this bean, declares a
+ * {@code @LoadBalanced RestClient.Builder} per called service from {@link #builder} and an {@code @HttpExchange}
+ * interface on it from {@link #client}, and runs each call through Spring Cloud CircuitBreaker for its bulkhead.
  */
 public class LoadBalancedClients implements DisposableBean {
 
@@ -66,10 +65,7 @@ public class LoadBalancedClients implements DisposableBean {
         this.loadBalancers = loadBalancers;
     }
 
-    /**
-     * The builder of {@code serviceId}'s {@code @LoadBalanced} bean: Spring Boot's customizers, the pooled HTTP client,
-     * request id and writing frontend passed on. Sets up the service's breakers and bulkhead (and their metrics).
-     */
+    /** The builder of {@code serviceId}'s {@code @LoadBalanced} bean; sets up its breakers, bulkhead and metrics. */
     public RestClient.Builder builder(String serviceId) {
         CloseableHttpClient http = pools.computeIfAbsent(serviceId, this::setUp);
         RestClient.Builder builder = RestClient.builder();
@@ -100,7 +96,7 @@ public class LoadBalancedClients implements DisposableBean {
         return pool(serviceId, own, meters);
     }
 
-    /** The client of {@code serviceId} on its load-balanced builder, the replicas' breakers after the load balancer. */
+    /** The client of {@code serviceId} on its load-balanced builder, each attempt through its replica's breaker. */
     public RestClient restClient(String serviceId, RestClient.Builder loadBalanced) {
         return loadBalanced.requestInterceptor(replicaBreakers.get(serviceId)).build();
     }
@@ -112,10 +108,7 @@ public class LoadBalancedClients implements DisposableBean {
                 .createClient(api);
     }
 
-    /**
-     * Apache HttpClient 5 (the fastest RestClient backend measured here), {@code max-concurrent-calls} connections per
-     * replica (the bulkhead's), {@code httpcomponents.httpclient.pool.*{httpclient=<name>}}; no retries, no cookies.
-     */
+    /** Apache HttpClient 5, the fastest RestClient backend measured here; the load balancer retries, not it. */
     static CloseableHttpClient pool(String name, AgoraClients.Settings settings, MeterRegistry meters) {
         Timeout answer = Timeout.of(settings.timeout());
         int connections = settings.maxConcurrentCalls();
@@ -153,7 +146,7 @@ public class LoadBalancedClients implements DisposableBean {
         return client.build();
     }
 
-    /** Replicas the load balancer offers calls to now whose breaker is not open (its last resort offers open ones). */
+    /** Replicas offered now whose breaker is not open (the list's last resort offers open ones). */
     private long admitted(String serviceId) {
         var listed = loadBalancers.getObject().getInstance(serviceId, ServiceInstanceListSupplier.class);
         var now = Mono.from(listed.get()).onErrorComplete().block(Duration.ofSeconds(1));
@@ -164,7 +157,6 @@ public class LoadBalancedClients implements DisposableBean {
                         .count();
     }
 
-    /** The replicas' breakers of {@code serviceId}; null when no client of it is built here. */
     ReplicaBreakers replicaBreakers(String serviceId) {
         return replicaBreakers.get(serviceId);
     }

@@ -20,11 +20,11 @@ import org.springframework.http.client.ClientHttpRequestInterceptor;
 import org.springframework.http.client.ClientHttpResponse;
 
 /**
- * A Resilience4j breaker per replica of one service ({@code <service>@<host:port>} in Spring Cloud CircuitBreaker's
- * registry). As the {@link ClientHttpRequestInterceptor} after the load balancer's it records each attempt on the
- * replica chosen for it: a refused connection ejects the replica at once, a run of failures (5xx, timeouts, resets) by
- * failure rate. The load balancer's list leaves ejected replicas out ({@link HealthCheckedInstances#admitted}); an
- * attempt its breaker does not permit (that list's last resort) is sent all the same and not recorded.
+ * A Resilience4j breaker per replica of one service ({@code <service>@<host:port>}), recording each attempt on the
+ * replica the load balancer chose for it: a refused connection ejects the replica at once, a run of failures (5xx,
+ * timeouts, resets) by failure rate. The load balancer's list leaves ejected replicas out ({@link
+ * HealthCheckedInstances#admitted}); an attempt its breaker does not permit (that list's last resort) is sent all the
+ * same and not recorded.
  */
 public final class ReplicaBreakers implements ClientHttpRequestInterceptor {
 
@@ -51,7 +51,7 @@ public final class ReplicaBreakers implements ClientHttpRequestInterceptor {
         this.poolTimeouts = poolTimeouts;
         registry.addConfiguration(
                 serviceId,
-                CircuitBreakerConfig.custom() // counting calls; opening at 50% failures
+                CircuitBreakerConfig.custom()
                         .slidingWindowSize(10)
                         .minimumNumberOfCalls(5)
                         .waitDurationInOpenState(interval.multipliedBy(2))
@@ -75,31 +75,33 @@ public final class ReplicaBreakers implements ClientHttpRequestInterceptor {
         CircuitBreaker breaker = breaker(request.getURI().getRawAuthority());
         boolean permitted = breaker.tryAcquirePermission();
         long started = System.nanoTime();
-        ClientHttpResponse response;
         try {
-            response = execution.execute(request, body);
+            ClientHttpResponse response = execution.execute(request, body);
+            if (permitted)
+                breaker.onResult(
+                        nanosSince(started),
+                        TimeUnit.NANOSECONDS,
+                        response.getStatusCode().value());
+            return response;
         } catch (IOException | RuntimeException | Error failed) {
-            if (neverSent(failed)) {
-                if (permitted) breaker.releasePermission();
-                try {
-                    if (breaker.getState() != CircuitBreaker.State.OPEN) breaker.transitionToOpenState();
-                    log.warn("Ejected {} ({})", breaker.getName(), failed.toString());
-                } catch (RuntimeException raced) {
-                    // another attempt ejected it at the same moment
-                }
-            } else if (permitted) {
-                breaker.onError(System.nanoTime() - started, TimeUnit.NANOSECONDS, failed);
-            }
             if (failed instanceof ConnectionRequestTimeoutException) poolTimeouts.increment();
+            if (!neverSent(failed)) {
+                if (permitted) breaker.onError(nanosSince(started), TimeUnit.NANOSECONDS, failed);
+                throw failed;
+            }
+            if (permitted) breaker.releasePermission();
+            try {
+                if (breaker.getState() != CircuitBreaker.State.OPEN) breaker.transitionToOpenState();
+                log.warn("Ejected {} ({})", breaker.getName(), failed.toString());
+            } catch (RuntimeException raced) {
+                // another attempt ejected it at the same moment
+            }
             throw failed;
         }
-        if (permitted) {
-            breaker.onResult(
-                    System.nanoTime() - started,
-                    TimeUnit.NANOSECONDS,
-                    response.getStatusCode().value());
-        }
-        return response;
+    }
+
+    private static long nanosSince(long started) {
+        return System.nanoTime() - started;
     }
 
     /** The request never reached the replica: refused, unroutable, or the connect timed out. */

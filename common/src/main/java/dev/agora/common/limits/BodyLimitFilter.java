@@ -1,5 +1,6 @@
 package dev.agora.common.limits;
 
+import dev.agora.common.problem.ProblemException;
 import dev.agora.common.problem.ProblemResponses;
 import dev.agora.common.problem.ProblemTypes;
 import io.micrometer.core.instrument.Counter;
@@ -12,9 +13,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.BufferedReader;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
@@ -23,10 +22,10 @@ import org.springframework.security.web.util.matcher.RequestMatcher;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * Refuses a request body larger than the limit with 413 problem+json, without reading it: at once when its
- * {@code Content-Length} says so, and for a chunked body as soon as it has sent one byte more than the limit (the
- * few kilobytes up to the limit are held, as the handler would read them anyway). Paths whose handlers stream
- * (file uploads) are exempt and enforce their own limit.
+ * Refuses a request body larger than the limit with 413 problem+json: at once, unread, when its {@code
+ * Content-Length} says so, and for a chunked body as soon as the handler has read one byte more than the limit
+ * (Spring MVC answers the {@link ProblemException} the read throws). Paths whose handlers stream (file uploads) are
+ * exempt and enforce their own limit.
  *
  * <p>Written here because neither layer below offers it for every request: Tomcat's {@code maxPostSize} covers only
  * form and multipart parsing and {@code maxSwallowSize} only what it discards after a response, and Spring MVC's
@@ -53,96 +52,80 @@ final class BodyLimitFilter extends OncePerRequestFilter {
         boolean chunked = declared < 0 && request.getHeader("Transfer-Encoding") != null;
         if ((declared <= maxBody && !chunked) || unbounded.matches(request)) {
             chain.doFilter(request, response);
-            return;
+        } else if (chunked) {
+            chain.doFilter(new Capped(request), response);
+        } else {
+            refused.increment();
+            // The rest of the body stays unread: the connection closes instead of being kept for the next request.
+            response.setHeader("Connection", "close");
+            ProblemResponses.write(
+                    response, HttpStatus.CONTENT_TOO_LARGE, ProblemTypes.CONTENT_TOO_LARGE, tooLarge(request));
+            // Out now: Tomcat swallows what is left of the body (up to max-swallow-size) before it completes a
+            // response.
+            response.flushBuffer();
         }
-        if (declared > maxBody) {
-            refuse(request, response);
-            return;
-        }
-        byte[] body = request.getInputStream().readNBytes((int) maxBody + 1);
-        if (body.length > maxBody) {
-            refuse(request, response);
-            return;
-        }
-        chain.doFilter(new HeldBody(request, body), response);
     }
 
-    private void refuse(HttpServletRequest request, HttpServletResponse response) throws IOException {
-        refused.increment();
-        // The rest of the body stays unread: the connection closes instead of being kept for the next request.
-        response.setHeader("Connection", "close");
-        ProblemResponses.write(
-                response,
-                HttpStatus.CONTENT_TOO_LARGE,
-                ProblemTypes.CONTENT_TOO_LARGE,
-                "The request body is larger than the " + maxBody + " bytes " + request.getRequestURI() + " accepts");
-        // Out now: Tomcat reads (swallows) what is left of the body, up to its max-swallow-size, before it
-        // completes a response itself.
-        response.flushBuffer();
+    private String tooLarge(HttpServletRequest request) {
+        return "The request body is larger than the " + maxBody + " bytes " + request.getRequestURI() + " accepts";
     }
 
-    /** A chunked body that fit the limit, handed on as if it had just arrived. */
-    private static final class HeldBody extends HttpServletRequestWrapper {
+    /** A chunked body, counted as it is read. */
+    private final class Capped extends HttpServletRequestWrapper {
 
-        private final byte[] body;
+        private ServletInputStream counted;
 
-        HeldBody(HttpServletRequest request, byte[] body) {
+        Capped(HttpServletRequest request) {
             super(request);
-            this.body = body;
         }
 
         @Override
-        public int getContentLength() {
-            return body.length;
-        }
+        public synchronized ServletInputStream getInputStream() throws IOException {
+            if (counted != null) return counted;
+            ServletInputStream body = super.getInputStream();
+            return counted = new ServletInputStream() {
+                private long read;
 
-        @Override
-        public long getContentLengthLong() {
-            return body.length;
-        }
-
-        @Override
-        public ServletInputStream getInputStream() {
-            InputStream bytes = new ByteArrayInputStream(body);
-            return new ServletInputStream() {
                 @Override
                 public int read() throws IOException {
-                    return bytes.read();
+                    int next = body.read();
+                    if (next >= 0) count(1);
+                    return next;
                 }
 
                 @Override
                 public int read(byte[] buffer, int offset, int length) throws IOException {
-                    return bytes.read(buffer, offset, length);
+                    int n = body.read(buffer, offset, length);
+                    if (n > 0) count(n);
+                    return n;
+                }
+
+                private void count(int bytes) {
+                    if ((read += bytes) <= maxBody) return;
+                    refused.increment();
+                    throw new ProblemException(
+                            HttpStatus.CONTENT_TOO_LARGE, ProblemTypes.CONTENT_TOO_LARGE, tooLarge(Capped.this));
                 }
 
                 @Override
                 public boolean isFinished() {
-                    return available() == 0;
-                }
-
-                @Override
-                public int available() {
-                    try {
-                        return bytes.available();
-                    } catch (IOException impossible) {
-                        return 0;
-                    }
+                    return body.isFinished();
                 }
 
                 @Override
                 public boolean isReady() {
-                    return true;
+                    return body.isReady();
                 }
 
                 @Override
                 public void setReadListener(ReadListener listener) {
-                    throw new UnsupportedOperationException("The body was already read");
+                    body.setReadListener(listener);
                 }
             };
         }
 
         @Override
-        public BufferedReader getReader() {
+        public BufferedReader getReader() throws IOException {
             String encoding = getCharacterEncoding();
             Charset charset = encoding == null ? StandardCharsets.UTF_8 : Charset.forName(encoding);
             return new BufferedReader(new InputStreamReader(getInputStream(), charset));

@@ -1,6 +1,7 @@
 package dev.agora.common.problem;
 
 import java.net.URI;
+import org.springframework.http.HttpStatusCode;
 
 /** Stable problem {@code type} URIs; clients may switch on them, so they never change once published. */
 public final class ProblemTypes {
@@ -31,5 +32,21 @@ public final class ProblemTypes {
 
     public static URI of(String slug) {
         return URI.create(BASE + slug);
+    }
+
+    /** The type of an answer that has no more specific one, by its status. */
+    public static URI of(HttpStatusCode status) {
+        return switch (status.value()) {
+            case 401 -> UNAUTHORIZED;
+            case 403 -> FORBIDDEN;
+            case 404 -> NOT_FOUND;
+            case 405 -> METHOD_NOT_ALLOWED;
+            case 409 -> CONFLICT;
+            case 413 -> CONTENT_TOO_LARGE;
+            case 415 -> UNSUPPORTED_MEDIA_TYPE;
+            case 429 -> TOO_MANY_REQUESTS;
+            case 503 -> SERVICE_UNAVAILABLE;
+            default -> status.is4xxClientError() ? BAD_REQUEST : INTERNAL;
+        };
     }
 }

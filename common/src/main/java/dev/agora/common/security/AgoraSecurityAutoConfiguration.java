@@ -105,25 +105,21 @@ public class AgoraSecurityAutoConfiguration {
         return SecurityObservationSettings.noObservations();
     }
 
+    /** A service's OAuth2 client is named after the service unless told otherwise. */
     @Bean
     @ConditionalOnMissingBean
-    ServiceTokens serviceTokens(AgoraSecurityProperties configured, Environment environment) {
-        // A service's OAuth2 client is named after the service unless told otherwise.
-        var properties = configured.clientId() == null || configured.clientId().isBlank()
-                ? new AgoraSecurityProperties(
-                        configured.issuer(),
-                        configured.authorities(),
-                        environment.getProperty("spring.application.name"),
-                        configured.clientSecret(),
-                        configured.publicReads())
-                : configured;
-        if (!properties.callsOtherServices()) {
+    ServiceTokens serviceTokens(AgoraSecurityProperties properties, Environment environment) {
+        String secret = properties.clientSecret();
+        if (secret == null || secret.isBlank() || properties.authorities().isEmpty()) {
             return () -> {
                 throw new IllegalStateException(
                         "This service has no client credentials (agora.security.client-secret)");
             };
         }
-        return new ClientCredentialsTokens(properties);
+        String clientId = properties.clientId() == null || properties.clientId().isBlank()
+                ? environment.getProperty("spring.application.name")
+                : properties.clientId();
+        return ServiceTokens.clientCredentials(clientId, secret, properties.authorities());
     }
 
     /**

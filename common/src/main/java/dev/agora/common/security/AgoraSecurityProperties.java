@@ -31,8 +31,4 @@ public record AgoraSecurityProperties(
         authorities = authorities == null ? List.of() : List.copyOf(authorities);
         publicReads = publicReads == null ? List.of() : List.copyOf(publicReads);
     }
-
-    public boolean callsOtherServices() {
-        return clientId != null && !clientId.isBlank() && clientSecret != null && !clientSecret.isBlank();
-    }
 }

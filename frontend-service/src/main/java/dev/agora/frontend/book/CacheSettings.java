@@ -2,10 +2,12 @@ package dev.agora.frontend.book;
 
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.ConstructorBinding;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * The frontend's book cache ({@code agora.cache.*}).
+ * The frontend's book cache: only {@code agora.cache.enabled} is a setting; the bounds are its defaults (tests make
+ * smaller caches directly).
  *
  * @param enabled off for the with/without-cache experiments ({@code AGORA_CACHE_ENABLED=false})
  * @param maxLookups books kept at most
@@ -14,13 +16,14 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     lost one
  */
 @ConfigurationProperties("agora.cache")
-public record CacheSettings(
-        @DefaultValue("true") boolean enabled,
-        @DefaultValue("10000") long maxLookups,
-        @DefaultValue("1000") long maxSearches,
-        @DefaultValue("60s") Duration ttl) {
+public record CacheSettings(boolean enabled, long maxLookups, long maxSearches, Duration ttl) {
+
+    @ConstructorBinding
+    public CacheSettings(@DefaultValue("true") boolean enabled) {
+        this(enabled, 10_000, 1_000, Duration.ofSeconds(60));
+    }
 
     public static CacheSettings defaults() {
-        return new CacheSettings(true, 10_000, 1_000, Duration.ofSeconds(60));
+        return new CacheSettings(true);
     }
 }

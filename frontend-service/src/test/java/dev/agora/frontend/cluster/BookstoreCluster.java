@@ -90,7 +90,7 @@ public final class BookstoreCluster implements AutoCloseable {
                 catalogs.add(processes.service(
                         "catalog-service", "catalog-" + i, catalogPorts.get(i), catalog -> catalog.env(
                                         "AGORA_FILES_NODES", fileNodes)
-                                .env("AGORA_FILES_DIR", files)
+                                .env("AGORA_FILES_DIRECTORY", files)
                                 .env(LocalProfile.database(catalogJdbcUrl, postgres.username(), postgres.password()))
                                 .env(LocalProfile.trusting(frontendUrls))
                                 .env("FRONTEND_INSTANCES", frontendUrls)

@@ -70,7 +70,7 @@ class TracesAcrossTiersTest {
                 .env("FRONTEND_INSTANCES", frontendUrl)
                 .env("AGORA_INSTANCES_FRONTEND_SERVICE", frontendUrl)
                 .env(
-                        "AGORA_FILES_DIR",
+                        "AGORA_FILES_DIRECTORY",
                         Path.of("target", "tracing-files", run).toAbsolutePath().toString())
                 .jvmOptions(JVM_OPTIONS));
         ServiceProcess order = processes.service("order-service", "order-0", env -> env.env(tracing)

@@ -458,7 +458,7 @@ final class ClusterStarter {
         if (tier == Tier.CATALOG) {
             // Book files: each catalog's blobs and staging in a folder of its own under the data directory.
             env.put(
-                    "AGORA_FILES_DIR",
+                    "AGORA_FILES_DIRECTORY",
                     spec.dataDirectory()
                             .resolve("files")
                             .resolve(tier.instanceName(index))
@@ -469,9 +469,9 @@ final class ClusterStarter {
                     "AGORA_IDENTITY_SEED_FILE",
                     Cluster.credentialsFile(spec).toAbsolutePath().toString());
             // A lab cluster: the seed experiments send thousands of requests a second from one address as one
-            // customer, which production rate limits exist to refuse. -e frontend:AGORA_RATE_LIMITS_ENABLED=true
+            // customer, which production rate limits exist to refuse. -e frontend:AGORA_LIMITS_RATES_ENABLED=true
             // turns them on. Body caps stay.
-            env.put("AGORA_RATE_LIMITS_ENABLED", "false");
+            env.put("AGORA_LIMITS_RATES_ENABLED", "false");
         }
         DatabaseOwners.Login login = databaseLogins.get(tier);
         if (login != null) {

@@ -48,11 +48,11 @@ class ClusterStarterTest {
     @Test
     void frontendsRunWithoutRateLimitsUnlessAskedFor() {
         assertThat(new ClusterStarter(spec).environment(Tier.FRONTEND, 1, null, Map.of()))
-                .containsEntry("AGORA_RATE_LIMITS_ENABLED", "false");
+                .containsEntry("AGORA_LIMITS_RATES_ENABLED", "false");
 
-        ClusterSpec limited = spec.withEnvironment("frontend", "AGORA_RATE_LIMITS_ENABLED", "true");
+        ClusterSpec limited = spec.withEnvironment("frontend", "AGORA_LIMITS_RATES_ENABLED", "true");
         assertThat(new ClusterStarter(limited).environment(Tier.FRONTEND, 1, null, Map.of()))
-                .containsEntry("AGORA_RATE_LIMITS_ENABLED", "true");
+                .containsEntry("AGORA_LIMITS_RATES_ENABLED", "true");
     }
 
     @Test

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.security.oauth2.core.OAuth2AuthorizationException;
 
 /** A service's own token, fetched over real HTTP from a token endpoint, past authorities that are down. */
-class ClientCredentialsTokensTest {
+class ServiceTokensTest {
 
     private static final TestIssuer ISSUER = new TestIssuer().registerClient("order-service", "s3cret-s3cret-s3cret");
 
@@ -24,8 +24,8 @@ class ClientCredentialsTokensTest {
 
     @Test
     void aTokenComesFromTheNextAuthorityWhenTheFirstIsDownAndIsKeptForLaterCalls() throws Exception {
-        var tokens = new ClientCredentialsTokens(
-                properties(List.of(deadAuthority(), URI.create(ISSUER.url())), "s3cret-s3cret-s3cret"));
+        var tokens = ServiceTokens.clientCredentials(
+                "order-service", "s3cret-s3cret-s3cret", List.of(deadAuthority(), URI.create(ISSUER.url())));
 
         String first = tokens.bearer();
 
@@ -37,14 +37,10 @@ class ClientCredentialsTokensTest {
 
     @Test
     void aWrongSecretIsRefusedAndNotRetriedElsewhere() {
-        var tokens = new ClientCredentialsTokens(
-                properties(List.of(URI.create(ISSUER.url()), URI.create(ISSUER.url())), "wrong"));
+        var tokens = ServiceTokens.clientCredentials(
+                "order-service", "wrong", List.of(URI.create(ISSUER.url()), URI.create(ISSUER.url())));
 
         assertThatThrownBy(tokens::bearer).isInstanceOf(OAuth2AuthorizationException.class);
-    }
-
-    private static AgoraSecurityProperties properties(List<URI> authorities, String secret) {
-        return new AgoraSecurityProperties(null, authorities, "order-service", secret, null);
     }
 
     private static URI deadAuthority() throws Exception {
