@@ -79,7 +79,7 @@ public class Orders {
     }
 
     /** A buy's outcome, to be recorded after its answer ({@link #recordAll}). */
-    record Outcome(long orderId, OrderStatus status, BigDecimal total, Rejection rejection) {}
+    public record Outcome(long orderId, OrderStatus status, BigDecimal total, Rejection rejection) {}
 
     /**
      * Moves PENDING orders to their final states, as {@link #finish}, without reading them back, all in one transaction
@@ -92,7 +92,7 @@ public class Orders {
      * (written before the catalog is asked) stay fully durable. A raffle winner is the exception ({@link #confirm}):
      * its refund is written after every other statement of the transaction, so the commit waits for the disk.
      */
-    void recordAll(List<Outcome> outcomes) {
+    public void recordAll(List<Outcome> outcomes) {
         ServerTiming.measure(
                 ServerTiming.DB,
                 () -> transactions.execute(transaction -> {
