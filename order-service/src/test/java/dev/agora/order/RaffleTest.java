@@ -3,7 +3,9 @@ package dev.agora.order;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.agora.order.order.OrderStatus;
 import dev.agora.order.order.Orders;
+import dev.agora.order.order.Rejection;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,6 +17,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -24,6 +27,9 @@ import tools.jackson.databind.JsonNode;
  */
 @Order(1)
 class RaffleTest extends OrderTestSupport {
+
+    @Autowired
+    Orders orders;
 
     @Test
     void concurrentBuysAndTheirRetriesAreCountedOnceEachWithAWinnerAtEveryHundredthConfirmation() throws Exception {
@@ -96,6 +102,42 @@ class RaffleTest extends OrderTestSupport {
         assertThat(order.path("raffle").path("position").asLong()).isEqualTo(before + 1);
         assertThat(order.path("raffle").path("refunded").decimalValue()).isEqualByComparingTo("25.00");
         assertThat(winnerAt(before + 1)).containsEntry("orderId", orderId);
+        assertTheRaffleIsWhole();
+    }
+
+    /**
+     * Outcomes written together (what the outcome writers do under load) take their places in list order in one
+     * transaction: an order already final among them gives its place back, and the 100th place wins although more
+     * statements follow it in the same transaction.
+     */
+    @Test
+    void outcomesWrittenTogetherTakeConsecutivePlacesAndTheHundredthWins() {
+        long bookId = newBook(200);
+        // Dated ahead, so recovery leaves them alone.
+        List<Long> ids = new ArrayList<>();
+        for (int i = 0; i < 4; i++) ids.add(pendingOrder(newKey(), bookId, 1, "-10 minutes"));
+        long toTheNinetyEighth =
+                (Orders.RAFFLE_EVERY - 2 - tally() % Orders.RAFFLE_EVERY + Orders.RAFFLE_EVERY) % Orders.RAFFLE_EVERY;
+        for (int i = 0; i < toTheNinetyEighth; i++)
+            assertThat(buy(newKey(), bookId, 1).status()).isEqualTo(201);
+        await().atMost(Duration.ofSeconds(30)).until(() -> ordersFor(bookId, "CONFIRMED") == toTheNinetyEighth);
+        long before = tally();
+        assertThat(before % Orders.RAFFLE_EVERY).isEqualTo(Orders.RAFFLE_EVERY - 2);
+        orders.recordAll(List.of(new Orders.Outcome(ids.get(1), OrderStatus.CONFIRMED, new BigDecimal("25.00"), null)));
+
+        orders.recordAll(List.of(
+                new Orders.Outcome(ids.get(0), OrderStatus.CONFIRMED, new BigDecimal("25.00"), null),
+                new Orders.Outcome(ids.get(1), OrderStatus.CONFIRMED, new BigDecimal("25.00"), null),
+                new Orders.Outcome(ids.get(2), OrderStatus.REJECTED, null, Rejection.OUT_OF_STOCK),
+                new Orders.Outcome(ids.get(3), OrderStatus.CONFIRMED, new BigDecimal("25.00"), null)));
+
+        assertThat(placeOf(ids.get(1))).isEqualTo(before + 1);
+        assertThat(placeOf(ids.get(0))).isEqualTo(before + 2);
+        assertThat(placeOf(ids.get(0)) % Orders.RAFFLE_EVERY).isZero();
+        assertThat(statusInDatabase(ids.get(2))).isEqualTo("REJECTED");
+        assertThat(placeOf(ids.get(3))).isEqualTo(before + 3);
+        assertThat(tally()).isEqualTo(before + 3);
+        assertThat(winnerAt(before + 2)).containsEntry("orderId", ids.get(0));
         assertTheRaffleIsWhole();
     }
 

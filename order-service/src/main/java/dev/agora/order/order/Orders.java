@@ -3,6 +3,7 @@ package dev.agora.order.order;
 import dev.agora.common.timing.ServerTiming;
 import java.math.BigDecimal;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.springframework.data.domain.PageRequest;
@@ -66,7 +67,7 @@ public class Orders {
     /**
      * Moves a PENDING order to its final state and returns the order as it is then. Only the first finisher changes
      * the row; everyone gets the final row back (all finishers ask the same idempotent reservation, so they agree on
-     * the outcome). See {@link #record} for the write.
+     * the outcome). See {@link #recordAll} for the write.
      */
     Order finish(long id, OrderStatus status, BigDecimal total, Rejection rejection) {
         return ServerTiming.measure(
@@ -77,18 +78,38 @@ public class Orders {
                 }));
     }
 
+    /** A buy's outcome, to be recorded after its answer ({@link #recordAll}). */
+    public record Outcome(long orderId, OrderStatus status, BigDecimal total, Rejection rejection) {}
+
     /**
-     * Moves a PENDING order to its final state, as {@link #finish}, without reading it back. Only the first finisher
-     * changes the row.
+     * Moves PENDING orders to their final states, as {@link #finish}, without reading them back, all in one transaction
+     * (one commit, one turn on the raffle tally's row, the places given in list order). Only the first finisher of an
+     * order changes its row.
      *
-     * <p>This commit does not wait for its WAL flush ({@code synchronous_commit} off for this transaction only): the
-     * outcome is a copy of the catalog's durable, idempotent reservation. Should a crash lose it, the order is PENDING
-     * again and recovery asks the same reservation, which answers the same. The PENDING row itself (written before the
-     * catalog is asked) stays fully durable. A raffle winner's confirmation is the exception ({@link #confirm}).
+     * <p>This commit does not wait for its WAL flush ({@code synchronous_commit} off for this transaction only):
+     * each outcome is a copy of the catalog's durable, idempotent reservation. Should a crash lose it, the orders are
+     * PENDING again and recovery asks the same reservations, which answer the same. The PENDING rows themselves
+     * (written before the catalog is asked) stay fully durable. A raffle winner is the exception ({@link #confirm}):
+     * its refund is written after every other statement of the transaction, so the commit waits for the disk.
      */
-    void record(long id, OrderStatus status, BigDecimal total, Rejection rejection) {
+    public void recordAll(List<Outcome> outcomes) {
         ServerTiming.measure(
-                ServerTiming.DB, () -> transactions.execute(transaction -> write(id, status, total, rejection)));
+                ServerTiming.DB,
+                () -> transactions.execute(transaction -> {
+                    List<Long> winners = new ArrayList<>(1);
+                    for (Outcome outcome : outcomes) {
+                        if (outcome.status() == OrderStatus.CONFIRMED) {
+                            Optional<Long> place = takePlace(outcome.orderId(), outcome.total());
+                            if (place.isPresent() && RaffleTally.wins(place.get())) winners.add(outcome.orderId());
+                        } else {
+                            orders.reject(outcome.orderId(), outcome.rejection().name());
+                        }
+                    }
+                    // Last: each statement above turns synchronous_commit off for the transaction, a refund turns it
+                    // on.
+                    winners.forEach(orders::refund);
+                    return null;
+                }));
     }
 
     private boolean write(long id, OrderStatus status, BigDecimal total, Rejection rejection) {
@@ -109,13 +130,17 @@ public class Orders {
      * that loses them loses the tally's increments with them, in the same transactions, so places stay gap-free.
      */
     private boolean confirm(long id, BigDecimal total) {
-        Optional<Long> place = orders.confirmInNextPlace(id, total);
-        if (place.isEmpty()) {
-            tallies.giveBackLatestPlace();
-            return false;
-        }
+        Optional<Long> place = takePlace(id, total);
+        if (place.isEmpty()) return false;
         if (RaffleTally.wins(place.get())) orders.refund(id);
         return true;
+    }
+
+    /** The order's place when this call confirmed it; empty (and the place given back) when it was already final. */
+    private Optional<Long> takePlace(long id, BigDecimal total) {
+        Optional<Long> place = orders.confirmInNextPlace(id, total);
+        if (place.isEmpty()) tallies.giveBackLatestPlace();
+        return place;
     }
 
     /** Everyone's orders, newest first. */
