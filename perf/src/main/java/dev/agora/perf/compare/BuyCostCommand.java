@@ -1,7 +1,6 @@
 package dev.agora.perf.compare;
 
 import dev.agora.launcher.credentials.AccessTokens;
-import dev.agora.perf.experiment.ProcessFigures;
 import dev.agora.perf.experiment.Stock;
 import dev.agora.perf.load.Bookstore;
 import dev.agora.perf.load.ClosedLoad;
@@ -216,7 +215,7 @@ public final class BuyCostCommand implements Callable<Integer> {
         return clients.stream().mapToInt(Integer::intValue).max().orElseThrow();
     }
 
-    /** The demo customer's buys on one cluster, one copy each, the seven books in turn, at the first frontend. */
+    /** The demo customer's buys on one cluster, one copy each, the seven books in turn, spread over its frontends. */
     private static final class Buyers implements AutoCloseable {
 
         private final LaunchedCluster cluster;
@@ -251,10 +250,7 @@ public final class BuyCostCommand implements Callable<Integer> {
         Batch measure(int round, int clients, int buys) {
             Map<CpuTier, Long> before = cluster.cpuTicks();
             LoadResult result = load(clients, buys);
-            Map<CpuTier, Long> after = cluster.cpuTicks();
-            Map<CpuTier, Double> cpuMillis = new EnumMap<>(CpuTier.class);
-            after.forEach((tier, ticks) -> cpuMillis.put(
-                    tier, (ticks - before.getOrDefault(tier, ticks)) * ProcessFigures.NANOS_PER_TICK / 1e6));
+            Map<CpuTier, Double> cpuMillis = cluster.cpuMillisSince(before);
             var latencies = result.summary("buy");
             List<String> examples = result.failureExamples().getOrDefault("buy", List.of());
             String firstFailure = examples.isEmpty() ? "" : examples.getFirst();

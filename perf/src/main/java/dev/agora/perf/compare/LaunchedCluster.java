@@ -277,6 +277,15 @@ public final class LaunchedCluster implements AutoCloseable {
         return ticks;
     }
 
+    /** CPU milliseconds of each tier since {@code before} (a reading of {@link #cpuTicks()}). */
+    public Map<CpuTier, Double> cpuMillisSince(Map<CpuTier, Long> before) {
+        Map<CpuTier, Double> millis = new EnumMap<>(CpuTier.class);
+        cpuTicks()
+                .forEach((tier, ticks) -> millis.put(
+                        tier, (ticks - before.getOrDefault(tier, ticks)) * ProcessFigures.NANOS_PER_TICK / 1e6));
+        return millis;
+    }
+
     /** "1 frontend, 1 catalog, 1 order": what is running. */
     public String shape() {
         Map<String, Long> counts = new java.util.TreeMap<>();

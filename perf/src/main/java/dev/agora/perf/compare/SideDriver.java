@@ -1,7 +1,6 @@
 package dev.agora.perf.compare;
 
 import dev.agora.launcher.credentials.AccessTokens;
-import dev.agora.perf.experiment.ProcessFigures;
 import dev.agora.perf.experiment.ServerMetrics;
 import dev.agora.perf.experiment.Stock;
 import dev.agora.perf.load.Bookstore;
@@ -9,7 +8,6 @@ import dev.agora.perf.load.HttpDriver;
 import dev.agora.perf.load.HttpReply;
 import dev.agora.perf.stats.LatencyHistogram;
 import java.time.Duration;
-import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -122,10 +120,7 @@ final class SideDriver implements AutoCloseable {
             }
         }
         Duration wall = Duration.ofNanos(System.nanoTime() - started);
-        Map<CpuTier, Long> after = cluster.cpuTicks();
-        Map<CpuTier, Double> cpuMillis = new EnumMap<>(CpuTier.class);
-        after.forEach((tier, ticks) ->
-                cpuMillis.put(tier, (ticks - before.getOrDefault(tier, ticks)) * ProcessFigures.NANOS_PER_TICK / 1e6));
+        Map<CpuTier, Double> cpuMillis = cluster.cpuMillisSince(before);
         double pushMillis = batch.kind() == Kind.BUY ? pushes().meanMillisSince(pushesBefore) : Double.NaN;
         return new BatchResult(batch, latencies.summarize(wall), failures, firstFailure, cpuMillis, pushMillis);
     }

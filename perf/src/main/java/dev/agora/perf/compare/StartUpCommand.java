@@ -1,6 +1,5 @@
 package dev.agora.perf.compare;
 
-import dev.agora.perf.experiment.ProcessFigures;
 import dev.agora.perf.load.Bookstore;
 import dev.agora.perf.load.HttpDriver;
 import dev.agora.perf.load.HttpReply;
@@ -202,10 +201,10 @@ public final class StartUpCommand implements Callable<Integer> {
             cluster.awaitReady(trees.readyTimeout); // the pids, for the CPU figure; ready long since
             Map<CpuTier, Long> before = cluster.cpuTicks();
             LatencyHistogram later = buying.send(firstBuys);
-            Map<CpuTier, Long> after = cluster.cpuTicks();
-            long ticks = 0;
-            for (var tier : after.entrySet()) ticks += tier.getValue() - before.getOrDefault(tier.getKey(), 0L);
-            double cpuMs = ticks * ProcessFigures.NANOS_PER_TICK / 1e6 / firstBuys;
+            double cpuMs = cluster.cpuMillisSince(before).values().stream()
+                            .mapToDouble(Double::doubleValue)
+                            .sum()
+                    / firstBuys;
             return new Buys(first.percentileMillis(50), later.percentileMillis(50), cpuMs, buying.failures);
         }
     }
