@@ -23,6 +23,10 @@ public final class MarkdownRenderer {
                 .append(report.name())
                 .append("`)\n\n");
         md.append("**").append(report.headline()).append("**\n\n");
+        if (!report.floor().isBlank())
+            md.append("Floor, measured in the same run: ")
+                    .append(report.floor())
+                    .append("\n\n");
         md.append(provenance(report)).append("\n\n");
         if (!report.comparisons().isEmpty()) {
             md.append("## Seed vs Agora\n\n")

@@ -16,6 +16,8 @@ import java.util.Map;
  * @param commit the commit whose jars were measured ({@code git rev-parse --short HEAD} of the tree, "with uncommitted
  *     changes" when its tracked files differ); empty until the command that ran it has said
  * @param conditions how the system ran: JVM options, AOT cache, warm-up; empty until the command has said
+ * @param floor what the same work costs without Agora's own (a bare endpoint, a bare commit, a null server), measured
+ *     in the same run, beside the figure it bounds; empty where no floor applies
  * @param load how busy the machine was while the experiment ran; null until the run command has measured it
  */
 public record Report(
@@ -30,6 +32,7 @@ public record Report(
         List<Section> sections,
         List<Chart> charts,
         List<String> notes,
+        String floor,
         Machine machine,
         String commit,
         String conditions,
@@ -84,6 +87,7 @@ public record Report(
                 sections,
                 charts,
                 notes,
+                floor,
                 machine,
                 commit,
                 conditions,
@@ -110,6 +114,7 @@ public record Report(
         private final List<Section> sections = new ArrayList<>();
         private final List<Chart> charts = new ArrayList<>();
         private final List<String> notes = new ArrayList<>();
+        private String floor = "";
         private Machine machine = Machine.current();
         private Instant startedAt = Instant.now();
         private Duration duration = Duration.ZERO;
@@ -168,6 +173,12 @@ public record Report(
             return this;
         }
 
+        /** The floor beside the headline figure, e.g. "2-tier floor 1.2 ms at 5 clients (Agora 3.1x it)". */
+        public Builder floor(String floor) {
+            this.floor = floor;
+            return this;
+        }
+
         public Builder machine(Machine machine) {
             this.machine = machine;
             return this;
@@ -213,6 +224,7 @@ public record Report(
                     List.copyOf(sections),
                     List.copyOf(charts),
                     List.copyOf(notes),
+                    floor,
                     machine,
                     "",
                     "",

@@ -65,6 +65,7 @@ public final class ReportWriter {
         tree.put("machine", report.machine());
         tree.put("commit", report.commit());
         tree.put("conditions", report.conditions());
+        if (!report.floor().isBlank()) tree.put("floor", report.floor());
         if (report.load() != null) tree.put("load", load(report.load()));
         List<Map<String, Object>> comparisons = new ArrayList<>();
         for (Comparison c : report.comparisons()) {

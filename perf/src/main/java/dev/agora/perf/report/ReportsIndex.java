@@ -34,7 +34,9 @@ public final class ReportsIndex {
             index` writes it again): do not edit it by hand. The seeds ran on other hardware: compare ratios measured \
             in one run (old jars against new, Agora against a floor measured beside it), not absolute figures across \
             machines. Seed and Agora give a report's first comparison with its seed; reports measured against no seed \
-            (old jars against new) give their headline.
+            (old jars against new) give their headline. The floor, where one applies, is what the same work costs \
+            without Agora's own in the same run (a bare endpoint, a bare commit), so a reader can tell a design gap from a \
+            hardware one.
 
             """;
 
@@ -71,7 +73,7 @@ public final class ReportsIndex {
 
     public static String render(List<Entry> reports) {
         Table.Builder table =
-                Table.with("experiment", "measures", "seed", "Agora", "ratio", "machine", "commit", "date");
+                Table.with("experiment", "measures", "seed", "Agora", "ratio", "floor", "machine", "commit", "date");
         for (Entry report : reports) table.row(row(report.name(), report.json()).toArray(String[]::new));
         return INTRODUCTION + table.build().toMarkdown();
     }
@@ -95,6 +97,9 @@ public final class ReportsIndex {
                                 ? figure(first.path("ours")) + unit
                                 : report.path("headline").asString()),
                 againstSeed ? first.path("verdict").asString("-") : "-",
+                report.path("floor").asString("").isBlank()
+                        ? "-"
+                        : report.path("floor").asString(),
                 machine(report.path("machine")),
                 report.path("commit").asString("").isBlank()
                         ? "not recorded"

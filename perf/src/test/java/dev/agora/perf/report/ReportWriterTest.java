@@ -42,6 +42,7 @@ class ReportWriterTest {
                         .logY()
                         .build())
                 .note("seeds ran elsewhere")
+                .floor("Spring endpoint 0.2 ms")
                 .raw("lookupMs", List.of(0.5, 0.4, 0.6))
                 .build();
     }
@@ -150,12 +151,14 @@ class ReportWriterTest {
         assertThat(index).startsWith(ReportsIndex.INTRODUCTION);
         assertThat(index)
                 .contains("| [cache](cache.md) (002) | ")
-                .contains("| 4.94 ms (lookup mean with cache) | 0.494 ms |")
+                .contains("| 4.94 ms (lookup mean with cache) | 0.494 ms | 10x faster | Spring endpoint 0.2 ms |")
                 .contains("| Test CPU 9000, 2 cores | abc1234 |");
         assertThat(index)
                 .contains("| [transfer-sizes](transfer-sizes.md) (003) | Not run | - | Not run: needs book content"
-                        + " downloads | - | Test CPU 9000, 2 cores | not recorded |");
-        assertThat(Files.readString(directory.resolve("cache.md"))).contains("Commit: `abc1234`. Throughput JVMs.");
+                        + " downloads | - | - | Test CPU 9000, 2 cores | not recorded |");
+        assertThat(Files.readString(directory.resolve("cache.md")))
+                .contains("Commit: `abc1234`. Throughput JVMs.")
+                .contains("Floor, measured in the same run: Spring endpoint 0.2 ms");
     }
 
     @Test

@@ -279,6 +279,8 @@ public final class ExchangeThroughputExperiment implements Experiment {
             headline.append("; a null server (no parsing, engine or database) ")
                     .append(format(bestCeiling.throughput()))
                     .append(" req/s");
+            report.floor("a null server (no parsing, engine or database) " + format(bestCeiling.throughput())
+                    + " req/s at " + bestCeiling.clients() + " clients");
         }
         report.headline("2 cores: " + headline);
         report.section(

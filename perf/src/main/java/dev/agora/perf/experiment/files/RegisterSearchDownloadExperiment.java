@@ -189,6 +189,11 @@ public final class RegisterSearchDownloadExperiment implements Experiment {
         Chart.Builder chart = Chart.line(
                 "register-search-download.png", "Operations per second per client", "clients", "operations/s");
         series.forEach((operation, y) -> chart.series(operation, x, y));
+        List<Double> lookupFloor = series.getOrDefault("lookup floor", List.of());
+        if (!lookupFloor.isEmpty()) {
+            report.floor("a cached lookup through the frontend " + Numbers.format(lookupFloor.getFirst())
+                    + " /s per client at " + Numbers.format(x.getFirst()) + " clients");
+        }
         return report.section(
                         "Per client count",
                         "Every client registers its own " + perClient + " files of 1 KB through the frontends "

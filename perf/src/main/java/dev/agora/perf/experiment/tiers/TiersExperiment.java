@@ -94,6 +94,7 @@ public final class TiersExperiment implements Experiment {
                 "Agora 1 tier / floor",
                 "2-tier floor ms",
                 "Agora 2 tiers / floor");
+        String floorAtFirst = "";
         try (HttpDriver http = context.http(16)) {
             Bookstore bookstore = new Bookstore(http, target.tokens());
             for (int clients : CLIENTS) {
@@ -133,6 +134,12 @@ public final class TiersExperiment implements Experiment {
                 // lookup crosses two services, a buy three (frontend, order, catalog) and commits at least twice.
                 double oneTierFloor = floor.springEndpoint() + commit / 2;
                 double twoTierFloor = 2.5 * floor.springEndpoint() + commit;
+                if (floorAtFirst.isEmpty()) {
+                    floorAtFirst = "2 tiers " + Numbers.format(twoTierFloor) + " ms at " + clients + " clients"
+                            + " (Spring endpoint " + Numbers.format(floor.springEndpoint()) + " ms, bare commit "
+                            + floor.commit().map(Numbers::format).orElse("-") + " ms); Agora "
+                            + Numbers.format(two / twoTierFloor) + "x it";
+                }
                 floorTable.row(
                         clients,
                         Numbers.format(floor.loadGenerator()),
@@ -165,6 +172,7 @@ public final class TiersExperiment implements Experiment {
         Comparison headlineOne =
                 Comparison.lowerIsBetter("1-tier request mean, 5 clients", "ms", 0.41, oneTier.getFirst());
         return report.headline(headlineOne.headline() + "; " + headline.headline())
+                .floor(floorAtFirst)
                 .section(
                         "Per client count",
                         "Mean latency per request over all clients, as the seed reports it. Shape: "
