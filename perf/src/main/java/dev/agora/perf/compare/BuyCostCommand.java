@@ -2,6 +2,7 @@ package dev.agora.perf.compare;
 
 import dev.agora.launcher.credentials.AccessTokens;
 import dev.agora.perf.experiment.Stock;
+import dev.agora.perf.experiment.Warmup;
 import dev.agora.perf.load.Bookstore;
 import dev.agora.perf.load.ClosedLoad;
 import dev.agora.perf.load.HttpDriver;
@@ -82,6 +83,7 @@ public final class BuyCostCommand implements Callable<Integer> {
     TwoTrees trees;
 
     private static final Duration WARM_UP_SLICE = Duration.ofSeconds(15);
+    private static final Duration COMPILERS_LIMIT = Duration.ofMinutes(2);
 
     private final List<AutoCloseable> started = new ArrayList<>();
     private final AtomicBoolean stopped = new AtomicBoolean();
@@ -157,6 +159,16 @@ public final class BuyCostCommand implements Callable<Integer> {
                     warmUpFailures.merge(side, buyers.get(side).buyFor(slice, clients.getFirst()), Long::sum);
                 }
             }
+            // A batch measured while the compilers still work on what the warm-up queued would count their CPU
+            // as the buys'.
+            Map<Side, String> compilers = new EnumMap<>(Side.class);
+            for (Side side : Side.values()) {
+                LaunchedCluster cluster = buyers.get(side).cluster();
+                List<String> instances = new ArrayList<>();
+                for (String tier : List.of("frontend", "catalog", "order")) instances.addAll(cluster.urls(tier));
+                compilers.put(side, Warmup.awaitIdleCompilers(instances, COMPILERS_LIMIT));
+                out.printf("  %s: %s%n", side.label(), compilers.get(side));
+            }
             List<Batch> batches = new ArrayList<>();
             for (int round = 0; round < rounds; round++) {
                 List<Side> order = round % 2 == 0
@@ -193,6 +205,8 @@ public final class BuyCostCommand implements Callable<Integer> {
                     warmUpFailures);
             Report report = BuyCostReport.build(setup, batches, startedAt, Duration.between(startedAt, Instant.now()))
                     .withLoad(load)
+                    .withNote("Old cluster: " + compilers.get(Side.BASELINE))
+                    .withNote("New cluster: " + compilers.get(Side.CANDIDATE))
                     .measuring(
                             TwoTrees.commitPair(commits),
                             "Both clusters with full tiered JIT (`--jvm throughput`), warmed up with "
