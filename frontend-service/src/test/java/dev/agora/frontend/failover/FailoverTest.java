@@ -12,6 +12,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -32,6 +34,9 @@ import reactor.core.publisher.Mono;
 class FailoverTest {
 
     private static final int CLIENTS = 6;
+    /** Failed calls that open a replica's breaker (common's ReplicaBreakers: minimum number of calls). */
+    private static final int EJECTING_CALLS = 5;
+
     private static BookstoreCluster cluster;
     private static Http http;
     private static String frontend;
@@ -151,7 +156,8 @@ class FailoverTest {
     /**
      * Waits until frontend C's load balancer offers no catalog replica: its health checks and failed calls have
      * ejected every one, and no last resort is left (a replica out of the health-checked list is still tried while its
-     * breaker is closed, so the frozen one is until its failed calls open its breaker).
+     * breaker is closed, so the frozen one is until its failed calls open its breaker). The calls that open it each
+     * wait out a read timeout, so a breaker's minimum number of them goes at once rather than one after the other.
      */
     private static void awaitNoCatalogAdmitted() {
         ServiceInstanceListSupplier listed = cluster.frontendContext(2)
@@ -160,7 +166,10 @@ class FailoverTest {
         long deadline = System.nanoTime() + 30_000_000_000L;
         while (!Mono.from(listed.get()).block(Duration.ofSeconds(5)).isEmpty()) {
             if (System.nanoTime() > deadline) throw new AssertionError("catalog replicas still admitted after 30 s");
-            http.get(frontend + "/api/books/1"); // a call to the frozen replica ejects it at its read timeout
+            // A call to the frozen replica counts against its breaker at its read timeout.
+            try (ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor()) {
+                for (int i = 0; i < EJECTING_CALLS; i++) callers.submit(() -> http.get(frontend + "/api/books/1"));
+            }
         }
     }
 

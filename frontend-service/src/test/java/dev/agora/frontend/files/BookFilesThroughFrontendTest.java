@@ -217,6 +217,7 @@ class BookFilesThroughFrontendTest {
     @Order(5)
     void anUploadCutOffHalfwayThroughTheFrontendLeavesNoFile() throws Exception {
         long book = Books.register(http, cluster, "Cut off", 1);
+        long uploadsAnswered = catalogUploadsAnswered();
         long declared = 20L * MB;
         int port = java.net.URI.create(frontend).getPort();
         try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
@@ -229,14 +230,17 @@ class BookFilesThroughFrontendTest {
             out.flush();
             Thread.sleep(500);
         }
-        // The catalog notices the end of its body when the frontend's connection to it breaks; give it a moment.
+        // The catalog notices the end of its body when the frontend's connection to it breaks; give it a moment: until
+        // it has answered the cut-off upload (after which nothing of it can be registered), at most 10 s.
         long deadline = System.nanoTime() + 10_000_000_000L;
-        while (System.nanoTime() < deadline) {
+        boolean answered = false;
+        while (!answered && System.nanoTime() < deadline) {
+            answered = catalogUploadsAnswered() > uploadsAnswered;
             assertThat(http.get(frontend + "/api/books/" + book + "/files")
                             .json()
                             .size())
                     .isZero();
-            Thread.sleep(200);
+            if (!answered) Thread.sleep(200);
         }
         assertThat(FileTransfer.downloadBytes(url(book, "cut.bin")).statusCode())
                 .isEqualTo(404);
@@ -296,6 +300,24 @@ class BookFilesThroughFrontendTest {
     }
 
     /** Registering a title needs a live catalog; {@link Books#register} uses the first one. */
+    /** Uploads the live catalog nodes have answered (whatever the outcome), from their own request counters. */
+    private static long catalogUploadsAnswered() {
+        long total = 0;
+        for (ServiceProcess catalog : cluster.catalogs) {
+            if (!catalog.isAlive()) continue;
+            Http.Response scrape = http.get(catalog.baseUrl() + "/actuator/prometheus");
+            assertThat(scrape.status()).as("%s metrics", catalog.name()).isEqualTo(200);
+            for (String line : scrape.body().split("\n")) {
+                if (line.startsWith("http_server_requests_seconds_count{")
+                        && line.contains("method=\"PUT\"")
+                        && line.contains("uri=\"/admin/books/{id}/files/{name}\"")) {
+                    total += (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+                }
+            }
+        }
+        return total;
+    }
+
     private static BookstoreCluster registeringCluster() {
         assumeTrue(cluster.catalogs.getFirst().isAlive(), "the first catalog is the one killed");
         return cluster;

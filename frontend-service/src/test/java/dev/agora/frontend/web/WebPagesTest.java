@@ -310,8 +310,11 @@ class WebPagesTest {
         return browser.findElement(By.id(id)).getText();
     }
 
+    /** Up to 30 s, looking every 50 ms: Selenium's default look every half second adds its wait to every step. */
     private static WebDriverWait await(WebDriver browser) {
-        return new WebDriverWait(browser, Duration.ofSeconds(30));
+        WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(30));
+        wait.pollingEvery(Duration.ofMillis(50));
+        return wait;
     }
 
     /**

@@ -3,10 +3,15 @@ package dev.agora.local.cluster;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -19,6 +24,11 @@ import java.util.concurrent.ThreadLocalRandom;
  * with test modules running side by side (JDBC, HTTP clients) one of those took a frontend's port in the seconds
  * before the frontend bound it. Above the range (61000-65535 by default) only processes that ask for a port by
  * number use it; a random start and the ports this JVM already handed out keep concurrent users apart.
+ *
+ * <p>Test JVMs of modules built side by side ({@code -T 2}) draw from the same range, and two of them once handed out
+ * one port, each to a process of its own, in the seconds before either bound it. So a port is also claimed across
+ * JVMs: a lock on a file named after it in {@code <java.io.tmpdir>/agora-free-ports/}, held until this JVM ends (the
+ * operating system drops it then, also after {@code kill -9}); a port another live JVM holds is skipped.
  */
 public final class FreePorts {
 
@@ -29,6 +39,9 @@ public final class FreePorts {
     private static final int ENOUGH = 1000;
 
     private static final Set<Integer> handedOut = ConcurrentHashMap.newKeySet();
+    private static final Path CLAIMS = Path.of(System.getProperty("java.io.tmpdir"), "agora-free-ports");
+    /** The claims this JVM holds: open channels keep their locks (closing one would drop its lock). */
+    private static final List<FileChannel> claims = new CopyOnWriteArrayList<>();
 
     private FreePorts() {}
 
@@ -40,7 +53,9 @@ public final class FreePorts {
             int start = ThreadLocalRandom.current().nextInt(size);
             for (int i = 0; i < size; i++) {
                 int port = range[0] + (start + i) % size;
-                if (!handedOut.contains(port) && isFree(port) && handedOut.add(port)) return port;
+                if (!handedOut.contains(port) && isFree(port) && handedOut.add(port)) {
+                    if (claim(port)) return port;
+                }
             }
         }
         return ephemeral();
@@ -65,6 +80,38 @@ public final class FreePorts {
         if (65535 - high >= ENOUGH) return new int[] {high + 1, 65535};
         if (low - 1 - 10_000 >= ENOUGH) return new int[] {10_000, low - 1};
         return null;
+    }
+
+    /**
+     * Whether this JVM now holds {@code port}'s claim: false when another JVM holds it. Where the claims folder cannot
+     * be used at all, the port is handed out as before (this JVM's own set still keeps its ports apart).
+     */
+    private static boolean claim(int port) {
+        FileChannel channel = null;
+        try {
+            Files.createDirectories(CLAIMS);
+            channel = FileChannel.open(
+                    CLAIMS.resolve(port + ".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            FileLock lock = channel.tryLock();
+            if (lock == null) {
+                channel.close();
+                return false;
+            }
+            claims.add(channel);
+            return true;
+        } catch (IOException e) {
+            closeQuietly(channel);
+            return true;
+        }
+    }
+
+    private static void closeQuietly(FileChannel channel) {
+        if (channel == null) return;
+        try {
+            channel.close();
+        } catch (IOException ignored) {
+            // nothing was claimed through it
+        }
     }
 
     private static boolean isFree(int port) {

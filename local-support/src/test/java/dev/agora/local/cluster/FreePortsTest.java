@@ -26,6 +26,39 @@ class FreePortsTest {
     }
 
     @Test
+    void anotherJvmIsNeverHandedAPortThisOneHandedOut() throws Exception {
+        if (FreePorts.usableRange() == null) return;
+        // Enough ports on both sides that, drawn at random from a range of a few thousand without claims, some would
+        // be drawn twice.
+        Set<Integer> mine = new HashSet<>();
+        for (int i = 0; i < 300; i++) mine.add(FreePorts.next());
+        Process other = new ProcessBuilder(
+                        ProcessHandle.current().info().command().orElse("java"),
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        PortsOfAnotherJvm.class.getName(),
+                        "300")
+                .redirectErrorStream(true)
+                .start();
+        String output;
+        try (var reading = other.getInputStream()) {
+            output = new String(reading.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+        assertThat(other.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(other.exitValue()).as(output).isZero();
+        Set<Integer> theirs = new HashSet<>();
+        for (String line : output.strip().split("\\s+")) theirs.add(Integer.parseInt(line));
+        assertThat(theirs).as("ports the other JVM got").hasSize(300).doesNotContainAnyElementsOf(mine);
+    }
+
+    /** Another JVM's ports: prints as many as its argument asks for, one a line. */
+    static final class PortsOfAnotherJvm {
+        public static void main(String[] args) {
+            for (int i = 0; i < Integer.parseInt(args[0]); i++) System.out.println(FreePorts.next());
+        }
+    }
+
+    @Test
     void aPortSomeoneListensOnIsNotHandedOut() throws Exception {
         int[] range = FreePorts.usableRange();
         if (range == null) return;

@@ -33,6 +33,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 class ExchangeLeaderPartitionTest {
 
     private static final Duration TAKEOVER = Duration.ofSeconds(20);
+    private static final int TRADERS = 4;
 
     private Path data;
     private LinkedCluster linked;
@@ -83,8 +84,8 @@ class ExchangeLeaderPartitionTest {
         long cutAt;
         long healedAt;
         try (LeaderWatch watch = new LeaderWatch(urls)) {
-            threads.addAll(traders.start(4, 0, List.of(), () -> "", null, stop));
-            Thread.sleep(3_000);
+            threads.addAll(traders.start(TRADERS, 0, List.of(), () -> "", null, stop));
+            awaitTradingUnderALeader(traders, watch);
             leader = Nemesis.activeExchange(linked.cluster());
             successor = leader.equals("exchange-1") ? "exchange-2" : "exchange-1";
             Link link = linked.links().link(leader, NetworkLinks.POSTGRES);
@@ -137,6 +138,26 @@ class ExchangeLeaderPartitionTest {
         assertThat(history.sharesConserved()).isTrue();
         assertThat(history.leadersAtOnce()).isEqualTo(1);
         assertThat(history.epochs()).as("epochs led in, seen by the watch").isGreaterThanOrEqualTo(2);
+    }
+
+    /**
+     * Until every trader has had an order acknowledged and the watch has seen a leader: the state the checks compare
+     * the cut with (orders acknowledged before it, a leader's epoch before its successor's), instead of a fixed wait.
+     */
+    private static void awaitTradingUnderALeader(Traders traders, LeaderWatch watch) throws InterruptedException {
+        long deadline = System.nanoTime() + TAKEOVER.toNanos();
+        while (traders.acknowledged.stream()
+                                .map(Traders.Order::symbol)
+                                .distinct()
+                                .count()
+                        < TRADERS
+                || LeaderWatch.epochsSeen(watch.observations()) < 1) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("traders not all acknowledged under a leader after " + TAKEOVER + ": "
+                        + traders.acknowledged.size() + " orders acknowledged");
+            }
+            Thread.sleep(50);
+        }
     }
 
     private static String url(List<String> urls, String instance) {
