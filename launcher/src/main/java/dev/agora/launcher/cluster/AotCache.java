@@ -27,13 +27,16 @@ import org.slf4j.LoggerFactory;
 final class AotCache {
 
     private static final Logger log = LoggerFactory.getLogger(AotCache.class);
-    private static final Duration TRAINING_TIMEOUT = Duration.ofMinutes(5);
+    static final Duration TRAINING_TIMEOUT = Duration.ofMinutes(5);
 
     /**
      * The training workload: start, then this many of the service's own warm-up requests before it reports ready
      * (so that the profiles hold the request path), then exit.
      */
     static final int TRAINING_REQUESTS = 300;
+
+    /** Names that training in the stamp: a cache trained some other way is trained again. */
+    static final String SOLO_RECIPE = "start+warm-up-requests:" + TRAINING_REQUESTS;
 
     private AotCache() {}
 
@@ -72,7 +75,7 @@ final class AotCache {
             Map<String, String> trainingEnvironment,
             Consumer<String> working,
             Consumer<String> done) {
-        ServiceLaunch cached = cached(module, application, directory, jvmOptions);
+        ServiceLaunch cached = cached(module, application, directory, jvmOptions, SOLO_RECIPE);
         if (cached != null) {
             done.accept("ready (AOT cache of this build)");
             return cached;
@@ -85,18 +88,22 @@ final class AotCache {
             return new ServiceLaunch(application, withoutCds(jvmOptions));
         }
         done.accept(String.format("AOT cache trained in %.1f s", took.toMillis() / 1000.0));
-        return cached(module, application, directory, jvmOptions);
+        return cached(module, application, directory, jvmOptions, SOLO_RECIPE);
     }
 
-    /** The launch from a valid cache in {@code directory}, or null when there is none for this jar, JDK and options. */
-    static ServiceLaunch cached(String module, Path application, Path directory, List<String> jvmOptions) {
+    /**
+     * The launch from a valid cache in {@code directory}, or null when there is none for this jar, JDK, options and
+     * training {@code recipe}.
+     */
+    static ServiceLaunch cached(
+            String module, Path application, Path directory, List<String> jvmOptions, String recipe) {
         jvmOptions = withoutCds(jvmOptions);
         Path cache = directory.resolve(module + ".aot");
         Path stamp = directory.resolve("stamp.txt");
         try {
             boolean valid = Files.isRegularFile(cache)
                     && Files.isRegularFile(stamp)
-                    && Files.readString(stamp).equals(stampOf(application, jvmOptions));
+                    && Files.readString(stamp).equals(stampOf(application, jvmOptions, recipe));
             if (!valid) return null;
         } catch (IOException e) {
             throw new UncheckedIOException("AOT cache for " + module, e);
@@ -132,7 +139,7 @@ final class AotCache {
             training.addAll(ServiceJars.aotTrainingArguments(cache, application, TRAINING_REQUESTS));
             run(training, trainingEnvironment, logFile, timeout, niceness);
             if (!Files.isRegularFile(cache)) throw new IllegalStateException("the training run wrote no cache");
-            Files.writeString(directory.resolve("stamp.txt"), stampOf(application, jvmOptions));
+            stamp(application, directory, jvmOptions, SOLO_RECIPE);
             Duration took = Duration.ofNanos(System.nanoTime() - started);
             log.info("Trained the AOT cache of {} in {} ms", module, took.toMillis());
             return took;
@@ -142,21 +149,26 @@ final class AotCache {
         }
     }
 
+    /** Marks the cache in {@code directory} as trained for this jar, JDK, options and {@code recipe}. */
+    static void stamp(Path application, Path directory, List<String> jvmOptions, String recipe) throws IOException {
+        Files.writeString(directory.resolve("stamp.txt"), stampOf(application, withoutCds(jvmOptions), recipe));
+    }
+
     /** The AOT cache replaces the CDS archive: the JVM refuses -Xshare options next to it. */
-    private static List<String> withoutCds(List<String> jvmOptions) {
+    static List<String> withoutCds(List<String> jvmOptions) {
         return jvmOptions.stream()
                 .filter(option -> !option.startsWith("-Xshare"))
                 .toList();
     }
 
-    private static String stampOf(Path jar, List<String> jvmOptions) throws IOException {
+    private static String stampOf(Path jar, List<String> jvmOptions, String recipe) throws IOException {
         return String.join(
                 "\n",
                 "jar-size=" + Files.size(jar),
                 "jar-modified=" + Files.getLastModifiedTime(jar).toMillis(),
                 "java=" + Runtime.version(),
                 // A cache trained some other way is trained again.
-                "training=start+warm-up-requests:" + TRAINING_REQUESTS,
+                "training=" + recipe,
                 "options=" + String.join(" ", jvmOptions));
     }
 

@@ -60,6 +60,8 @@ final class ClusterStarter {
      */
     private static final Duration LOW_PRIORITY_AT_MOST = Duration.ofSeconds(30);
 
+    private static final String WARM_UP = "AGORA_WARMUP_ENABLED";
+
     /** Kept by {@code --fresh}: derived from the build, not state, and slow to make again. */
     private static final List<String> BUILD_CACHES = List.of("jars", "aot");
 
@@ -130,7 +132,7 @@ final class ClusterStarter {
                     "postgres",
                     "ready on port " + postgres.port() + " in " + seconds(Duration.ofNanos(postgresReady - started)),
                     true);
-            Map<Tier, ServiceLaunch> launches = prepareLaunches(postgres, databaseLogins);
+            Map<Tier, ServiceLaunch> launches = prepareLaunches(postgres, databaseLogins, credentials);
             long prepared = System.nanoTime();
 
             List<Cluster.Member> members = new ArrayList<>();
@@ -141,7 +143,8 @@ final class ClusterStarter {
                     ServiceProcess process = ServiceProcess.builder(
                                     name, launch.jar(), tier.port(index, spec.portOffset()))
                             .jvmOptions(launch.jvmOptions())
-                            .env(environment(tier, index, postgres, databaseLogins))
+                            .env(withoutRedundantWarmUp(
+                                    tier, index, launch, environment(tier, index, postgres, databaseLogins)))
                             .logFile(spec.dataDirectory().resolve("logs").resolve(name + ".log"))
                             .build();
                     members.add(new Cluster.Member(name, tier, process));
@@ -365,59 +368,175 @@ final class ClusterStarter {
     }
 
     private Map<Tier, ServiceLaunch> prepareLaunches(
-            EmbeddedPostgresServer postgres, Map<Tier, DatabaseOwners.Login> databaseLogins) {
+            EmbeddedPostgresServer postgres, Map<Tier, DatabaseOwners.Login> databaseLogins, Credentials credentials) {
         boolean aot = spec.aotCache() && AotCache.supported();
         if (spec.aotCache() && !aot) {
             // JDK 21-24 run the services as well, only without the cache: nothing to warn about.
             log.info("AOT cache needs JDK 25 or newer; running {} without it", Runtime.version());
         }
         List<Tier> tiers = activeTiers();
-        List<ServiceLaunch> launches = Cluster.inParallel(tiers, tier -> {
-            String step = tier.service() + " jar";
-            if (TEST_AOT_CACHES) return fromTestAotCache(tier, step, postgres, databaseLogins);
-            progress.update(step, "extracting " + tier.module() + " (when its build changed)", false);
-            Path jar = JarSnapshots.extracted(tier.module(), spec.dataDirectory());
-            if (!aot) {
-                progress.update(
-                        step, spec.aotCache() ? "ready (no AOT cache below JDK 25)" : "ready (no AOT cache)", true);
-                return new ServiceLaunch(jar, spec.jvmOptions());
-            }
-            Map<String, String> trainingEnvironment =
-                    new LinkedHashMap<>(environment(tier, 1, postgres, databaseLogins));
-            trainingEnvironment.put("PORT", "0");
-            trainingEnvironment.put("AGORA_EXCHANGE_TCP_PORT", "0");
-            Path directory = spec.dataDirectory().resolve("aot").resolve(tier.service());
-            if (training == Cluster.AotTraining.BEFORE_START) {
-                return AotCache.prepare(
-                        tier.module(),
-                        jar,
-                        directory,
-                        spec.jvmOptions(),
-                        trainingEnvironment,
-                        state -> progress.update(step, state, false),
-                        state -> progress.update(step, state, true));
-            }
-            ServiceLaunch cached = AotCache.cached(tier.module(), jar, directory, spec.jvmOptions());
-            if (cached != null) {
-                progress.update(step, "ready (AOT cache of this build)", true);
-                return cached;
-            }
-            progress.update(step, "ready; its AOT cache is trained once the cluster runs, for the next start", true);
-            synchronized (laterTraining) {
-                laterTraining.add(() -> AotCache.train(
-                        tier.module(),
-                        jar,
-                        directory,
-                        spec.jvmOptions(),
-                        trainingEnvironment,
-                        BACKGROUND_TRAINING_TIMEOUT,
-                        CpuPriority.RESTART_NICENESS));
-            }
-            return new ServiceLaunch(jar, spec.jvmOptions());
-        });
         Map<Tier, ServiceLaunch> byTier = new EnumMap<>(Tier.class);
-        for (int i = 0; i < tiers.size(); i++) byTier.put(tiers.get(i), launches.get(i));
+        if (TEST_AOT_CACHES) {
+            List<ServiceLaunch> launches = Cluster.inParallel(
+                    tiers, tier -> fromTestAotCache(tier, tier.service() + " jar", postgres, databaseLogins));
+            for (int i = 0; i < tiers.size(); i++) byTier.put(tiers.get(i), launches.get(i));
+            return byTier;
+        }
+        List<Path> jars = Cluster.inParallel(tiers, tier -> {
+            progress.update(step(tier), "extracting " + tier.module() + " (when its build changed)", false);
+            return JarSnapshots.extracted(tier.module(), spec.dataDirectory());
+        });
+        List<Tier> untrained = new ArrayList<>();
+        for (int i = 0; i < tiers.size(); i++) {
+            Tier tier = tiers.get(i);
+            Path jar = jars.get(i);
+            ServiceLaunch cached = aot
+                    ? AotCache.cached(tier.module(), jar, aotDirectory(tier), spec.jvmOptions(), recipe(tier))
+                    : null;
+            if (cached != null) {
+                progress.update(step(tier), "ready (AOT cache of this build)", true);
+                byTier.put(tier, cached);
+            } else {
+                if (!aot) {
+                    progress.update(
+                            step(tier),
+                            spec.aotCache() ? "ready (no AOT cache below JDK 25)" : "ready (no AOT cache)",
+                            true);
+                }
+                byTier.put(tier, new ServiceLaunch(jar, spec.jvmOptions()));
+                if (aot) untrained.add(tier);
+            }
+        }
+        if (untrained.isEmpty()) return byTier;
+        List<Runnable> trainings = new ArrayList<>();
+        List<Tier> bookstore =
+                untrained.stream().filter(BookstoreTraining.TIERS::contains).toList();
+        if (!bookstore.isEmpty()) {
+            // Trained together, each on the others' real requests: all three, also those whose cache is valid.
+            trainings.add(() -> trainBookstore(postgres, databaseLogins, credentials, bookstore));
+        }
+        for (Tier tier : untrained) {
+            if (!BookstoreTraining.TIERS.contains(tier))
+                trainings.add(() -> trainAlone(tier, byTier.get(tier), postgres, databaseLogins));
+        }
+        if (training == Cluster.AotTraining.BEFORE_START) {
+            for (Runnable run : trainings) run.run();
+            for (Tier tier : untrained) {
+                ServiceLaunch cached = AotCache.cached(
+                        tier.module(), byTier.get(tier).jar(), aotDirectory(tier), spec.jvmOptions(), recipe(tier));
+                if (cached != null) {
+                    byTier.put(tier, cached);
+                    progress.update(step(tier), "ready (AOT cache trained now)", true);
+                } else {
+                    // Slower without the cache, but running: the start goes on, and the next one trains again.
+                    progress.update(
+                            step(tier),
+                            "running without AOT cache: training failed, see "
+                                    + aotDirectory(tier).resolve("training.log"),
+                            true);
+                }
+            }
+        } else {
+            for (Tier tier : untrained) {
+                progress.update(
+                        step(tier), "ready; its AOT cache is trained once the cluster runs, for the next start", true);
+            }
+            laterTraining.addAll(trainings);
+        }
         return byTier;
+    }
+
+    /**
+     * The joint training of {@link BookstoreTraining}: at normal priority before the start (perf's clusters), at a
+     * low one in the background after it (the launcher's command).
+     */
+    private void trainBookstore(
+            EmbeddedPostgresServer postgres,
+            Map<Tier, DatabaseOwners.Login> databaseLogins,
+            Credentials credentials,
+            List<Tier> untrained) {
+        boolean before = training == Cluster.AotTraining.BEFORE_START;
+        List<BookstoreTraining.Trainee> trainees = new ArrayList<>();
+        for (Tier tier : BookstoreTraining.TIERS) {
+            if (before && untrained.contains(tier)) {
+                progress.update(
+                        step(tier),
+                        "training its AOT cache with catalog, order and frontend: start + " + BookstoreTraining.ROUNDS
+                                + " real buys, lookups and searches (once per change)",
+                        false);
+            }
+            trainees.add(new BookstoreTraining.Trainee(
+                    tier,
+                    JarSnapshots.extracted(tier.module(), spec.dataDirectory()),
+                    aotDirectory(tier),
+                    environment(tier, 1, postgres, databaseLogins)));
+        }
+        new BookstoreTraining(
+                        postgres,
+                        credentials,
+                        AotCache.withoutCds(spec.jvmOptions()),
+                        spec.dataDirectory().resolve("aot").resolve("training-files"))
+                .train(trainees, before ? 0 : CpuPriority.RESTART_NICENESS);
+    }
+
+    /** The exchange's training: it serves no buy, so it sends itself its own warm-up requests. */
+    private void trainAlone(
+            Tier tier,
+            ServiceLaunch launch,
+            EmbeddedPostgresServer postgres,
+            Map<Tier, DatabaseOwners.Login> databaseLogins) {
+        Map<String, String> trainingEnvironment = new LinkedHashMap<>(environment(tier, 1, postgres, databaseLogins));
+        trainingEnvironment.put("PORT", "0");
+        trainingEnvironment.put("AGORA_EXCHANGE_TCP_PORT", "0");
+        boolean before = training == Cluster.AotTraining.BEFORE_START;
+        if (before) {
+            progress.update(
+                    step(tier),
+                    "training its AOT cache: start + " + AotCache.TRAINING_REQUESTS + " requests (once per change)",
+                    false);
+        }
+        AotCache.train(
+                tier.module(),
+                launch.jar(),
+                aotDirectory(tier),
+                spec.jvmOptions(),
+                trainingEnvironment,
+                before ? AotCache.TRAINING_TIMEOUT : BACKGROUND_TRAINING_TIMEOUT,
+                before ? 0 : CpuPriority.RESTART_NICENESS);
+    }
+
+    /**
+     * An instance that starts from a cache trained on the bookstore's real work ({@link BookstoreTraining}) has the
+     * profiles its warm-up would gather, and its warm-up after readiness (up to thousands of requests from two
+     * callers over 30 s) only takes the CPU its first callers need: with it the first 100 sequential buys of a fresh
+     * 1-1-1 cluster had a p50 of 178-378 ms, without it 100-115 ms (launcher/README, "Measured"). So a cluster-wide
+     * {@code AGORA_WARMUP_ENABLED} (the launcher's default) leaves such an instance out; one set for its tier or for
+     * the instance itself still holds.
+     */
+    private Map<String, String> withoutRedundantWarmUp(
+            Tier tier, int index, ServiceLaunch launch, Map<String, String> env) {
+        boolean trainedOnRealWork = BookstoreTraining.TIERS.contains(tier)
+                && launch.jvmOptions().stream().anyMatch(option -> option.startsWith("-XX:AOTCache="));
+        boolean setForIt = spec.environmentByService()
+                        .getOrDefault(tier.service(), Map.of())
+                        .containsKey(WARM_UP)
+                || spec.environmentByService()
+                        .getOrDefault(tier.instanceName(index), Map.of())
+                        .containsKey(WARM_UP);
+        if (trainedOnRealWork && !setForIt && env.containsKey(WARM_UP)) env.put(WARM_UP, "false");
+        return env;
+    }
+
+    private Path aotDirectory(Tier tier) {
+        return spec.dataDirectory().resolve("aot").resolve(tier.service());
+    }
+
+    private static String recipe(Tier tier) {
+        return BookstoreTraining.TIERS.contains(tier) ? BookstoreTraining.RECIPE : AotCache.SOLO_RECIPE;
+    }
+
+    private static String step(Tier tier) {
+        return tier.service() + " jar";
     }
 
     /**
