@@ -18,7 +18,7 @@ import org.springframework.context.annotation.Configuration;
 @EnableConfigurationProperties({InvalidationProperties.class, AgoraClients.class})
 class InvalidationConfiguration {
 
-    private static final String FRONTENDS = "frontend-service";
+    private static final String FRONTENDS = InvalidationProperties.SERVICE_ID;
 
     /**
      * Acknowledgements and session events waiting for a session thread. A write waits for one acknowledgement per

@@ -13,7 +13,7 @@ import org.springframework.core.env.MapPropertySource;
 /**
  * Adds the {@code clock} check to the readiness group of every service, to whatever the service includes there
  * itself (Spring Boot's default is {@code readinessState}; the exchange adds its own), so no service has to repeat
- * it in its configuration. {@code agora.clock.enabled=false} leaves the group as configured.
+ * it in its configuration.
  */
 public class ClockReadiness implements EnvironmentPostProcessor {
 
@@ -21,7 +21,6 @@ public class ClockReadiness implements EnvironmentPostProcessor {
 
     @Override
     public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
-        if (!environment.getProperty("agora.clock.enabled", Boolean.class, true)) return;
         Binder binder = Binder.get(environment);
         List<String> include = new ArrayList<>(
                 binder.bind(READINESS_INCLUDE, Bindable.listOf(String.class)).orElse(List.of("readinessState")));

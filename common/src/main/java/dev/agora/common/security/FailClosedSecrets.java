@@ -15,15 +15,15 @@ import org.springframework.core.env.Profiles;
  * Refuses to start a service outside the {@code local} profile (the one the cluster launcher and the tests use)
  * while any secret it names in {@code agora.security.required-secrets} is missing, blank, shorter than 32 bytes,
  * a value known from development, or a placeholder from {@code docker/.env.example}, and says which. A service
- * that started with a guessable secret would look healthy and be open. Secrets that may legitimately be absent (an
- * S3 secret key where the instance's role supplies credentials) are named in {@code
- * agora.security.secrets-if-set}: absent or blank is fine, anything else is held to the same rules.
+ * that started with a guessable secret would look healthy and be open. The S3 secret key ({@code
+ * AWS_SECRET_ACCESS_KEY}, read by the AWS SDK) may legitimately be absent, where the instance's role supplies
+ * credentials: absent or blank is fine, anything else is held to the same rules.
  */
 public class FailClosedSecrets implements EnvironmentPostProcessor, Ordered {
 
     public static final String LOCAL_PROFILE = "local";
     public static final String REQUIRED = "agora.security.required-secrets";
-    public static final String IF_SET = "agora.security.secrets-if-set";
+    static final String IF_SET = "AWS_SECRET_ACCESS_KEY";
     static final int MIN_BYTES = 32;
 
     private static final Set<String> KNOWN_DEV_VALUES =
@@ -45,12 +45,8 @@ public class FailClosedSecrets implements EnvironmentPostProcessor, Ordered {
             String problem = problem(environment.getProperty(name.strip()));
             if (problem != null) problems.add(name.strip() + " " + problem);
         }
-        for (String name : environment.getProperty(IF_SET, String[].class, new String[0])) {
-            String value = environment.getProperty(name.strip());
-            if (value == null || value.isBlank()) continue;
-            String problem = problem(value);
-            if (problem != null) problems.add(name.strip() + " " + problem);
-        }
+        String ifSet = environment.getProperty(IF_SET);
+        if (ifSet != null && !ifSet.isBlank() && problem(ifSet) != null) problems.add(IF_SET + " " + problem(ifSet));
         if (!problems.isEmpty()) {
             throw new IllegalStateException("Refusing to start outside the '" + LOCAL_PROFILE
                     + "' profile with unsafe secrets: " + String.join("; ", problems)

@@ -27,8 +27,7 @@ class ClockReadinessGroupTest {
     }
 
     @Test
-    void staysOutWhenTurnedOffOrAlreadyListed() {
-        assertThat(readinessAfterwards(Map.of("agora.clock.enabled", "false"))).isNull();
+    void isNotListedTwice() {
         assertThat(readinessAfterwards(Map.of(ClockReadiness.READINESS_INCLUDE, "clock,readinessState")))
                 .isEqualTo("clock,readinessState");
     }

@@ -45,18 +45,15 @@ class FailClosedSecretsTest {
 
     @Test
     void aSecretThatMayBeAbsentIsHeldToTheRulesOnceItIsSet() {
-        StandardEnvironment absent = environment(Map.of(FailClosedSecrets.IF_SET, "agora.files.s3.secret-key"));
+        StandardEnvironment absent = environment(Map.of());
         absent.setActiveProfiles("prod");
         check.postProcessEnvironment(absent, new SpringApplication());
 
-        StandardEnvironment placeholder = environment(Map.of(
-                FailClosedSecrets.IF_SET,
-                "agora.files.s3.secret-key",
-                "agora.files.s3.secret-key",
-                "change-me-minio-root-password-at-least-32-bytes"));
+        StandardEnvironment placeholder =
+                environment(Map.of(FailClosedSecrets.IF_SET, "change-me-minio-root-password-at-least-32-bytes"));
         placeholder.setActiveProfiles("prod");
         assertThatThrownBy(() -> check.postProcessEnvironment(placeholder, new SpringApplication()))
-                .hasMessageContaining("agora.files.s3.secret-key is a placeholder");
+                .hasMessageContaining("AWS_SECRET_ACCESS_KEY is a placeholder");
     }
 
     @Test

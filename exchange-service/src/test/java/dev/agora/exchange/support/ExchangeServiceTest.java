@@ -26,7 +26,6 @@ import org.springframework.test.context.DynamicPropertySource;
             "agora.exchange.tcp-port=0",
             "agora.exchange.read-timeout=2s",
             "agora.exchange.request-deadline=5s",
-            "agora.exchange.max-message-size=64KB",
             // Keep almost nothing closed in memory, so that every protocol test also proves that queries and cancels
             // answered from PostgreSQL are exactly what memory would have answered.
             "agora.exchange.closed-orders-kept=2",
