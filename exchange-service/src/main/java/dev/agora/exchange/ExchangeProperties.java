@@ -126,9 +126,13 @@ public record ExchangeProperties(
      * ends); a standby looks every 100 ms.
      *
      * @param ttl how long a lease lasts unrenewed, by the database's clock
-     * @param renewEvery how often the leader renews
      */
-    public record Leadership(@DefaultValue("500ms") Duration ttl, @DefaultValue("100ms") Duration renewEvery) {
+    public record Leadership(@DefaultValue("500ms") Duration ttl) {
+
+        /** How often the leader renews: five times a {@code ttl}, so a few late renewals do not lose the lease. */
+        public Duration renewEvery() {
+            return ttl.dividedBy(5);
+        }
 
         /** The lease's name (its row in {@code leader_lease}); every instance of the one exchange shares it. */
         public String lease() {

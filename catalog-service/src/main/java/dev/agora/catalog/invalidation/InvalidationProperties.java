@@ -6,7 +6,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
  * Invalidations pushed to the frontends ({@code agora.invalidation.*}); the sessions' connect timeout is
- * {@code agora.clients.frontend-service.connect-timeout}, as for any call to another service.
+ * common's {@code AgoraClients.CONNECT_TIMEOUT}, as for any call to another service.
  *
  * @param enabled off for a catalog that serves no caching frontend (tests of other services, benchmarks)
  * @param lease how long a frontend may use its cache after the catalog last granted it a lease; also how long a

@@ -13,8 +13,8 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * One clock for the cluster: every service with a database measures its clock against the database's and reports
- * itself not ready while the two are further apart than half a second ({@link ClockReadiness} puts
- * the {@code clock} check into the readiness group). Hosts keep time with NTP; this notices when that fails.
+ * itself not ready while the two are further apart than half a second (each service names the {@code clock} check in
+ * its readiness group). Hosts keep time with NTP; this notices when that fails.
  */
 @AutoConfiguration(afterName = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration")
 @EnableConfigurationProperties(ClockProperties.class)

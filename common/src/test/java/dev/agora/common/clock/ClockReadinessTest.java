@@ -38,6 +38,7 @@ import tools.jackson.databind.json.JsonMapper;
             "spring.profiles.active=local",
             "agora.clock.interval=100ms",
             "management.endpoint.health.probes.enabled=true",
+            "management.endpoint.health.group.readiness.include=readinessState,clock",
             "management.endpoint.health.probes.add-additional-paths=true",
             "management.endpoint.health.show-details=always",
             "management.endpoints.web.exposure.include=health,metrics"

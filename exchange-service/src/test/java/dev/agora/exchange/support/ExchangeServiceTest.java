@@ -33,8 +33,7 @@ import org.springframework.test.context.DynamicPropertySource;
             "agora.exchange.closed-orders-kept-per-account=0",
             // A test JVM on a busy machine may stall for longer than the production lease; the failover tests
             // (process/*IT) run with the short one.
-            "agora.exchange.leadership.ttl=5s",
-            "agora.exchange.leadership.renew-every=200ms"
+            "agora.exchange.leadership.ttl=5s"
         })
 @ActiveProfiles("local")
 public abstract class ExchangeServiceTest {

@@ -22,9 +22,8 @@ record RecoveryProperties(
      *
      * @param ttl how long the lock lasts unrenewed; a killed sweeper is replaced after at most this long. Its expiry is
      *     written by the instances' clocks, which the clock check keeps within half a second of each other
-     * @param pollEvery how often the other instances look whether it is free
      */
-    record Leadership(@DefaultValue("3s") Duration ttl, @DefaultValue("250ms") Duration pollEvery) {
+    record Leadership(@DefaultValue("3s") Duration ttl) {
 
         /** The lock's key. */
         static final String LEASE = "order-recovery";
@@ -32,6 +31,11 @@ record RecoveryProperties(
         /** How often the sweeper renews the lock: often enough that a few late renewals do not lose it. */
         Duration renewEvery() {
             return ttl.dividedBy(6);
+        }
+
+        /** How often the other instances look whether it is free: twice per renewal. */
+        Duration pollEvery() {
+            return ttl.dividedBy(12);
         }
     }
 
