@@ -1,6 +1,7 @@
 package dev.agora.common;
 
 import dev.agora.common.problem.AgoraProblemHandler;
+import dev.agora.common.problem.BusyPools;
 import dev.agora.common.security.ServiceTokens;
 import dev.agora.common.timing.ServerTimingFilter;
 import dev.agora.common.warmup.WarmUpProperties;
@@ -67,6 +68,17 @@ public class AgoraCommonAutoConfiguration {
     FilterRegistrationBean<ServerTimingFilter> serverTimingFilter() {
         var registration = new FilterRegistrationBean<>(new ServerTimingFilter());
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 1);
+        return registration;
+    }
+
+    /**
+     * After the request id, Server-Timing and the limits (which refuse before anything is read), before Spring
+     * Session's filter ({@code Integer.MIN_VALUE + 50}), whose database reads and writes happen outside Spring MVC.
+     */
+    @Bean
+    FilterRegistrationBean<?> busyPoolsFilter() {
+        var registration = new FilterRegistrationBean<>(BusyPools.filter());
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
         return registration;
     }
 

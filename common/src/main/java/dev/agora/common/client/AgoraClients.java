@@ -16,7 +16,7 @@ public record AgoraClients(Map<String, Settings> clients) {
         clients = clients == null ? Map.of() : Map.copyOf(clients);
     }
 
-    /** A refused connection fails at once; this bounds an unroutable one (a replica nearby connects in a millisecond). */
+    /** A refused connection fails at once; this bounds an unroutable one (a nearby replica connects at once). */
     public static final Duration CONNECT_TIMEOUT = Duration.ofMillis(200);
 
     /** The settings of {@code serviceId}, or the defaults when it is not configured. */
