@@ -477,7 +477,7 @@ func (c *cluster) checkSettings() {
 		return
 	}
 	for _, key := range []string{"CATALOG_INSTANCES", "ORDER_INSTANCES", "EXCHANGE_INSTANCES", "FRONTEND_INSTANCES",
-		"AGORA_AUTHORITIES"} {
+		"AGORA_SECURITY_AUTHORITIES"} {
 		value := settings[key]
 		if value == "" {
 			c.fail("agora-settings: %s is missing", key)

@@ -17,7 +17,7 @@ import java.util.Map;
 /**
  * The services a client of the public API reaches, as real processes from their exec jars on one embedded
  * PostgreSQL: a catalog, an order service, an exchange and a frontend in front of them, whose address is the token
- * issuer ({@code AGORA_ISSUER}) every service accepts, as on the local cluster. Started once per test JVM.
+ * issuer ({@code AGORA_SECURITY_ISSUER}) every service accepts, as on the local cluster. Started once per test JVM.
  */
 final class ApiCluster {
 
@@ -63,7 +63,7 @@ final class ApiCluster {
         int catalogPort = FreePorts.next();
         frontend = FreePorts.url(frontendPort);
         String catalog = FreePorts.url(catalogPort);
-        Map<String, String> issuer = Map.of("AGORA_ISSUER", frontend);
+        Map<String, String> issuer = Map.of("AGORA_SECURITY_ISSUER", frontend);
         Path files = Path.of("target", "cluster-files-" + run).toAbsolutePath();
         try {
             ServiceProcess catalogProcess =

@@ -134,9 +134,9 @@ class ComposeFileTest {
                         "ORDERS_DATABASE_PASSWORD",
                         "EXCHANGE_DATABASE_PASSWORD",
                         "IDENTITY_DATABASE_PASSWORD",
-                        "AGORA_JWT_SIGNING_KEY",
-                        "AGORA_CATALOG_CLIENT_SECRET",
-                        "AGORA_ORDER_CLIENT_SECRET");
+                        "AGORA_IDENTITY_SIGNING_KEY",
+                        "AGORA_IDENTITY_SERVICE_CLIENTS_CATALOG_SERVICE",
+                        "AGORA_IDENTITY_SERVICE_CLIENTS_ORDER_SERVICE");
         assertThat(example).containsKeys(required.toArray(String[]::new));
         // Placeholders the services' production profile refuses (change-me), yet long enough (32 bytes) that
         // the refusal names the placeholder rather than the length; all different, so a mix-up shows.

@@ -64,22 +64,25 @@ final class ComposeRules {
 
     /** The secrets each service needs, beyond its database password. */
     static final Map<String, List<String>> REQUIRED_SECRETS = Map.of(
-            "catalog-service", List.of("AGORA_CLIENT_SECRET"),
-            "order-service", List.of("AGORA_CLIENT_SECRET"),
+            "catalog-service", List.of("AGORA_SECURITY_CLIENT_SECRET"),
+            "order-service", List.of("AGORA_SECURITY_CLIENT_SECRET"),
             "exchange-service", List.of(),
             "frontend-service",
-                    List.of("AGORA_JWT_SIGNING_KEY", "AGORA_CATALOG_CLIENT_SECRET", "AGORA_ORDER_CLIENT_SECRET"));
+                    List.of(
+                            "AGORA_IDENTITY_SIGNING_KEY",
+                            "AGORA_IDENTITY_SERVICE_CLIENTS_CATALOG_SERVICE",
+                            "AGORA_IDENTITY_SERVICE_CLIENTS_ORDER_SERVICE"));
 
-    /** The resource servers: they fetch the frontends' keys and their own tokens from AGORA_AUTHORITIES. */
+    /** The resource servers: they fetch the frontends' keys and their own tokens from AGORA_SECURITY_AUTHORITIES. */
     static final Set<String> RESOURCE_SERVERS = Set.of("catalog-service", "order-service", "exchange-service");
 
     /** The shared tokens the services no longer know; compose must not hand them out any more. */
     static final List<String> RETIRED_VARIABLES = List.of("AGORA_INTERNAL_TOKEN", "AGORA_ADMIN_TOKEN");
 
-    /** Which frontend variable holds the client secret a service presents as its AGORA_CLIENT_SECRET. */
+    /** Which frontend variable holds the client secret a service presents as its AGORA_SECURITY_CLIENT_SECRET. */
     static final Map<String, String> CLIENT_SECRET_AT_FRONTEND = Map.of(
-            "catalog-service", "AGORA_CATALOG_CLIENT_SECRET",
-            "order-service", "AGORA_ORDER_CLIENT_SECRET");
+            "catalog-service", "AGORA_IDENTITY_SERVICE_CLIENTS_CATALOG_SERVICE",
+            "order-service", "AGORA_IDENTITY_SERVICE_CLIENTS_ORDER_SERVICE");
 
     private static final Pattern MEMORY = Pattern.compile("\\d+[bkmg]?", Pattern.CASE_INSENSITIVE);
     private static final Pattern JDBC_URL = Pattern.compile("jdbc:postgresql://([^:/]+):(\\d+)/([A-Za-z_][\\w]*)");
@@ -195,7 +198,7 @@ final class ComposeRules {
             if (SERVICES_WITH_DATABASE.contains(id))
                 required.addAll(List.of("DATABASE_URL", "DATABASE_USERNAME", "DATABASE_PASSWORD"));
             required.addAll(REQUIRED_SECRETS.get(id));
-            if (RESOURCE_SERVERS.contains(id)) required.add("AGORA_AUTHORITIES");
+            if (RESOURCE_SERVERS.contains(id)) required.add("AGORA_SECURITY_AUTHORITIES");
             if (id.equals("exchange-service")) required.add("AGORA_EXCHANGE_TCP_PORT");
             required.add("MANAGEMENT_SERVER_PORT");
             Map<String, String> environment = service.environment();
@@ -211,15 +214,15 @@ final class ComposeRules {
             RETIRED_VARIABLES.stream()
                     .filter(environment::containsKey)
                     .forEach(variable -> violations.add(service.name() + " still sets the retired " + variable));
-            if (RESOURCE_SERVERS.contains(id) && environment.containsKey("AGORA_AUTHORITIES")) {
+            if (RESOURCE_SERVERS.contains(id) && environment.containsKey("AGORA_SECURITY_AUTHORITIES")) {
                 Set<String> authorities =
-                        Set.of(environment.get("AGORA_AUTHORITIES").split(","));
+                        Set.of(environment.get("AGORA_SECURITY_AUTHORITIES").split(","));
                 Set<String> frontends = compose.replicasOf("frontend-service").stream()
                         .map(frontend -> "http://" + frontend.name() + ":"
                                 + frontend.port().orElse(-1))
                         .collect(Collectors.toSet());
                 if (!authorities.equals(frontends))
-                    violations.add(service.name() + " AGORA_AUTHORITIES names " + new TreeSet<>(authorities)
+                    violations.add(service.name() + " AGORA_SECURITY_AUTHORITIES names " + new TreeSet<>(authorities)
                             + " but the frontends are " + new TreeSet<>(frontends));
             }
             if (id.equals("exchange-service") && !"0.0.0.0".equals(environment.get("AGORA_EXCHANGE_TCP_HOST")))
@@ -283,19 +286,19 @@ final class ComposeRules {
         List<Service> frontends = compose.replicasOf("frontend-service");
         CLIENT_SECRET_AT_FRONTEND.forEach((serviceId, frontendVariable) -> {
             for (Service service : compose.replicasOf(serviceId)) {
-                String secret = service.environment().get("AGORA_CLIENT_SECRET");
+                String secret = service.environment().get("AGORA_SECURITY_CLIENT_SECRET");
                 for (Service frontend : frontends) {
                     if (secret == null || !secret.equals(frontend.environment().get(frontendVariable)))
-                        violations.add(service.name() + " AGORA_CLIENT_SECRET differs from " + frontend.name() + " "
-                                + frontendVariable);
+                        violations.add(service.name() + " AGORA_SECURITY_CLIENT_SECRET differs from " + frontend.name()
+                                + " " + frontendVariable);
                 }
             }
         });
         Set<String> issuers = compose.services().values().stream()
                 .filter(service -> service.serviceId().isPresent())
-                .map(service -> service.environment().getOrDefault("AGORA_ISSUER", "(default)"))
+                .map(service -> service.environment().getOrDefault("AGORA_SECURITY_ISSUER", "(default)"))
                 .collect(Collectors.toCollection(TreeSet::new));
-        if (issuers.size() > 1) violations.add("the services disagree on AGORA_ISSUER: " + issuers);
+        if (issuers.size() > 1) violations.add("the services disagree on AGORA_SECURITY_ISSUER: " + issuers);
         return violations;
     }
 

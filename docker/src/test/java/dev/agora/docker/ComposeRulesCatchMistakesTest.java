@@ -133,18 +133,18 @@ class ComposeRulesCatchMistakesTest {
 
     @Test
     void missingConfigurationIsReported() {
-        environment("exchange-1").remove("AGORA_AUTHORITIES");
+        environment("exchange-1").remove("AGORA_SECURITY_AUTHORITIES");
         environment("order-1").remove("DATABASE_PASSWORD");
-        environment("frontend-2").remove("AGORA_JWT_SIGNING_KEY");
-        environment("catalog-2").remove("AGORA_CLIENT_SECRET");
+        environment("frontend-2").remove("AGORA_IDENTITY_SIGNING_KEY");
+        environment("catalog-2").remove("AGORA_SECURITY_CLIENT_SECRET");
         environment("order-2").remove("MANAGEMENT_SERVER_PORT");
 
         assertThat(ComposeRules.environmentViolations(compose))
                 .containsExactlyInAnyOrder(
-                        "exchange-1 lacks AGORA_AUTHORITIES",
+                        "exchange-1 lacks AGORA_SECURITY_AUTHORITIES",
                         "order-1 lacks DATABASE_PASSWORD",
-                        "frontend-2 lacks AGORA_JWT_SIGNING_KEY",
-                        "catalog-2 lacks AGORA_CLIENT_SECRET",
+                        "frontend-2 lacks AGORA_IDENTITY_SIGNING_KEY",
+                        "catalog-2 lacks AGORA_SECURITY_CLIENT_SECRET",
                         "order-2 lacks MANAGEMENT_SERVER_PORT");
     }
 
@@ -169,7 +169,7 @@ class ComposeRulesCatchMistakesTest {
         environment("catalog-1").put("AGORA_INTERNAL_TOKEN", "change-me-internal-token");
         environment("exchange-1").remove("AGORA_EXCHANGE_TCP_HOST");
         environment("frontend-1").put("MANAGEMENT_SERVER_PORT", "8080");
-        environment("exchange-1").put("AGORA_AUTHORITIES", "http://frontend-1:8080");
+        environment("exchange-1").put("AGORA_SECURITY_AUTHORITIES", "http://frontend-1:8080");
 
         assertThat(ComposeRules.environmentViolations(compose))
                 .containsExactlyInAnyOrder(
@@ -178,20 +178,20 @@ class ComposeRulesCatchMistakesTest {
                         "frontend-1 serves actuator on its service port 8080",
                         "exchange-1 binds its XML protocol to loopback (the default), out of the other containers'"
                                 + " reach",
-                        "exchange-1 AGORA_AUTHORITIES names [http://frontend-1:8080] but the frontends are"
+                        "exchange-1 AGORA_SECURITY_AUTHORITIES names [http://frontend-1:8080] but the frontends are"
                                 + " [http://frontend-1:8080, http://frontend-2:8080]");
     }
 
     @Test
     void mismatchedClientSecretsOrIssuersAreReported() {
-        environment("order-1").put("AGORA_CLIENT_SECRET", "change-me-catalog-service-client-secret");
-        environment("exchange-1").put("AGORA_ISSUER", "https://agora.example.com");
+        environment("order-1").put("AGORA_SECURITY_CLIENT_SECRET", "change-me-catalog-service-client-secret");
+        environment("exchange-1").put("AGORA_SECURITY_ISSUER", "https://agora.example.com");
 
         assertThat(ComposeRules.clientSecretViolations(compose))
                 .containsExactlyInAnyOrder(
-                        "order-1 AGORA_CLIENT_SECRET differs from frontend-1 AGORA_ORDER_CLIENT_SECRET",
-                        "order-1 AGORA_CLIENT_SECRET differs from frontend-2 AGORA_ORDER_CLIENT_SECRET",
-                        "the services disagree on AGORA_ISSUER: [http://localhost:8080, https://agora.example.com]");
+                        "order-1 AGORA_SECURITY_CLIENT_SECRET differs from frontend-1 AGORA_IDENTITY_SERVICE_CLIENTS_ORDER_SERVICE",
+                        "order-1 AGORA_SECURITY_CLIENT_SECRET differs from frontend-2 AGORA_IDENTITY_SERVICE_CLIENTS_ORDER_SERVICE",
+                        "the services disagree on AGORA_SECURITY_ISSUER: [http://localhost:8080, https://agora.example.com]");
     }
 
     @Test

@@ -14,7 +14,6 @@ import org.springframework.util.unit.DataSize;
  * @param tcpHost address the XML protocol listens on ({@code AGORA_EXCHANGE_TCP_HOST}): loopback unless set. The
  *     plain protocol carries no credentials, so whoever reaches the port can create accounts and trade on any of
  *     them; widen it only to a network that is trusted as a whole, or turn on {@link Tls}
- * @param maxMessageSize largest XML request accepted; the declared length is checked before reading
  * @param readTimeout longest wait for any single read from a client
  * @param requestDeadline longest time one whole request may take to arrive
  * @param closedOrdersKept recently closed orders the engine keeps in memory for queries; older ones are read from
@@ -22,8 +21,6 @@ import org.springframework.util.unit.DataSize;
  * @param fillsKeptPerOrder executions an open order keeps in memory; beyond that they are read from PostgreSQL
  * @param closedOrdersKeptPerAccount each account's latest closed orders the engine keeps in memory besides, however
  *     long ago they closed (memory follows accounts, not history)
- * @param standbyWarmUpRounds times a standby runs its JSON API's order path before it may have to take over (the
- *     {@code api} package's {@code StandbyWarmUp}); 0 turns it off
  * @param leadership the lease that makes one instance active
  * @param tls TLS with client certificates for the XML protocol
  */
@@ -31,15 +28,29 @@ import org.springframework.util.unit.DataSize;
 public record ExchangeProperties(
         @DefaultValue("12345") int tcpPort,
         @DefaultValue("127.0.0.1") String tcpHost,
-        @DefaultValue("64KB") DataSize maxMessageSize,
         @DefaultValue("10s") Duration readTimeout,
         @DefaultValue("30s") Duration requestDeadline,
         @DefaultValue("16384") int closedOrdersKept,
         @DefaultValue("8") int fillsKeptPerOrder,
         @DefaultValue("8") int closedOrdersKeptPerAccount,
-        @DefaultValue("300") int standbyWarmUpRounds,
         @DefaultValue Leadership leadership,
         @DefaultValue Tls tls) {
+
+    /**
+     * Largest XML request accepted; the declared length is checked before reading. 64 KB holds a batch of hundreds of
+     * orders, far more than any seed client sends at once.
+     */
+    public DataSize maxMessageSize() {
+        return DataSize.ofKilobytes(64);
+    }
+
+    /**
+     * Times a standby runs its JSON API's order path before it may have to take over (the {@code api} package's
+     * {@code StandbyWarmUp}): enough for the JIT to compile it, so a takeover is not served by the interpreter.
+     */
+    public int standbyWarmUpRounds() {
+        return 300;
+    }
 
     /** Most children one XML request may hold; a larger request is refused as a whole. */
     public int maxRequestChildren() {
@@ -115,9 +126,13 @@ public record ExchangeProperties(
      * ends); a standby looks every 100 ms.
      *
      * @param ttl how long a lease lasts unrenewed, by the database's clock
-     * @param renewEvery how often the leader renews
      */
-    public record Leadership(@DefaultValue("500ms") Duration ttl, @DefaultValue("100ms") Duration renewEvery) {
+    public record Leadership(@DefaultValue("500ms") Duration ttl) {
+
+        /** How often the leader renews: five times a {@code ttl}, so a few late renewals do not lose the lease. */
+        public Duration renewEvery() {
+            return ttl.dividedBy(5);
+        }
 
         /** The lease's name (its row in {@code leader_lease}); every instance of the one exchange shares it. */
         public String lease() {

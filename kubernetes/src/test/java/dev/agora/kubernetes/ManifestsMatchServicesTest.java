@@ -127,7 +127,7 @@ class ManifestsMatchServicesTest {
         lists.put("ORDER_INSTANCES", "order");
         lists.put("EXCHANGE_INSTANCES", "exchange");
         lists.put("FRONTEND_INSTANCES", "frontend");
-        lists.put("AGORA_AUTHORITIES", "frontend");
+        lists.put("AGORA_SECURITY_AUTHORITIES", "frontend");
         lists.forEach((variable, name) -> {
             int port = Integer.parseInt(ServiceConfiguration.of(SERVICES.get(name))
                     .defaultOf("PORT")

@@ -65,8 +65,9 @@ final class ServiceConfiguration {
 
     /**
      * Whether an environment variable of this name is read: by a {@code ${NAME...}} placeholder, or by Spring Boot's
-     * relaxed binding of one of the service's own {@code agora.*} properties ({@code agora.files.store} from {@code
-     * AGORA_FILES_STORE}: dots become underscores, dashes go or become underscores, upper case).
+     * relaxed binding of a property the service's configuration names ({@code agora.files.store} from {@code
+     * AGORA_FILES_STORE}, {@code springdoc.api-docs.enabled} from {@code SPRINGDOC_API_DOCS_ENABLED}: dots become
+     * underscores, dashes go or become underscores, upper case).
      */
     boolean readsVariable(String name) {
         Matcher matcher = PLACEHOLDER.matcher(text);
@@ -74,7 +75,6 @@ final class ServiceConfiguration {
             if (matcher.group(1).equals(name)) return true;
         }
         return properties.keySet().stream()
-                .filter(property -> property.startsWith("agora."))
                 .anyMatch(property -> SpringBootProperties.variable(property).equals(name)
                         || property.replace('-', '_')
                                 .replace('.', '_')

@@ -24,7 +24,7 @@ class FailClosedSecretsTest {
     @CsvSource(
             delimiter = '|',
             value = {
-                // not set at all: application.yml's ${AGORA_CLIENT_SECRET:} makes it blank
+                // not set at all: application.yml's ${AGORA_SECURITY_CLIENT_SECRET:} makes it blank
                 "<unset>                                           | production | is blank",
                 "''                                                | production | is blank",
                 "'   '                                             | production | is blank",

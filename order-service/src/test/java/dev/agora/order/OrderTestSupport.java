@@ -43,7 +43,6 @@ import tools.jackson.databind.json.JsonMapper;
             // This JVM may stall on a busy build machine for longer than the production lease (SweeperFailoverIT
             // runs real processes with it).
             "agora.orders.recovery.leadership.ttl=5s",
-            "agora.orders.recovery.leadership.poll-every=100ms",
             // A starved build machine can stall a healthy catalog for over a second; production keeps 3500ms.
             "agora.clients.catalog-service.timeout=3s",
             // Counts every session's statements and commits (BuyStatementsTest).

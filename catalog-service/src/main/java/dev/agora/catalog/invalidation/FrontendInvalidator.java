@@ -211,7 +211,7 @@ final class FrontendInvalidator implements BookChangeListener, AutoCloseable {
     /** A session per frontend discovery lists now. */
     private List<FrontendSession> sessions() {
         List<FrontendSession> current = new ArrayList<>();
-        for (ServiceInstance instance : discovery.getInstances(properties.serviceId())) {
+        for (ServiceInstance instance : discovery.getInstances(InvalidationProperties.SERVICE_ID)) {
             current.add(sessions.computeIfAbsent(instance.getUri(), this::session));
         }
         return current;

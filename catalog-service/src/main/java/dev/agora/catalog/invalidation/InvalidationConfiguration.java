@@ -15,10 +15,10 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties({InvalidationProperties.class, AgoraClients.class})
+@EnableConfigurationProperties(InvalidationProperties.class)
 class InvalidationConfiguration {
 
-    private static final String FRONTENDS = "frontend-service";
+    private static final String FRONTENDS = InvalidationProperties.SERVICE_ID;
 
     /**
      * Acknowledgements and session events waiting for a session thread. A write waits for one acknowledgement per
@@ -54,7 +54,6 @@ class InvalidationConfiguration {
     @Bean
     BookChangeListener bookChangeListener(
             InvalidationProperties properties,
-            AgoraClients clients,
             DiscoveryClient discovery,
             ServiceTokens tokens,
             ThreadPoolExecutor invalidationSessionThreads,
@@ -62,9 +61,8 @@ class InvalidationConfiguration {
         if (!properties.enabled()) return BookChangeListener.NOBODY;
         HttpClient http = HttpClient.newBuilder()
                 .executor(invalidationSessionThreads)
-                .connectTimeout(clients.of(FRONTENDS).connectTimeout())
+                .connectTimeout(AgoraClients.CONNECT_TIMEOUT)
                 .build();
-        return new FrontendInvalidator(
-                properties, discovery, tokens, http, clients.of(FRONTENDS).connectTimeout(), meters);
+        return new FrontendInvalidator(properties, discovery, tokens, http, AgoraClients.CONNECT_TIMEOUT, meters);
     }
 }

@@ -6,19 +6,18 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
  * Invalidations pushed to the frontends ({@code agora.invalidation.*}); the sessions' connect timeout is
- * {@code agora.clients.frontend-service.connect-timeout}, as for any call to another service.
+ * common's {@code AgoraClients.CONNECT_TIMEOUT}, as for any call to another service.
  *
  * @param enabled off for a catalog that serves no caching frontend (tests of other services, benchmarks)
- * @param serviceId whose instances get every invalidation (simple discovery, {@code agora.instances.*})
  * @param lease how long a frontend may use its cache after the catalog last granted it a lease; also how long a
  *     write waits for a frontend's acknowledgement before it stops granting that frontend leases, so a frozen or
  *     cut-off frontend delays a write by at most about this
  */
 @ConfigurationProperties("agora.invalidation")
-record InvalidationProperties(
-        @DefaultValue("true") boolean enabled,
-        @DefaultValue("frontend-service") String serviceId,
-        @DefaultValue("1s") Duration lease) {
+record InvalidationProperties(@DefaultValue("true") boolean enabled, @DefaultValue("1s") Duration lease) {
+
+    /** Whose instances get every invalidation (simple discovery, {@code agora.instances.frontend-service}). */
+    static final String SERVICE_ID = "frontend-service";
 
     InvalidationProperties {
         if (lease == null || lease.toMillis() < 400) {

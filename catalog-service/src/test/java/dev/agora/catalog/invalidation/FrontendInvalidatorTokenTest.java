@@ -81,7 +81,7 @@ class FrontendInvalidatorTokenTest {
     }
 
     private FrontendInvalidator invalidator(ServiceTokens tokens) {
-        InvalidationProperties properties = new InvalidationProperties(true, "frontend-service", Duration.ofSeconds(5));
+        InvalidationProperties properties = new InvalidationProperties(true, Duration.ofSeconds(5));
         return new FrontendInvalidator(
                 properties, discovery(), tokens, HttpClient.newHttpClient(), Duration.ofSeconds(1), meters);
     }

@@ -21,7 +21,7 @@ class GrantingLeasesTest {
 
     @Test
     void grantingAnswersWhileAnnouncementsBeginAndEndOnOtherThreads() throws Exception {
-        InvalidationProperties properties = new InvalidationProperties(true, "frontend-service", Duration.ofSeconds(1));
+        InvalidationProperties properties = new InvalidationProperties(true, Duration.ofSeconds(1));
         try (FrontendInvalidator invalidator = new FrontendInvalidator(
                 properties,
                 noFrontends(),

@@ -16,15 +16,17 @@ public record AgoraClients(Map<String, Settings> clients) {
         clients = clients == null ? Map.of() : Map.copyOf(clients);
     }
 
+    /** A refused connection fails at once; this bounds an unroutable one (a nearby replica connects at once). */
+    public static final Duration CONNECT_TIMEOUT = Duration.ofMillis(200);
+
     /** The settings of {@code serviceId}, or the defaults when it is not configured. */
     public Settings of(String serviceId) {
-        return clients.getOrDefault(serviceId, new Settings(Duration.ofSeconds(2), Duration.ofMillis(200), 200, null));
+        return clients.getOrDefault(serviceId, new Settings(Duration.ofSeconds(2), 200, null));
     }
 
     /**
      * @param timeout how long an attempt waits for its answer (and for a pooled connection): above the slowest answer
      *     a working replica may give, the timeouts of the tiers it calls included
-     * @param connectTimeout a refused connection fails at once; this bounds an unroutable one
      * @param maxConcurrentCalls calls in flight (the service's Resilience4j bulkhead); more are refused at once
      * @param notIdempotentTimeout the {@code timeout} of a call that is not idempotent ({@link ReplicaRetries}), never
      *     repeated after a timeout: it waits for the replica's own bounded answer rather than turn a write applied late
@@ -32,12 +34,11 @@ public record AgoraClients(Map<String, Settings> clients) {
      */
     public record Settings(
             @DefaultValue("2s") Duration timeout,
-            @DefaultValue("200ms") Duration connectTimeout,
             @DefaultValue("200") int maxConcurrentCalls,
             @DefaultValue("0ms") Duration notIdempotentTimeout) {
 
         public Settings {
-            if (!timeout.isPositive() || !connectTimeout.isPositive() || maxConcurrentCalls < 1) {
+            if (!timeout.isPositive() || maxConcurrentCalls < 1) {
                 throw new IllegalArgumentException(
                         "agora.clients.*: timeouts and max-concurrent-calls must be positive");
             }

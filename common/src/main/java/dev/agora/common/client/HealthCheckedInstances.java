@@ -37,8 +37,7 @@ public class HealthCheckedInstances {
         var interval = interval(
                 context.getBean(LoadBalancerClientFactory.class),
                 env.getProperty(LoadBalancerClientFactory.PROPERTY_NAME));
-        var connect = interval.compareTo(Duration.ofMillis(200)) < 0 ? interval : Duration.ofMillis(200);
-        var settings = new AgoraClients.Settings(interval, connect, 4, null);
+        var settings = new AgoraClients.Settings(interval, 4, null);
         return new HttpComponentsClientHttpRequestFactory(LoadBalancedClients.pool("health-checks", settings, null));
     }
 

@@ -116,7 +116,7 @@ public class LoadBalancedClients implements DisposableBean {
                 .setMaxConnPerRoute(connections)
                 .setMaxConnTotal(connections * 2)
                 .setDefaultConnectionConfig(ConnectionConfig.custom()
-                        .setConnectTimeout(Timeout.of(settings.connectTimeout()))
+                        .setConnectTimeout(Timeout.of(AgoraClients.CONNECT_TIMEOUT))
                         .setSocketTimeout(answer)
                         // The replica behind an idle connection may have restarted: a dead one would count as failing.
                         .setValidateAfterInactivity(TimeValue.ofSeconds(1))

@@ -8,17 +8,15 @@ import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 
 /**
  * One clock for the cluster: every service with a database measures its clock against the database's and reports
- * itself not ready while the two are further apart than {@code agora.clock.max-offset} ({@link ClockReadiness} puts
- * the {@code clock} check into the readiness group). Hosts keep time with NTP; this notices when that fails.
+ * itself not ready while the two are further apart than half a second (each service names the {@code clock} check in
+ * its readiness group). Hosts keep time with NTP; this notices when that fails.
  */
 @AutoConfiguration(afterName = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration")
-@ConditionalOnProperty(name = "agora.clock.enabled", havingValue = "true", matchIfMissing = true)
 @EnableConfigurationProperties(ClockProperties.class)
 public class ClockAutoConfiguration {
 

@@ -24,7 +24,7 @@ import org.springframework.context.SmartLifecycle;
  * Measures this instance's clock against PostgreSQL's ({@code clock_timestamp()}), the cluster's reference, every
  * {@code agora.clock.interval} on a thread of its own: one query per period, nothing on request paths. The latest
  * measurement is read by the {@code agora.clock.offset} gauge and by readiness: as the {@code clock} health check this
- * is DOWN, with the reason, while the offset exceeds {@code agora.clock.max-offset}. It is UNKNOWN (which leaves
+ * is DOWN, with the reason, while the offset exceeds 500 ms ({@link ClockProperties#MAX_OFFSET}). It is UNKNOWN (which leaves
  * readiness to the other checks) before the first measurement, without a database, and when no measurement succeeded
  * for three intervals: the database's own troubles are not the clock's.
  */
@@ -83,16 +83,16 @@ public final class DatabaseClock implements SmartLifecycle, HealthIndicator {
 
     /** Once per change, not every period: a clock that is off is news, and so is its recovery. */
     private void logChange(ClockOffset offset) {
-        boolean off = offset.exceeds(properties.maxOffset());
+        boolean off = offset.exceeds(ClockProperties.MAX_OFFSET);
         if (off && !wasOff) {
             log.warn(
                     "This instance's clock is {}; maximum {} ms: reporting not ready until it is back",
                     offset.describe(),
-                    properties.maxOffset().toMillis());
+                    ClockProperties.MAX_OFFSET.toMillis());
         } else if (!off && wasOff) {
             log.info(
                     "This instance's clock is back within {} ms of the database's",
-                    properties.maxOffset().toMillis());
+                    ClockProperties.MAX_OFFSET.toMillis());
         }
         wasOff = off;
     }
@@ -106,7 +106,7 @@ public final class DatabaseClock implements SmartLifecycle, HealthIndicator {
         if (age.compareTo(properties.interval().multipliedBy(3)) > 0) {
             return unknown("no measurement for " + age.toSeconds() + " s");
         }
-        Duration max = properties.maxOffset();
+        Duration max = ClockProperties.MAX_OFFSET;
         Health.Builder health = offset.exceeds(max)
                 ? Health.down()
                         .withDetail("reason", "clock is " + offset.describe() + "; maximum " + max.toMillis() + " ms")

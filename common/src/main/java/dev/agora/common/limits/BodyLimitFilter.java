@@ -41,7 +41,7 @@ final class BodyLimitFilter extends OncePerRequestFilter {
         this.maxBody = maxBody;
         this.unbounded = unbounded;
         this.refused = Counter.builder("agora.limits.body.rejected")
-                .description("Requests refused with 413 for a body larger than agora.limits.max-body")
+                .description("Requests refused with 413 for a body larger than the body cap")
                 .register(meters);
     }
 

@@ -12,7 +12,7 @@ import org.springframework.security.web.servlet.util.matcher.PathPatternRequestM
 import org.springframework.security.web.util.matcher.OrRequestMatcher;
 import org.springframework.security.web.util.matcher.RequestMatcher;
 
-/** What one client may send: every service caps request bodies ({@code agora.limits.max-body}). */
+/** What one client may send: every service caps request bodies (16 KB, {@link LimitsProperties#MAX_BODY}). */
 @AutoConfiguration
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @EnableConfigurationProperties(LimitsProperties.class)
@@ -22,7 +22,7 @@ public class LimitsAutoConfiguration {
     @Bean
     FilterRegistrationBean<BodyLimitFilter> bodyLimitFilter(LimitsProperties limits, MeterRegistry meters) {
         var registration = new FilterRegistrationBean<>(
-                new BodyLimitFilter(limits.maxBody().toBytes(), anyOf(limits.unboundedBodyPaths()), meters));
+                new BodyLimitFilter(LimitsProperties.MAX_BODY.toBytes(), anyOf(limits.unboundedBodyPaths()), meters));
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 2);
         return registration;
     }

@@ -105,7 +105,7 @@ public class AgoraSecurityAutoConfiguration {
         return SecurityObservationSettings.noObservations();
     }
 
-    /** A service's OAuth2 client is named after the service unless told otherwise. */
+    /** A service's OAuth2 client is named after the service ({@code spring.application.name}). */
     @Bean
     @ConditionalOnMissingBean
     ServiceTokens serviceTokens(AgoraSecurityProperties properties, Environment environment) {
@@ -116,10 +116,8 @@ public class AgoraSecurityAutoConfiguration {
                         "This service has no client credentials (agora.security.client-secret)");
             };
         }
-        String clientId = properties.clientId() == null || properties.clientId().isBlank()
-                ? environment.getProperty("spring.application.name")
-                : properties.clientId();
-        return ServiceTokens.clientCredentials(clientId, secret, properties.authorities());
+        return ServiceTokens.clientCredentials(
+                environment.getProperty("spring.application.name"), secret, properties.authorities());
     }
 
     /**

@@ -11,18 +11,17 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *     under which clients discover its endpoints; by default the local cluster's first frontend
  * @param authorities base URLs of the authorization server's replicas (the frontends): their
  *     {@code /oauth2/jwks} verifies tokens, their {@code /oauth2/token} issues this service's own; tried in order
- * @param clientId this service's OAuth2 client id, for its calls to other services; blank: the service's name
- *     ({@code spring.application.name})
- * @param clientSecret its client secret; blank when the service calls no other service
+ * @param clientSecret the secret of this service's OAuth2 client (named {@code spring.application.name}), for its
+ *     calls to other services; blank when the service calls no other service
  * @param publicReads GET paths anyone may read without a token, served by a chain of their own
  */
 @ConfigurationProperties("agora.security")
 public record AgoraSecurityProperties(
-        String issuer, List<URI> authorities, String clientId, String clientSecret, List<String> publicReads) {
+        String issuer, List<URI> authorities, String clientSecret, List<String> publicReads) {
 
     /**
      * The local cluster's first frontend: a client that discovers the authorization server from the issuer (RFC 8414)
-     * reaches it there. Deployments set {@code AGORA_ISSUER} to their public URL.
+     * reaches it there. Deployments set {@code AGORA_SECURITY_ISSUER} to their public URL.
      */
     public static final String DEFAULT_ISSUER = "http://localhost:8080";
 

@@ -13,17 +13,27 @@ import org.springframework.core.env.Profiles;
 
 /**
  * Refuses to start a service outside the {@code local} profile (the one the cluster launcher and the tests use)
- * while any secret it names in {@code agora.security.required-secrets} is missing, blank, shorter than 32 bytes,
- * a value known from development, or a placeholder from {@code docker/.env.example}, and says which. A service
- * that started with a guessable secret would look healthy and be open. Secrets that may legitimately be absent (an
- * S3 secret key where the instance's role supplies credentials) are named in {@code
- * agora.security.secrets-if-set}: absent or blank is fine, anything else is held to the same rules.
+ * while any of the {@link #SECRETS} its configuration names is blank, shorter than 32 bytes, a value known from
+ * development, or a placeholder from {@code docker/.env.example}, and says which. A service
+ * that started with a guessable secret would look healthy and be open. The S3 secret key ({@code
+ * AWS_SECRET_ACCESS_KEY}, read by the AWS SDK) may legitimately be absent, where the instance's role supplies
+ * credentials: absent or blank is fine, anything else is held to the same rules.
  */
 public class FailClosedSecrets implements EnvironmentPostProcessor, Ordered {
 
     public static final String LOCAL_PROFILE = "local";
-    public static final String REQUIRED = "agora.security.required-secrets";
-    public static final String IF_SET = "agora.security.secrets-if-set";
+    /**
+     * Every secret a service may hold. A service's {@code application.yml} names those it needs (an empty value where
+     * only the environment may give one), so a secret the deployment forgot is blank, not absent.
+     */
+    static final List<String> SECRETS = List.of(
+            "spring.datasource.password",
+            "agora.security.client-secret",
+            "agora.identity.signing-key",
+            "agora.identity.service-clients.catalog-service",
+            "agora.identity.service-clients.order-service");
+
+    static final String IF_SET = "AWS_SECRET_ACCESS_KEY";
     static final int MIN_BYTES = 32;
 
     private static final Set<String> KNOWN_DEV_VALUES =
@@ -39,18 +49,13 @@ public class FailClosedSecrets implements EnvironmentPostProcessor, Ordered {
     @Override
     public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
         if (environment.acceptsProfiles(Profiles.of(LOCAL_PROFILE))) return;
-        String[] names = environment.getProperty(REQUIRED, String[].class, new String[0]);
         List<String> problems = new ArrayList<>();
-        for (String name : names) {
-            String problem = problem(environment.getProperty(name.strip()));
-            if (problem != null) problems.add(name.strip() + " " + problem);
+        for (String name : SECRETS) {
+            String problem = environment.containsProperty(name) ? problem(environment.getProperty(name)) : null;
+            if (problem != null) problems.add(name + " " + problem);
         }
-        for (String name : environment.getProperty(IF_SET, String[].class, new String[0])) {
-            String value = environment.getProperty(name.strip());
-            if (value == null || value.isBlank()) continue;
-            String problem = problem(value);
-            if (problem != null) problems.add(name.strip() + " " + problem);
-        }
+        String ifSet = environment.getProperty(IF_SET);
+        if (ifSet != null && !ifSet.isBlank() && problem(ifSet) != null) problems.add(IF_SET + " " + problem(ifSet));
         if (!problems.isEmpty()) {
             throw new IllegalStateException("Refusing to start outside the '" + LOCAL_PROFILE
                     + "' profile with unsafe secrets: " + String.join("; ", problems)

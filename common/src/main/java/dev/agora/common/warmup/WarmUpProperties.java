@@ -11,7 +11,6 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *
  * @param requests {@code METHOD /path} with an optional JSON body after a space; each must change nothing
  *     (reads, or writes the service rejects as invalid), since warm-up repeats them thousands of times
- * @param duration how long to keep sending them, at most
  * @param maxRequests stop earlier after this many
  * @param beforeReady send them before the service reports ready (callers never meet a cold service, but readiness
  *     waits for the warm-up); false sends them from a background thread once it is ready, so a cluster whose JVMs
@@ -23,13 +22,14 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 public record WarmUpProperties(
         @DefaultValue("false") boolean enabled,
         @DefaultValue List<String> requests,
-        @DefaultValue("30s") Duration duration,
         @DefaultValue("5000") int maxRequests,
         @DefaultValue("false") boolean beforeReady,
         @DefaultValue("false") boolean exitWhenDone) {
 
+    /** How long warm-up sends requests at most: the JIT has compiled a request path well within it. */
+    public static final Duration DURATION = Duration.ofSeconds(30);
+
     public WarmUpProperties {
-        if (duration.isNegative()) throw new IllegalArgumentException("agora.warm-up.duration must not be negative");
         if (maxRequests < 0) throw new IllegalArgumentException("agora.warm-up.max-requests must not be negative");
         requests = List.copyOf(requests);
     }

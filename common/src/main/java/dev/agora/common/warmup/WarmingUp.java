@@ -105,7 +105,7 @@ public final class WarmingUp
                 .toList();
 
         long started = System.nanoTime();
-        long deadline = started + properties.duration().toNanos();
+        long deadline = started + WarmUpProperties.DURATION.toNanos();
         AtomicInteger sent = new AtomicInteger();
         Map<Integer, LongAdder> byStatus = new ConcurrentHashMap<>();
         try (HttpClient client = HttpClient.newBuilder()
@@ -155,7 +155,7 @@ public final class WarmingUp
     private String ownToken() throws InterruptedException {
         // After readiness nothing waits for the warm-up, and the authorization server (a frontend) may still be
         // starting beside this service: keep asking for up to half the warm-up's time, or only refusals get warm.
-        long patience = properties.beforeReady() ? 0 : properties.duration().toNanos() / 2;
+        long patience = properties.beforeReady() ? 0 : WarmUpProperties.DURATION.toNanos() / 2;
         long deadline = System.nanoTime() + patience;
         while (true) {
             try {

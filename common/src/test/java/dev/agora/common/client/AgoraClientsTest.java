@@ -28,13 +28,11 @@ class AgoraClientsTest {
                         "AGORA_CLIENTS_EXCHANGE_SERVICE_MAX_CONCURRENT_CALLS", "4"),
                 Map.of(
                         "agora.clients.catalog-service.timeout", "2s",
-                        "agora.clients.catalog-service.connect-timeout", "50ms",
                         "agora.clients.exchange-service.timeout", "500ms"));
 
         assertThat(clients.clients()).containsOnlyKeys("catalog-service", "exchange-service");
         AgoraClients.Settings catalog = clients.of("catalog-service");
         assertThat(catalog.timeout()).isEqualTo(Duration.ofSeconds(7));
-        assertThat(catalog.connectTimeout()).isEqualTo(Duration.ofMillis(50));
         assertThat(catalog.maxConcurrentCalls()).as("the default").isEqualTo(200);
         assertThat(catalog.notIdempotentTimeout()).as("the timeout").isEqualTo(Duration.ofSeconds(7));
         AgoraClients.Settings exchange = clients.of("exchange-service");
@@ -48,7 +46,6 @@ class AgoraClientsTest {
         AgoraClients clients = bind(Map.of(), Map.of());
 
         assertThat(clients.of("order-service").timeout()).isEqualTo(Duration.ofSeconds(2));
-        assertThat(clients.of("order-service").connectTimeout()).isEqualTo(Duration.ofMillis(200));
         assertThat(clients.of("order-service").notIdempotentTimeout()).isEqualTo(Duration.ofSeconds(2));
     }
 

@@ -26,7 +26,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * A service whose clock is off by more than {@code agora.clock.max-offset} from the database's reports itself not
+ * A service whose clock is off by more than half a second ({@code ClockProperties.MAX_OFFSET}) from the database's reports itself not
  * ready, says why, and is ready again once its clock is back; the offset is a gauge. The service's clock is a real
  * clock moved by the test (a {@link Clock} bean, which the measurement uses), the database a real PostgreSQL.
  */
@@ -38,6 +38,7 @@ import tools.jackson.databind.json.JsonMapper;
             "spring.profiles.active=local",
             "agora.clock.interval=100ms",
             "management.endpoint.health.probes.enabled=true",
+            "management.endpoint.health.group.readiness.include=readinessState,clock",
             "management.endpoint.health.probes.add-additional-paths=true",
             "management.endpoint.health.show-details=always",
             "management.endpoints.web.exposure.include=health,metrics"

@@ -29,40 +29,40 @@ class FailClosedSecretsTest {
 
     @Test
     void outsideTheLocalProfileAServiceWithAWeakSecretDoesNotStart() {
+        // What a service's configuration names is checked (a blank one: the deployment did not give it); a secret
+        // it does not name (here the frontend's service clients) is not its to hold.
         StandardEnvironment environment = environment(Map.of(
-                FailClosedSecrets.REQUIRED,
-                "agora.security.client-secret, spring.datasource.password",
                 "agora.security.client-secret",
                 "Kq3vX9pL2mN8rT5wY1zB4cF7hJ0dG6sA",
+                "agora.identity.signing-key",
+                "",
                 "spring.datasource.password",
                 "postgres"));
         environment.setActiveProfiles("prod");
 
         assertThatThrownBy(() -> check.postProcessEnvironment(environment, new SpringApplication()))
                 .hasMessageContaining("spring.datasource.password is a known development value")
+                .hasMessageContaining("agora.identity.signing-key is blank")
+                .hasMessageNotContaining("service-clients")
                 .hasMessageNotContaining("agora.security.client-secret");
     }
 
     @Test
     void aSecretThatMayBeAbsentIsHeldToTheRulesOnceItIsSet() {
-        StandardEnvironment absent = environment(Map.of(FailClosedSecrets.IF_SET, "agora.files.s3.secret-key"));
+        StandardEnvironment absent = environment(Map.of());
         absent.setActiveProfiles("prod");
         check.postProcessEnvironment(absent, new SpringApplication());
 
-        StandardEnvironment placeholder = environment(Map.of(
-                FailClosedSecrets.IF_SET,
-                "agora.files.s3.secret-key",
-                "agora.files.s3.secret-key",
-                "change-me-minio-root-password-at-least-32-bytes"));
+        StandardEnvironment placeholder =
+                environment(Map.of(FailClosedSecrets.IF_SET, "change-me-minio-root-password-at-least-32-bytes"));
         placeholder.setActiveProfiles("prod");
         assertThatThrownBy(() -> check.postProcessEnvironment(placeholder, new SpringApplication()))
-                .hasMessageContaining("agora.files.s3.secret-key is a placeholder");
+                .hasMessageContaining("AWS_SECRET_ACCESS_KEY is a placeholder");
     }
 
     @Test
     void theLocalProfileAcceptsDevelopmentSecrets() {
-        StandardEnvironment environment = environment(Map.of(
-                FailClosedSecrets.REQUIRED, "spring.datasource.password", "spring.datasource.password", "postgres"));
+        StandardEnvironment environment = environment(Map.of("spring.datasource.password", "postgres"));
         environment.setActiveProfiles("local");
 
         check.postProcessEnvironment(environment, new SpringApplication());

@@ -24,11 +24,10 @@ import org.springframework.test.context.DynamicPropertySource;
         properties = {
             "server.address=127.0.0.1",
             "spring.profiles.active=local",
-            "agora.security.client-id=warm-service",
+            "spring.application.name=warm-service",
             "agora.security.client-secret=warm-service-secret-0123456789abcdef",
             "agora.warm-up.enabled=true",
             "agora.warm-up.before-ready=true",
-            "agora.warm-up.duration=30s",
             "agora.warm-up.max-requests=150",
             "agora.warm-up.requests[0]=GET /public/items/1",
             "agora.warm-up.requests[1]=POST /public/items {\"name\": \"\", \"quantity\": 1}",

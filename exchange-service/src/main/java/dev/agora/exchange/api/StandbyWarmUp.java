@@ -57,8 +57,7 @@ import tools.jackson.databind.json.JsonMapper;
  * <p>Nothing it sends can change anything: the placement is refused before the controller, the query is a read (also
  * when this instance takes over meanwhile). A round stops the burst as soon as this instance is no longer a
  * standby, so warm-up never takes a core from a new leader. The gauge {@code agora.exchange.standby.warm.up.rounds}
- * counts the rounds run. Off with {@code agora.exchange.standby-warm-up-rounds=0}
- * ({@code AGORA_EXCHANGE_STANDBY_WARM_UP_ROUNDS}).
+ * counts the rounds run.
  *
  * <p>Why not common's {@code WarmingUp}: it sends real requests with the service's own client-credentials token,
  * and the exchange has no client of its own (it calls nothing), nor may a service token place orders; a token the

@@ -40,7 +40,7 @@ class ExchangeFailoverIT {
 
     private static final Duration READY = Duration.ofSeconds(120);
     private static final Duration TAKEOVER = Duration.ofSeconds(1);
-    /** {@code agora.exchange.standby-warm-up-rounds}' default. */
+    /** {@code ExchangeProperties.standbyWarmUpRounds()}. */
     private static final int WARM_UP_ROUNDS = 300;
 
     private final ExchangeInstances exchanges = new ExchangeInstances("exchange_failover");

@@ -75,13 +75,7 @@ class FailClosedSecretsTest {
         environment.setActiveProfiles(profile);
         environment
                 .getPropertySources()
-                .addFirst(new MapPropertySource(
-                        "exchange",
-                        Map.of(
-                                FailClosedSecrets.REQUIRED,
-                                "spring.datasource.password",
-                                "spring.datasource.password",
-                                password)));
+                .addFirst(new MapPropertySource("exchange", Map.of("spring.datasource.password", password)));
         new FailClosedSecrets()
                 .postProcessEnvironment(
                         environment,

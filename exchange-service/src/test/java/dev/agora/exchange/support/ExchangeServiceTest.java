@@ -26,7 +26,6 @@ import org.springframework.test.context.DynamicPropertySource;
             "agora.exchange.tcp-port=0",
             "agora.exchange.read-timeout=2s",
             "agora.exchange.request-deadline=5s",
-            "agora.exchange.max-message-size=64KB",
             // Keep almost nothing closed in memory, so that every protocol test also proves that queries and cancels
             // answered from PostgreSQL are exactly what memory would have answered.
             "agora.exchange.closed-orders-kept=2",
@@ -34,8 +33,7 @@ import org.springframework.test.context.DynamicPropertySource;
             "agora.exchange.closed-orders-kept-per-account=0",
             // A test JVM on a busy machine may stall for longer than the production lease; the failover tests
             // (process/*IT) run with the short one.
-            "agora.exchange.leadership.ttl=5s",
-            "agora.exchange.leadership.renew-every=200ms"
+            "agora.exchange.leadership.ttl=5s"
         })
 @ActiveProfiles("local")
 public abstract class ExchangeServiceTest {

@@ -18,7 +18,7 @@ import java.util.Base64;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
- * The key every frontend signs tokens with. Deployments give it ({@code AGORA_JWT_SIGNING_KEY}, PKCS#8 PEM), so
+ * The key every frontend signs tokens with. Deployments give it ({@code AGORA_IDENTITY_SIGNING_KEY}, PKCS#8 PEM), so
  * that every frontend signs with the same key; local runs keep one in the identity database, made by whichever
  * frontend starts first.
  */

@@ -13,7 +13,6 @@ import org.apache.hc.client5.http.impl.classic.HttpClients;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
 import org.apache.hc.core5.util.Timeout;
 import org.springframework.beans.factory.annotation.Value;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.web.server.context.WebServerInitializedEvent;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
@@ -26,8 +25,12 @@ import org.springframework.web.client.RestClient;
 import tools.jackson.databind.json.JsonMapper;
 
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties(WebSettings.class)
 class WebConfiguration {
+
+    @Bean
+    WebSettings webSettings() {
+        return new WebSettings();
+    }
 
     /** Calls the pages make at once: half of Tomcat's 200 request threads (server.tomcat.threads.max). */
     static final int PAGE_CALLS = 100;

@@ -2,22 +2,19 @@ package dev.agora.frontend.web;
 
 import java.time.Duration;
 import java.util.List;
-import org.springframework.boot.context.properties.ConfigurationProperties;
 
-/**
- * The web pages' settings ({@code agora.web}): only how often a trading desk's live stream asks the exchange for the
- * book and the orders, which tests shorten. The rest are constants.
- *
- * @param deskPollInterval how often a trading desk's live stream asks the exchange for the book and the orders
- */
-@ConfigurationProperties("agora.web")
-public record WebSettings(Duration deskPollInterval) {
+/** The web pages' bounds: constants, with the reason for each; nobody has to tune them. */
+public final class WebSettings {
 
     /** The seed data's topics (DESIGN.md): the catalog searches by topic only, so the home page offers these. */
     public static final List<String> TOPICS = List.of("distributed systems", "graduate school");
 
-    public WebSettings {
-        if (deskPollInterval == null) deskPollInterval = Duration.ofMillis(500);
+    /**
+     * How often a trading desk's live stream asks the exchange for the book and the orders: twice a second looks live
+     * to a person and costs the exchange one small read per desk each time.
+     */
+    public Duration deskPollInterval() {
+        return Duration.ofMillis(500);
     }
 
     /** The topics the home page offers, and searches for a title when no topic is given. */

@@ -66,8 +66,7 @@ class WebPagesTest {
                 .env("FRONTEND_INSTANCES", authorities)
                 .jvmOptions(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx256m")));
         exchange.start();
-        frontend = cluster.startAnotherFrontend(
-                "--agora.instances.exchange-service=" + exchange.baseUrl(), "--agora.web.desk-poll-interval=200ms");
+        frontend = cluster.startAnotherFrontend("--agora.instances.exchange-service=" + exchange.baseUrl());
         base = "http://127.0.0.1:" + frontend.getEnvironment().getProperty("local.server.port");
         Identities identities = frontend.getBean(Identities.class);
         identities.ensureUser("web-customer", List.of("customer"), PASSWORD);

@@ -96,7 +96,7 @@ public final class ClusterCommand implements Callable<Integer> {
             names = {"-e", "--env"},
             paramLabel = "TARGET:KEY=VALUE",
             description = "Extra environment for a tier, an instance or all, e.g. frontend:AGORA_CACHE_ENABLED=false,"
-                    + " catalog-2:DATABASE_POOL_SIZE=4, all:AGORA_VIRTUAL_THREADS=true. Repeatable.")
+                    + " catalog-2:DATABASE_POOL_SIZE=4, all:SPRING_THREADS_VIRTUAL_ENABLED=true. Repeatable.")
     List<String> environment = new ArrayList<>();
 
     @Option(

@@ -572,7 +572,7 @@ final class ClusterStarter {
             // The token keys' authorities default to the frontends; with none, name this cluster's would-be first
             // one (nothing listens there, so no token is accepted) rather than an empty list a service refuses, or
             // the default ports of some other cluster.
-            env.put("AGORA_AUTHORITIES", url(Tier.FRONTEND, 1));
+            env.put("AGORA_SECURITY_AUTHORITIES", url(Tier.FRONTEND, 1));
         }
         if (tier == Tier.CATALOG) {
             // Book files: each catalog's blobs and staging in a folder of its own under the data directory.

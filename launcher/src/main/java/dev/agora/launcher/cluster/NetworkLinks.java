@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * {@code *_INSTANCES} lists and {@code DATABASE_URL}). Clients outside the cluster (load, checks) still reach every
  * instance directly at the URLs {@link Cluster#urls} gives.
  *
- * <p>Two things stay direct: the token keys every service fetches from the frontends ({@code AGORA_AUTHORITIES} is
+ * <p>Two things stay direct: the token keys every service fetches from the frontends ({@code AGORA_SECURITY_AUTHORITIES} is
  * pinned to the frontends' own URLs), and a frontend's advertised URL, which the catalogs now do not recognise, so
  * a buy waits for the buying frontend's acknowledgement of its invalidation too (correct, a little slower).
  */
@@ -90,9 +90,9 @@ public final class NetworkLinks {
      */
     synchronized void route(Tier tier, int index, ClusterSpec spec, Map<String, String> env) {
         String from = tier.instanceName(index);
-        if (!env.containsKey("AGORA_AUTHORITIES") && spec.replicas(Tier.FRONTEND) > 0) {
+        if (!env.containsKey("AGORA_SECURITY_AUTHORITIES") && spec.replicas(Tier.FRONTEND) > 0) {
             env.put(
-                    "AGORA_AUTHORITIES",
+                    "AGORA_SECURITY_AUTHORITIES",
                     String.join(
                             ",",
                             IntStream.rangeClosed(1, spec.replicas(Tier.FRONTEND))

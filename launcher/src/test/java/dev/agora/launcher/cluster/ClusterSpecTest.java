@@ -113,7 +113,7 @@ class ClusterSpecTest {
                         "-e",
                         "catalog-2:DATABASE_POOL_SIZE=4",
                         "--env",
-                        "all:AGORA_ISSUER=http://agora.test?a=b");
+                        "all:AGORA_SECURITY_ISSUER=http://agora.test?a=b");
         ClusterSpec spec = command.spec();
         assertThat(spec.fresh()).isTrue();
         assertThat(spec.dataDirectory()).isEqualTo(Path.of("/tmp/x"));
@@ -125,7 +125,9 @@ class ClusterSpecTest {
         assertThat(spec.jvmOptions()).isEqualTo(ClusterSpec.THROUGHPUT_JVM_OPTIONS);
         assertThat(spec.environmentByService())
                 .containsEntry("catalog-2", Map.of("DATABASE_POOL_SIZE", "4"))
-                .containsEntry("all", Map.of("AGORA_WARMUP_ENABLED", "true", "AGORA_ISSUER", "http://agora.test?a=b"));
+                .containsEntry(
+                        "all",
+                        Map.of("AGORA_WARMUP_ENABLED", "true", "AGORA_SECURITY_ISSUER", "http://agora.test?a=b"));
     }
 
     @Test

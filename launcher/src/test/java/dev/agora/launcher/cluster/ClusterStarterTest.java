@@ -23,7 +23,7 @@ class ClusterStarterTest {
         for (Tier tier : Tier.values()) {
             Map<String, String> env = starter.environment(tier, 1, null, Map.of());
             assertThat(env).as(tier.service()).containsEntry("SPRING_PROFILES_ACTIVE", "local");
-            assertThat(env).as(tier.service()).doesNotContainKey("AGORA_AUTHORITIES");
+            assertThat(env).as(tier.service()).doesNotContainKey("AGORA_SECURITY_AUTHORITIES");
             if (tier == Tier.FRONTEND) {
                 assertThat(env)
                         .containsEntry("AGORA_IDENTITY_SEED_FILE", "/tmp/agora-data/demo-credentials.properties");
@@ -42,7 +42,7 @@ class ClusterStarterTest {
 
         assertThat(env)
                 .containsEntry("FRONTEND_INSTANCES", "")
-                .containsEntry("AGORA_AUTHORITIES", "http://127.0.0.1:8180");
+                .containsEntry("AGORA_SECURITY_AUTHORITIES", "http://127.0.0.1:8180");
     }
 
     @Test

@@ -98,7 +98,7 @@ class NetworkLinksTest {
                 .isEqualTo("jdbc:postgresql://127.0.0.1:"
                         + links.link("catalog-2", "postgres").listenPort() + "/catalog");
         int frontend1 = 8080 + spec.portOffset();
-        assertThat(env.get("AGORA_AUTHORITIES"))
+        assertThat(env.get("AGORA_SECURITY_AUTHORITIES"))
                 .isEqualTo("http://127.0.0.1:" + frontend1 + ",http://127.0.0.1:" + (frontend1 + 1));
     }
 

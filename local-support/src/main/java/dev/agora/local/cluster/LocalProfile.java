@@ -32,7 +32,7 @@ public final class LocalProfile {
     /** The local profile, trusting the token keys of {@code authorities} (comma-separated issuer base URLs). */
     public static Map<String, String> trusting(String authorities) {
         Map<String, String> env = new LinkedHashMap<>(environment());
-        env.put("AGORA_AUTHORITIES", authorities);
+        env.put("AGORA_SECURITY_AUTHORITIES", authorities);
         return env;
     }
 

@@ -123,7 +123,7 @@ class LocalProcessesTest {
     void theLocalProfilesEnvironment() {
         assertThat(LocalProfile.trusting("http://127.0.0.1:1,http://127.0.0.1:2"))
                 .containsEntry("SPRING_PROFILES_ACTIVE", "local")
-                .containsEntry("AGORA_AUTHORITIES", "http://127.0.0.1:1,http://127.0.0.1:2");
+                .containsEntry("AGORA_SECURITY_AUTHORITIES", "http://127.0.0.1:1,http://127.0.0.1:2");
         assertThat(LocalProfile.database("jdbc:postgresql://127.0.0.1:5/x", "x", "secret"))
                 .isEqualTo(java.util.Map.of(
                         "DATABASE_URL", "jdbc:postgresql://127.0.0.1:5/x",

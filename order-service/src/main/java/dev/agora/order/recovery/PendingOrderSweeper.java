@@ -84,7 +84,7 @@ class PendingOrderSweeper {
         List<Order> pending;
         long finishedInBatch;
         do {
-            pending = orders.pendingFor(age, properties.batch());
+            pending = orders.pendingFor(age, RecoveryProperties.BATCH);
             finishedInBatch = 0;
             for (Order order : pending) {
                 if (!leads()) return;
@@ -94,7 +94,7 @@ class PendingOrderSweeper {
             finished += finishedInBatch;
             recovered.increment(finishedInBatch);
             batches++;
-        } while (pending.size() == properties.batch() && finishedInBatch > 0);
+        } while (pending.size() == RecoveryProperties.BATCH && finishedInBatch > 0);
         if (driven == 0) return;
         log.info(
                 "Recovery drove {} pending orders in {} batch(es), {} reached a final state (election {})",

@@ -38,8 +38,8 @@ class RecoveryConfiguration {
         RecoveryProperties.Leadership lease = properties.leadership();
         JdbcLockRegistry registry = new JdbcLockRegistry(locks, lease.ttl());
         registry.setIdleBetweenTries(lease.pollEvery());
-        LockRegistryLeaderInitiator leadership =
-                new LockRegistryLeaderInitiator(registry, new DefaultCandidate(HOLDER, lease.lease()));
+        LockRegistryLeaderInitiator leadership = new LockRegistryLeaderInitiator(
+                registry, new DefaultCandidate(HOLDER, RecoveryProperties.Leadership.LEASE));
         leadership.setHeartBeatMillis(lease.renewEvery().toMillis());
         return leadership;
     }

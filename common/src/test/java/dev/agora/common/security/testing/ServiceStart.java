@@ -25,7 +25,7 @@ public final class ServiceStart {
     public record Exit(int code, String output) {}
 
     private static final List<String> CLEARED_VARIABLES =
-            List.of("SPRING_PROFILES_ACTIVE", "AGORA_CLIENT_SECRET", "DATABASE_URL", "DATABASE_PASSWORD");
+            List.of("SPRING_PROFILES_ACTIVE", "AGORA_SECURITY_CLIENT_SECRET", "DATABASE_URL", "DATABASE_PASSWORD");
 
     private ServiceStart() {}
 

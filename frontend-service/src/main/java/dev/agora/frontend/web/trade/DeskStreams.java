@@ -25,7 +25,7 @@ import org.thymeleaf.context.Context;
 
 /**
  * Live desks. Each open stream asks the exchange (through the public API, as the person) for the book and the
- * person's orders every {@code agora.web.desk-poll-interval}, draws them with the page's own fragments, and sends a
+ * person's orders every {@code WebSettings#deskPollInterval} (500 ms), draws them with the page's own fragments, and sends a
  * fragment only when it changed, as Server-Sent Events the page's script swaps in.
  *
  * <p>Why polling here rather than a feed from the exchange: the exchange has no change feed a reader may subscribe to

@@ -218,7 +218,7 @@ final class Nemesis {
 
     /**
      * The wall clock of the instance {@link LinkedCluster#clock()} names stepped {@code ahead}, past the clock check's
-     * limit (common's {@code agora.clock.max-offset}, 500 ms), and back when healed. Only that instance's readiness
+     * limit (common's {@code ClockProperties.MAX_OFFSET}, 500 ms), and back when healed. Only that instance's readiness
      * check can see it: it measures its clock against the database's and reports itself not ready, and its callers'
      * health-checked load balancing then stops sending it calls. Waits (at most 10 s) until it is seen not ready before
      * the fault's time starts, and when healed until it is ready again (at most 20 s). Sees: how long after the step it
