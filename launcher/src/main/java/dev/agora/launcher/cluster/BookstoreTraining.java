@@ -156,7 +156,7 @@ final class BookstoreTraining {
             env.put(peer.instancesVariable(), ports.containsKey(peer) ? FreePorts.url(ports.get(peer)) : "");
         }
         String frontend = FreePorts.url(ports.get(Tier.FRONTEND));
-        env.put("AGORA_AUTHORITIES", frontend);
+        env.put("AGORA_SECURITY_AUTHORITIES", frontend);
         env.put("PORT", Integer.toString(ports.get(tier)));
         env.put("AGORA_FILES_DIRECTORY", filesDirectory.toString());
         // A first replica's start: it migrates and checks its (empty) database.
