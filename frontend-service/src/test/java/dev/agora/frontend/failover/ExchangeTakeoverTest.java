@@ -43,14 +43,20 @@ import org.springframework.context.ConfigurableApplicationContext;
  * PostgreSQL, a frontend of the test cluster in front of them, and traders placing buys as fast as they are answered.
  * Every acknowledged order is in the exchange's database exactly once (each order has a price of its own, so a
  * placement applied twice would show as two rows), no order is there twice, each trader's cash is conserved, and an
- * order sent after the fault is acknowledged within {@link #AFTER_FAULT} (generous for a busy CI box; the 1 s goal
- * is measured by the perf experiment {@code exchange-failover}). Times go to {@code target/failover-report.txt}.
+ * order sent after the fault is acknowledged within {@link #AFTER_FAULT}. Times go to {@code target/failover-report.txt}.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ExchangeTakeoverTest {
 
     private static final Duration READY = BookstoreCluster.readyTimeout();
-    private static final Duration AFTER_FAULT = Duration.ofSeconds(3);
+    /**
+     * Ten of the frontend's 500 ms attempts: a frontend that did not follow the takeover would not be served by it at
+     * all. Above what a takeover took when the launcher's cluster tests shared the two cores with this module's (3.4 s
+     * after a freeze in a CI run whose other figures were 5x their usual; 1.1-2 s otherwise). The 1 s goal is the perf
+     * experiment exchange-failover's.
+     */
+    private static final Duration AFTER_FAULT = Duration.ofSeconds(5);
+
     private static final List<String> JVM_OPTIONS =
             List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xss512k", "-Xmx256m");
     private static final int TRADERS = 4;
