@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.atomic.AtomicBoolean;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -85,9 +84,6 @@ public final class BuyCostCommand implements Callable<Integer> {
     private static final Duration WARM_UP_SLICE = Duration.ofSeconds(15);
     private static final Duration COMPILERS_LIMIT = Duration.ofMinutes(2);
 
-    private final List<AutoCloseable> started = new ArrayList<>();
-    private final AtomicBoolean stopped = new AtomicBoolean();
-
     /**
      * One measured batch.
      *
@@ -125,11 +121,9 @@ public final class BuyCostCommand implements Callable<Integer> {
         }
         trees.check();
         PrintStream out = System.out;
-        Thread stopOnExit = new Thread(this::stopAll, "agora-buy-cost-stop");
-        Runtime.getRuntime().addShutdownHook(stopOnExit);
         Instant startedAt = Instant.now();
         Map<Side, String> commits = trees.commits();
-        try {
+        try (StoppedOnExit started = new StoppedOnExit("agora-buy-cost-stop")) {
             Map<Side, Buyers> buyers = new EnumMap<>(Side.class);
             Path work = workDirectory.toAbsolutePath().normalize();
             for (Side side : Side.values()) {
@@ -215,13 +209,6 @@ public final class BuyCostCommand implements Callable<Integer> {
             out.println(report.headline());
             out.println("Report: " + written);
             return 0;
-        } finally {
-            stopAll();
-            try {
-                Runtime.getRuntime().removeShutdownHook(stopOnExit);
-            } catch (IllegalStateException shuttingDown) {
-                // the hook is running or ran: it stopped everything
-            }
         }
     }
 
@@ -296,17 +283,6 @@ public final class BuyCostCommand implements Callable<Integer> {
         public void close() {
             tokens.close();
             http.close();
-        }
-    }
-
-    private void stopAll() {
-        if (!stopped.compareAndSet(false, true)) return;
-        for (AutoCloseable closeable : started) {
-            try {
-                closeable.close();
-            } catch (Exception e) {
-                System.err.println("Stopping " + closeable + " failed: " + e);
-            }
         }
     }
 }

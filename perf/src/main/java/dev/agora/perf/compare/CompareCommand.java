@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.atomic.AtomicBoolean;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Mixin;
@@ -94,9 +93,6 @@ public final class CompareCommand implements Callable<Integer> {
     @Mixin
     TwoTrees trees;
 
-    private final List<AutoCloseable> started = new java.util.concurrent.CopyOnWriteArrayList<>();
-    private final AtomicBoolean stopped = new AtomicBoolean();
-
     @Override
     public Integer call() throws Exception {
         boolean cacheOn =
@@ -108,11 +104,9 @@ public final class CompareCommand implements Callable<Integer> {
         if (rounds < 1 || reads < 1 || buys < 1) throw new IllegalArgumentException("--rounds, --reads, --buys > 0");
         trees.check();
         PrintStream out = System.out;
-        Thread stopOnExit = new Thread(this::stopAll, "agora-compare-stop");
-        Runtime.getRuntime().addShutdownHook(stopOnExit); // Ctrl-C and SIGTERM stop both clusters too
         Instant startedAt = Instant.now();
         Map<Side, String> commits = trees.commits();
-        try {
+        try (StoppedOnExit started = new StoppedOnExit("agora-compare-stop")) {
             Map<Side, SideDriver> drivers = new EnumMap<>(Side.class);
             for (Side side : Side.values()) {
                 Path work = workDirectory.toAbsolutePath().normalize();
@@ -181,13 +175,6 @@ public final class CompareCommand implements Callable<Integer> {
             out.println(report.sections().get(2).table().toMarkdown());
             out.println("Report: " + written);
             return 0;
-        } finally {
-            stopAll();
-            try {
-                Runtime.getRuntime().removeShutdownHook(stopOnExit);
-            } catch (IllegalStateException shuttingDown) {
-                // the hook is running or ran: it stopped everything
-            }
         }
     }
 
@@ -232,18 +219,6 @@ public final class CompareCommand implements Callable<Integer> {
             left = left.minus(slice);
         }
         return failures;
-    }
-
-    /** Closes the drivers (kept at the front), then the clusters; once, from the command or the shutdown hook. */
-    private void stopAll() {
-        if (!stopped.compareAndSet(false, true)) return;
-        for (AutoCloseable closeable : started) {
-            try {
-                closeable.close();
-            } catch (Exception e) {
-                System.err.println("Stopping " + closeable + " failed: " + e);
-            }
-        }
     }
 
     /** "90s", "2m", "500ms", or ISO-8601 ("PT90S"). */
