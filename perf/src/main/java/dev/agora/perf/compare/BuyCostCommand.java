@@ -157,9 +157,8 @@ public final class BuyCostCommand implements Callable<Integer> {
             // as the buys'.
             Map<Side, String> compilers = new EnumMap<>(Side.class);
             for (Side side : Side.values()) {
-                LaunchedCluster cluster = buyers.get(side).cluster();
-                List<String> instances = new ArrayList<>();
-                for (String tier : List.of("frontend", "catalog", "order")) instances.addAll(cluster.urls(tier));
+                List<String> instances =
+                        Warmup.bookstoreInstances(buyers.get(side).cluster()::urls);
                 compilers.put(side, Warmup.awaitIdleCompilers(instances, COMPILERS_LIMIT));
                 out.printf("  %s: %s%n", side.label(), compilers.get(side));
             }

@@ -8,6 +8,7 @@ import dev.agora.perf.stats.Numbers;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * Runs every bookstore call on a fresh cluster before anything is measured, so the figures are those of
@@ -85,8 +86,13 @@ public final class Warmup {
 
     /** Base URLs of every frontend, catalog and order instance of the target: whose compilers the waits watch. */
     public static List<String> bookstoreInstances(Target target) {
+        return bookstoreInstances(target::urls);
+    }
+
+    /** The same from any source of a tier's instance URLs (a cluster perf launched itself, for one). */
+    public static List<String> bookstoreInstances(Function<String, List<String>> urlsOfTier) {
         List<String> instances = new ArrayList<>();
-        for (String tier : List.of("frontend", "catalog", "order")) instances.addAll(target.urls(tier));
+        for (String tier : List.of("frontend", "catalog", "order")) instances.addAll(urlsOfTier.apply(tier));
         return instances;
     }
 
