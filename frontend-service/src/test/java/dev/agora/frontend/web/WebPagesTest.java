@@ -258,9 +258,9 @@ class WebPagesTest {
                 .isEqualTo(true);
         assertThat(((JavascriptExecutor) b).executeScript("return window.notReloaded === true"))
                 .isEqualTo(true);
-        assertThat(a.findElement(By.cssSelector("#accounts tr[data-account='7001'] .cash"))
-                        .getText())
-                .isEqualTo("1050");
+        await(a).until(d -> d.findElement(By.cssSelector("#accounts tr[data-account='7001'] .cash"))
+                .getText()
+                .equals("1050"));
         assertThat(buyId).isNotEqualTo(sellId);
         Browsers.screenshot(a, "trading-desk");
     }
@@ -310,9 +310,14 @@ class WebPagesTest {
     }
 
     /** Up to 30 s, looking every 50 ms: Selenium's default look every half second adds its wait to every step. */
+    /**
+     * A wait that polls often and reads again when a live page redrew what it was reading: the desk's stream replaces
+     * whole tables, so an element found may be gone before its text is read.
+     */
     private static WebDriverWait await(WebDriver browser) {
         WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(30));
         wait.pollingEvery(Duration.ofMillis(50));
+        wait.ignoring(StaleElementReferenceException.class);
         return wait;
     }
 
@@ -321,8 +326,7 @@ class WebPagesTest {
      * the page loads (its first event always carries the fragment), so a row found may be replaced before it is read.
      */
     private static String newestRecentOrder(WebDriver desk) {
-        return await(desk).ignoring(StaleElementReferenceException.class).until(d -> d.findElement(
-                        By.cssSelector("#recent-orders tbody tr"))
+        return await(desk).until(d -> d.findElement(By.cssSelector("#recent-orders tbody tr"))
                 .getAttribute("data-order-id"));
     }
 }
