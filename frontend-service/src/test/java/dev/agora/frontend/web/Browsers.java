@@ -52,13 +52,23 @@ final class Browsers implements AutoCloseable {
         return driver;
     }
 
-    /** Saves the page as {@code docs/screenshots/<name>.png} of the repository, for its README. */
+    /**
+     * Saves the page as {@code target/screenshots/<name>.png}, or, with {@code -Dagora.update-screenshots}, as the
+     * repository's {@code docs/screenshots/<name>.png} shown in its README. A plain test run leaves the tree clean, so
+     * what it measures or commits afterwards is the tree that was tested.
+     */
     static void screenshot(WebDriver driver, String name) {
-        Path root = Path.of("").toAbsolutePath();
-        while (root != null && !Files.isRegularFile(root.resolve("mvnw"))) root = root.getParent();
-        if (root == null) return;
+        Path folder = Path.of("target", "screenshots");
+        if (Boolean.getBoolean("agora.update-screenshots")) {
+            Path root = Path.of("").toAbsolutePath();
+            while (root != null && !Files.isRegularFile(root.resolve("mvnw"))) root = root.getParent();
+            if (root == null)
+                throw new IllegalStateException(
+                        "no repository root above " + Path.of("").toAbsolutePath());
+            folder = root.resolve("docs").resolve("screenshots");
+        }
         try {
-            Path folder = Files.createDirectories(root.resolve("docs").resolve("screenshots"));
+            Files.createDirectories(folder);
             Files.write(folder.resolve(name + ".png"), ((TakesScreenshot) driver).getScreenshotAs(OutputType.BYTES));
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -15,7 +15,6 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -23,6 +22,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The links of a cluster through a real Toxiproxy server (no cluster started): which proxies a cluster gets, what its
@@ -36,12 +36,14 @@ class NetworkLinksTest {
     private final AtomicInteger requests = new AtomicInteger();
     private ClusterSpec spec;
 
+    @TempDir
+    Path logs;
+
     @BeforeEach
     void startToxiproxyAndAPeer() throws IOException {
         assumeTrue(
                 ToxiproxyServer.locate().isPresent(),
                 "Toxiproxy's server is not installed: run .ci/install-toxiproxy.sh");
-        Path logs = Files.createTempDirectory("agora-links-");
         toxiproxy = ToxiproxyServer.start(logs.resolve("toxiproxy.log"));
         links = new NetworkLinks(toxiproxy.api());
         // A peer standing in for catalog-1: the offset puts catalog-1's port where it listens.
