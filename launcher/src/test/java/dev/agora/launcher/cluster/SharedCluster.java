@@ -1,11 +1,13 @@
 package dev.agora.launcher.cluster;
 
+import dev.agora.local.process.TestAotCaches;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.TreeMap;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
@@ -33,11 +35,28 @@ final class SharedCluster implements AutoCloseable {
         }
         spec = PortOffsets.withFreeOffset(
                 ClusterSpec.defaults()
+                        // Start-up is most of this cluster's CPU, and its tests are about behaviour, not peak speed:
+                        // fast-start JVMs whatever the launcher's default is.
+                        .withJvmOptions(ClusterSpec.FAST_START_JVM_OPTIONS)
+                        // -Dagora.test.aot-cache=false: no cache at all, rather than one trained in this directory.
+                        .withAotCache(TestAotCaches.enabled())
                         .withDataDirectory(dataDirectory)
                         .withFresh(true)
                         .withPostgresPort(0),
                 17_000);
         cluster = Cluster.start(spec);
+        report(cluster);
+    }
+
+    /**
+     * The start's CPU per instance on the test output: unlike wall-clock time it hardly depends on what else the
+     * machine runs, so runs of the suite (with and without AOT caches, say) compare by it.
+     */
+    private static void report(Cluster started) {
+        StartupTimes times = started.startupTimes();
+        Duration cpu = times.instanceCpu().values().stream().reduce(Duration.ZERO, Duration::plus);
+        System.out.println("[cluster-tests] started in " + times.total().toMillis() + " ms; instances' CPU until ready "
+                + cpu.toMillis() + " ms: " + new TreeMap<>(times.instanceCpu()));
     }
 
     Cluster cluster() {
@@ -56,6 +75,7 @@ final class SharedCluster implements AutoCloseable {
     synchronized Cluster restartWholeCluster() {
         cluster.close();
         cluster = Cluster.start(spec.withFresh(false));
+        report(cluster);
         return cluster;
     }
 

@@ -52,9 +52,11 @@ public final class LocalProcesses implements AutoCloseable {
         return service(module, name, FreePorts.next(), settings);
     }
 
-    /** Like {@link #service(String, String, Consumer)}, on a port chosen by the caller. */
-    public synchronized ServiceProcess service(
-            String module, String name, int port, Consumer<ServiceProcess.Builder> settings) {
+    /**
+     * Like {@link #service(String, String, Consumer)}, on a port chosen by the caller. Callers on several threads train
+     * their jars' AOT caches side by side ({@link TestAotCaches}).
+     */
+    public ServiceProcess service(String module, String name, int port, Consumer<ServiceProcess.Builder> settings) {
         ServiceProcess.Builder builder = ServiceProcess.builder(name, jars.apply(module), port)
                 .env(LocalProfile.environment())
                 .logFile(logFolder.resolve(name + ".log"));
@@ -63,7 +65,9 @@ public final class LocalProcesses implements AutoCloseable {
             TestAotCaches.use(builder, database -> LocalProfile.database(SharedPostgres.get(), database));
         }
         ServiceProcess process = builder.build();
-        processes.add(process);
+        synchronized (this) {
+            processes.add(process);
+        }
         return process;
     }
 

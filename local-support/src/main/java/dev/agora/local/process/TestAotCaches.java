@@ -18,6 +18,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.jar.JarFile;
@@ -43,10 +45,18 @@ public final class TestAotCaches {
 
     private static final Logger log = LoggerFactory.getLogger(TestAotCaches.class);
     private static final Duration EXTRACT_TIMEOUT = Duration.ofMinutes(2);
-    private static final Duration TRAINING_TIMEOUT = Duration.ofMinutes(5);
+    /** Trainings run side by side, on a machine that other builds keep busy too: generous, it only catches a hang. */
+    private static final Duration TRAINING_TIMEOUT = Duration.ofMinutes(10);
+
     static final int TRAINING_REQUESTS = 100;
-    /** One preparation at a time in this JVM; a file lock does the same between JVMs (parallel module builds). */
-    private static final Object LOCK = new Object();
+    /**
+     * One preparation of a jar's caches at a time in this JVM (a JVM may hold a file's lock once), a file lock does the
+     * same between JVMs (parallel module builds). Different jars train side by side: a cluster's four trainings, run
+     * one after the other, kept a whole start of a test module waiting on one core while the other sat idle.
+     */
+    private static final Map<Path, Object> LOCKS = new ConcurrentHashMap<>();
+    /** Two trainings at a time in this JVM, one a core: more would only stretch each one's wall-clock time. */
+    private static final Semaphore TRAININGS = new Semaphore(2);
 
     private TestAotCaches() {}
 
@@ -65,9 +75,9 @@ public final class TestAotCaches {
     public static void use(ServiceProcess.Builder builder, Function<String, Map<String, String>> trainingDatabase) {
         Path execJar = builder.jar().toAbsolutePath();
         if (!isSpringBootJar(execJar)) return;
-        synchronized (LOCK) {
+        Path root = execJar.resolveSibling("test-aot");
+        synchronized (LOCKS.computeIfAbsent(root, folder -> new Object())) {
             try {
-                Path root = execJar.resolveSibling("test-aot");
                 Files.createDirectories(root);
                 try (FileChannel channel = FileChannel.open(
                                 root.resolve("lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
@@ -183,6 +193,7 @@ public final class TestAotCaches {
         environment.put(
                 ParentWatch.PARENT_PID_VARIABLE,
                 Long.toString(ProcessHandle.current().pid()));
+        TRAININGS.acquireUninterruptibly();
         long started = System.nanoTime();
         try {
             run(command, environment, logFile, TRAINING_TIMEOUT);
@@ -195,6 +206,8 @@ public final class TestAotCaches {
             log.warn("AOT training of {} failed (see {}): {}", application.getFileName(), logFile, e.getMessage());
             Files.deleteIfExists(cache);
             Files.writeString(failed, e.getMessage() + "\n");
+        } finally {
+            TRAININGS.release();
         }
     }
 
