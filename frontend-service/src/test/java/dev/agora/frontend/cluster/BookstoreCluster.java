@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -84,6 +85,21 @@ public final class BookstoreCluster implements AutoCloseable {
         List<Integer> catalogPorts = List.of(FreePorts.next(), FreePorts.next());
         String fileNodes =
                 catalogPorts.stream().map(port -> "http://127.0.0.1:" + port).collect(Collectors.joining(","));
+        String catalogUrls = catalogPorts.stream().map(FreePorts::url).collect(Collectors.joining(","));
+        // Defining the first process of a jar may train its AOT cache (TestAotCaches): the order service's trains on
+        // another thread meanwhile, side by side with the catalog's.
+        CompletableFuture<List<ServiceProcess>> orderDefinitions = CompletableFuture.supplyAsync(() -> {
+            List<ServiceProcess> defined = new ArrayList<>();
+            for (int i = 0; i < ORDER_REPLICAS; i++) {
+                defined.add(processes.service("order-service", "order-" + i, order -> order.env(
+                                LocalProfile.database(ordersJdbcUrl, postgres.username(), postgres.password()))
+                        .env(LocalProfile.trusting(frontendUrls))
+                        .env("CATALOG_INSTANCES", catalogUrls)
+                        .env("AGORA_INSTANCES_CATALOG_SERVICE", catalogUrls)
+                        .jvmOptions(JVM_OPTIONS)));
+            }
+            return defined;
+        });
         try {
             for (int i = 0; i < 2; i++) {
                 String files = fileFolder(run, i);
@@ -103,15 +119,7 @@ public final class BookstoreCluster implements AutoCloseable {
                                 .env("AGORA_INVALIDATION_LEASE", "5s")
                                 .jvmOptions(JVM_OPTIONS)));
             }
-            String catalogUrls = LocalProcesses.urls(catalogs);
-            for (int i = 0; i < ORDER_REPLICAS; i++) {
-                orders.add(processes.service("order-service", "order-" + i, order -> order.env(
-                                LocalProfile.database(ordersJdbcUrl, postgres.username(), postgres.password()))
-                        .env(LocalProfile.trusting(frontendUrls))
-                        .env("CATALOG_INSTANCES", catalogUrls)
-                        .env("AGORA_INSTANCES_CATALOG_SERVICE", catalogUrls)
-                        .jvmOptions(JVM_OPTIONS)));
-            }
+            orders.addAll(orderDefinitions.join());
             // The first replica of each service migrates its database alone; the others start meanwhile.
             catalogs.get(0).start();
             orders.get(0).start();

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
@@ -97,6 +98,12 @@ class WebPagesTest {
                     .isEqualTo(201);
         }
         browsers = new Browsers();
+    }
+
+    /** A test's browsers end with it: an open page (the live desk's stream) keeps a Chromium busy for nothing. */
+    @AfterEach
+    void closeBrowsers() {
+        if (browsers != null) browsers.close();
     }
 
     @AfterAll
