@@ -45,6 +45,8 @@ class ExchangeLeaderPartitionTest {
                 "Toxiproxy's server is not installed: run .ci/install-toxiproxy.sh");
         data = Files.createTempDirectory("agora-leader-partition-");
         ClusterSpec spec = ClusterSpec.defaults()
+                // The leader's behaviour under partitions, not its peak speed: fast-start JVMs whatever the default.
+                .withJvmOptions(ClusterSpec.FAST_START_JVM_OPTIONS)
                 .withDataDirectory(data.resolve("cluster"))
                 .withFresh(true)
                 .withFrontends(0)
