@@ -31,10 +31,29 @@ final class ServingCheck {
 
     /** @return whether everything served before the timeout (a warning is logged otherwise, nothing thrown) */
     boolean await(List<String> frontends, ClusterSpec spec, Credentials credentials, Duration timeout) {
+        List<String> probes = bookstoreProbes(spec);
+        if (spec.exchange()) probes.add("/api/exchange/accounts/0");
+        return await(frontends, probes, credentials, timeout);
+    }
+
+    /**
+     * Waits until {@code frontend} serves a lookup and an authenticated order read: the path of a buy, up to the
+     * catalog's reservation. On the way the frontend issues a token (its authorization server's first), the order
+     * service fetches the token keys and both load balancers list their upstreams, once, so that the first buyer
+     * does not pay for them beside other starting instances.
+     */
+    boolean awaitBookstore(String frontend, ClusterSpec spec, Credentials credentials, Duration timeout) {
+        return await(List.of(frontend), bookstoreProbes(spec), credentials, timeout);
+    }
+
+    private static List<String> bookstoreProbes(ClusterSpec spec) {
         List<String> probes = new ArrayList<>();
         if (spec.catalogs() > 0) probes.add("/api/books/" + Long.MAX_VALUE);
         if (spec.orders() > 0) probes.add("/api/orders/" + Long.MAX_VALUE);
-        if (spec.exchange()) probes.add("/api/exchange/accounts/0");
+        return probes;
+    }
+
+    private boolean await(List<String> frontends, List<String> probes, Credentials credentials, Duration timeout) {
         if (frontends.isEmpty()) return true;
         long deadline = System.nanoTime() + timeout.toNanos();
         try (AccessTokens tokens = new AccessTokens(credentials)) {
