@@ -1,10 +1,12 @@
 package dev.agora.launcher.cluster;
 
+import dev.agora.local.cluster.FreePorts;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.stream.IntStream;
 
 /**
  * What {@link Cluster#start(ClusterSpec)} launches: how many replicas of each tier, where state lives, which ports,
@@ -205,6 +207,29 @@ public record ClusterSpec(
             case ORDER -> orders;
             case EXCHANGE -> exchange ? (exchangeStandby ? 2 : 1) : 0;
         };
+    }
+
+    /**
+     * This spec at the first of {@code offsets} whose well-known ports are all free now and that no other JVM on this
+     * machine has claimed: test clusters of modules built side by side stay apart, also while one of them restarts
+     * and its ports are free for a moment. The claim lasts as long as this JVM.
+     */
+    public ClusterSpec withFreePortOffset(List<Integer> offsets) {
+        for (int offset : offsets) {
+            ClusterSpec candidate = withPortOffset(offset);
+            if (candidate.wellKnownPorts().allMatch(FreePorts::isFree) && FreePorts.claim("port-offset-" + offset)) {
+                return candidate;
+            }
+        }
+        throw new IllegalStateException("No free port offset among " + offsets);
+    }
+
+    private IntStream wellKnownPorts() {
+        return IntStream.concat(
+                IntStream.of(exchangeTcpPort(1), exchangeTcpPort(2), controlPort()),
+                IntStream.of(8080, 8180, 8280, 8380)
+                        .flatMap(base -> IntStream.range(base, base + 4))
+                        .map(port -> port + portOffset));
     }
 
     /** The control endpoint's port: 8390 plus the offset. */

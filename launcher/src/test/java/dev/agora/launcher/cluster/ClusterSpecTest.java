@@ -3,6 +3,9 @@ package dev.agora.launcher.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -81,6 +84,21 @@ class ClusterSpecTest {
                 .containsEntry(
                         "frontend",
                         Map.of("AGORA_CACHE_ENABLED", "false", "AGORA_LOADBALANCER_STRATEGY", "least-outstanding"));
+    }
+
+    @Test
+    void aFreePortOffsetSkipsOffsetsWithATakenPortAndOffsetsClaimedBefore() throws IOException {
+        List<Integer> offsets = List.of(23_000, 24_000, 26_000);
+        try (ServerSocket catalogPort = new ServerSocket(8180 + 23_000, 1, InetAddress.getLoopbackAddress())) {
+            assertThat(ClusterSpec.defaults().withFreePortOffset(offsets).portOffset())
+                    .isEqualTo(24_000);
+            // 24,000 is now this JVM's claim, though nothing listens on it yet: another cluster gets the next one.
+            assertThat(ClusterSpec.defaults().withFreePortOffset(offsets).portOffset())
+                    .isEqualTo(26_000);
+            assertThatThrownBy(() -> ClusterSpec.defaults().withFreePortOffset(offsets))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("No free port offset");
+        }
     }
 
     @Test

@@ -33,17 +33,17 @@ final class SharedCluster implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        spec = PortOffsets.withFreeOffset(
-                ClusterSpec.defaults()
-                        // Start-up is most of this cluster's CPU, and its tests are about behaviour, not peak speed:
-                        // fast-start JVMs whatever the launcher's default is.
-                        .withJvmOptions(ClusterSpec.FAST_START_JVM_OPTIONS)
-                        // -Dagora.test.aot-cache=false: no cache at all, rather than one trained in this directory.
-                        .withAotCache(TestAotCaches.enabled())
-                        .withDataDirectory(dataDirectory)
-                        .withFresh(true)
-                        .withPostgresPort(0),
-                17_000);
+        spec = ClusterSpec.defaults()
+                // Start-up is most of this cluster's CPU, and its tests are about behaviour, not peak speed:
+                // fast-start JVMs whatever the launcher's default is.
+                .withJvmOptions(ClusterSpec.FAST_START_JVM_OPTIONS)
+                // -Dagora.test.aot-cache=false: no cache at all, rather than one trained in this directory.
+                .withAotCache(TestAotCaches.enabled())
+                .withDataDirectory(dataDirectory)
+                .withFresh(true)
+                .withPostgresPort(0)
+                // Below the kernel's ephemeral range (32768 and up), clear of perf's clusters.
+                .withFreePortOffset(List.of(17_000, 16_000, 15_000, 14_000, 13_000, 18_000, 19_000));
         cluster = Cluster.start(spec);
         report(cluster);
     }

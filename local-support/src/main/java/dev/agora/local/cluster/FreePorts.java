@@ -5,6 +5,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -54,7 +55,7 @@ public final class FreePorts {
             for (int i = 0; i < size; i++) {
                 int port = range[0] + (start + i) % size;
                 if (!handedOut.contains(port) && isFree(port) && handedOut.add(port)) {
-                    if (claim(port)) return port;
+                    if (claim(String.valueOf(port))) return port;
                 }
             }
         }
@@ -83,16 +84,17 @@ public final class FreePorts {
     }
 
     /**
-     * Whether this JVM now holds {@code port}'s claim: false when another JVM holds it. Where the claims folder cannot
-     * be used at all, the port is handed out as before (this JVM's own set still keeps its ports apart).
+     * Whether this JVM now holds the claim named {@code name} (a port, or a whole cluster's port offset), until it
+     * ends: false when another live JVM holds it, or when this JVM took it before. Where the claims folder cannot be used at all, the claim is taken as
+     * granted (this JVM's own bookkeeping still keeps its ports apart).
      */
-    private static boolean claim(int port) {
+    public static boolean claim(String name) {
         FileChannel channel = null;
         try {
             Files.createDirectories(CLAIMS);
             channel = FileChannel.open(
-                    CLAIMS.resolve(port + ".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-            FileLock lock = channel.tryLock();
+                    CLAIMS.resolve(name + ".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            FileLock lock = tryLock(channel);
             if (lock == null) {
                 channel.close();
                 return false;
@@ -105,6 +107,15 @@ public final class FreePorts {
         }
     }
 
+    /** The lock, or null when another JVM holds it or this one does already (a claim is taken once per JVM). */
+    private static FileLock tryLock(FileChannel channel) throws IOException {
+        try {
+            return channel.tryLock();
+        } catch (OverlappingFileLockException heldHere) {
+            return null;
+        }
+    }
+
     private static void closeQuietly(FileChannel channel) {
         if (channel == null) return;
         try {
@@ -114,7 +125,8 @@ public final class FreePorts {
         }
     }
 
-    private static boolean isFree(int port) {
+    /** Whether nothing listens on {@code port} of 127.0.0.1 right now. */
+    public static boolean isFree(int port) {
         try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
             return true;
         } catch (IOException taken) {

@@ -8,8 +8,6 @@ import dev.agora.perf.experiment.Seeds;
 import dev.agora.perf.report.Report;
 import dev.agora.perf.report.Table;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,7 +15,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.stream.IntStream;
 
 /**
  * Issue 52: faults between machines. Every link of a whole cluster (2 frontends, 2 catalogs, 2 order services, the
@@ -27,6 +24,9 @@ import java.util.stream.IntStream;
  * checked against the databases, and each kind of fault's price is what the clients saw while it lasted.
  */
 public final class PartitionsExperiment implements Experiment {
+
+    /** Port offsets clear of a developer's cluster, perf's pool and the launcher's test clusters. */
+    static final List<Integer> PORT_OFFSETS = List.of(5_000, 6_000, 7_000, 9_000, 11_000, 20_000);
 
     @Override
     public String name() {
@@ -104,33 +104,7 @@ public final class PartitionsExperiment implements Experiment {
     static ClusterSpec spec(Path data) {
         ClusterSpec spec =
                 ClusterSpec.defaults().withDataDirectory(data).withFresh(true).withPostgresPort(0);
-        return spec.withPortOffset(freeOffset(spec));
-    }
-
-    /** A port offset whose every well-known port is free, clear of a developer's cluster and perf's pool. */
-    static int freeOffset(ClusterSpec spec) {
-        for (int offset : List.of(5_000, 6_000, 7_000, 9_000, 11_000, 20_000)) {
-            ClusterSpec candidate = spec.withPortOffset(offset);
-            boolean free = IntStream.concat(
-                            IntStream.of(
-                                    candidate.exchangeTcpPort(1),
-                                    candidate.exchangeTcpPort(2),
-                                    candidate.controlPort()),
-                            IntStream.of(8080, 8180, 8280, 8380)
-                                    .flatMap(base -> IntStream.range(base, base + 4))
-                                    .map(port -> port + offset))
-                    .allMatch(PartitionsExperiment::isFree);
-            if (free) return offset;
-        }
-        throw new IllegalStateException("No free port offset for the partitions cluster");
-    }
-
-    private static boolean isFree(int port) {
-        try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
-            return true;
-        } catch (IOException e) {
-            return false;
-        }
+        return spec.withFreePortOffset(PORT_OFFSETS);
     }
 
     static Report.Builder report(

@@ -54,7 +54,7 @@ class ExchangeLeaderPartitionTest {
                 .withOrders(0)
                 .withPostgresPort(0);
         linked = LinkedCluster.start(
-                spec.withPortOffset(PartitionsExperiment.freeOffset(spec)), data.resolve("toxiproxy.log"));
+                spec.withFreePortOffset(PartitionsExperiment.PORT_OFFSETS), data.resolve("toxiproxy.log"));
     }
 
     @AfterAll
