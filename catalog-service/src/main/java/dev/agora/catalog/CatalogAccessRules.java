@@ -2,9 +2,12 @@ package dev.agora.catalog;
 
 import dev.agora.common.security.AccessRules;
 import dev.agora.common.security.Roles;
+import java.util.List;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.HttpMethod;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.config.annotation.web.configurers.AuthorizeHttpRequestsConfigurer;
 
 /**
  * Who may call the catalog (SECURITY.md): search and lookup are public; titles, prices and stock are changed
@@ -16,13 +19,27 @@ import org.springframework.http.HttpMethod;
 @Configuration(proxyBeanMethods = false)
 class CatalogAccessRules {
 
+    /** Searches and lookups anyone may send without a token, answered by common's stateless chain. */
+    private static final List<String> PUBLIC_READS = List.of("/books", "/books/**");
+
     @Bean
     AccessRules catalogRules() {
-        return requests -> requests.requestMatchers(HttpMethod.GET, "/books", "/books/**")
-                .permitAll()
-                .requestMatchers("/admin/**")
-                .hasAnyRole(Roles.ADMIN, Roles.PUBLISHER)
-                .requestMatchers("/internal/**")
-                .hasAuthority(Roles.INTERNAL_AUTHORITY);
+        return new AccessRules() {
+            @Override
+            public void apply(
+                    AuthorizeHttpRequestsConfigurer<HttpSecurity>.AuthorizationManagerRequestMatcherRegistry requests) {
+                requests.requestMatchers(HttpMethod.GET, PUBLIC_READS.toArray(String[]::new))
+                        .permitAll()
+                        .requestMatchers("/admin/**")
+                        .hasAnyRole(Roles.ADMIN, Roles.PUBLISHER)
+                        .requestMatchers("/internal/**")
+                        .hasAuthority(Roles.INTERNAL_AUTHORITY);
+            }
+
+            @Override
+            public List<String> publicReads() {
+                return PUBLIC_READS;
+            }
+        };
     }
 }

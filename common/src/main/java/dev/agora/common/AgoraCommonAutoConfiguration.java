@@ -12,6 +12,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -83,7 +84,7 @@ public class AgoraCommonAutoConfiguration {
     }
 
     @Bean
-    @ConditionalOnProperty(name = "agora.warm-up.enabled", havingValue = "true")
+    @ConditionalOnExpression("!'${agora.warm-up.mode:off}'.equalsIgnoreCase('off')")
     WarmingUp warmingUp(WarmUpProperties properties, ServiceTokens tokens, WebServerApplicationContext context) {
         return new WarmingUp(properties, tokens, context);
     }

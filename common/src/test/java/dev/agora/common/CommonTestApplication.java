@@ -12,6 +12,7 @@ import jakarta.validation.constraints.Positive;
 import java.io.IOException;
 import java.net.URI;
 import java.sql.SQLTransientConnectionException;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -24,6 +25,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.core.Ordered;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.config.annotation.web.configurers.AuthorizeHttpRequestsConfigurer;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -37,15 +40,34 @@ public class CommonTestApplication {
 
     public static final int CATALOGUE_LENGTH = 256 * 1024;
 
-    /** Rules as a service writes them: open public paths, service tokens for internal ones, admins for admin. */
+    /**
+     * Rules as a service writes them: open public paths, service tokens for internal ones, admins for admin; item reads
+     * are anonymous public reads, and uploads stream past the body cap.
+     */
     @Bean
     AccessRules testRules() {
-        return requests -> requests.requestMatchers("/public/**")
-                .permitAll()
-                .requestMatchers("/internal/**")
-                .hasAuthority(Roles.INTERNAL_AUTHORITY)
-                .requestMatchers("/admin/**")
-                .hasRole(Roles.ADMIN);
+        return new AccessRules() {
+            @Override
+            public void apply(
+                    AuthorizeHttpRequestsConfigurer<HttpSecurity>.AuthorizationManagerRequestMatcherRegistry requests) {
+                requests.requestMatchers("/public/**")
+                        .permitAll()
+                        .requestMatchers("/internal/**")
+                        .hasAuthority(Roles.INTERNAL_AUTHORITY)
+                        .requestMatchers("/admin/**")
+                        .hasRole(Roles.ADMIN);
+            }
+
+            @Override
+            public List<String> publicReads() {
+                return List.of("/public/items/*");
+            }
+
+            @Override
+            public List<String> unboundedBodyPaths() {
+                return List.of("/public/uploads");
+            }
+        };
     }
 
     /**

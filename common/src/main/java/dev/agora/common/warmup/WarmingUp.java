@@ -27,12 +27,12 @@ import org.springframework.context.ApplicationListener;
 
 /**
  * Sends the service's own request path through its HTTP stack, Spring MVC, Jackson and database driver until
- * the JIT has compiled the hot part of it. By default before the service reports ready: as an application runner
- * it runs after the web server started and before Spring Boot publishes readiness, so health probes, the cluster
- * launcher and the callers' balancers see the service only once it is warm. With {@code
- * agora.warm-up.before-ready=false} it runs on a background thread once the service is ready (the cluster
- * launcher's default, whose JVMs start from AOT caches that already hold method profiles), and with {@code
- * agora.warm-up.exit-when-done=true} the service stops afterwards (the launcher's AOT training run).
+ * the JIT has compiled the hot part of it. With {@code agora.warm-up.mode=before-ready} before the service reports
+ * ready: as an application runner it runs after the web server started and before Spring Boot publishes readiness,
+ * so health probes, the cluster launcher and the callers' balancers see the service only once it is warm. With {@code
+ * after-ready} it runs on a background thread once the service is ready (the cluster launcher's, whose JVMs
+ * start from AOT caches that already hold method profiles), and with {@code training} it runs before ready and the
+ * service stops afterwards (the launcher's AOT training run); {@link WarmUpProperties.Mode}.
  *
  * <p>Why: on a small machine, JVMs that start together and then take load at once compile their request paths for
  * over a minute, and a cluster's first minute of buys then answers in seconds instead of milliseconds, or times out.
@@ -65,15 +65,15 @@ public final class WarmingUp
 
     @Override
     public void run(ApplicationArguments arguments) throws InterruptedException {
-        if (properties.beforeReady()) warmUp();
+        if (properties.mode().beforeReady()) warmUp();
     }
 
     @Override
     public void onApplicationEvent(AvailabilityChangeEvent<ReadinessState> event) {
         // Once, when the service first reports ready (a later change back to accepting traffic is no start).
         if (event.getState() != ReadinessState.ACCEPTING_TRAFFIC || !readyOnce.compareAndSet(false, true)) return;
-        if (properties.beforeReady()) {
-            if (properties.exitWhenDone()) exit();
+        if (properties.mode().beforeReady()) {
+            if (properties.mode() == WarmUpProperties.Mode.TRAINING) exit();
             return;
         }
         Thread.ofPlatform().daemon().name("warm-up").start(() -> {
@@ -84,7 +84,6 @@ public final class WarmingUp
             } catch (RuntimeException e) {
                 log.warn("Warm-up after readiness failed", e);
             }
-            if (properties.exitWhenDone()) exit();
         });
     }
 
@@ -134,7 +133,7 @@ public final class WarmingUp
                 total,
                 result.took().toMillis(),
                 counts,
-                properties.beforeReady() ? "before" : "after");
+                properties.mode().beforeReady() ? "before" : "after");
     }
 
     private int send(HttpClient client, HttpRequest request) {
@@ -155,7 +154,7 @@ public final class WarmingUp
     private String ownToken() throws InterruptedException {
         // After readiness nothing waits for the warm-up, and the authorization server (a frontend) may still be
         // starting beside this service: keep asking for up to half the warm-up's time, or only refusals get warm.
-        long patience = properties.beforeReady() ? 0 : WarmUpProperties.DURATION.toNanos() / 2;
+        long patience = properties.mode().beforeReady() ? 0 : WarmUpProperties.DURATION.toNanos() / 2;
         long deadline = System.nanoTime() + patience;
         while (true) {
             try {

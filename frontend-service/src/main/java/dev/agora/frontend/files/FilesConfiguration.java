@@ -18,6 +18,8 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.HttpMethod;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.config.annotation.web.configurers.AuthorizeHttpRequestsConfigurer;
 
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(FilesSettings.class)
@@ -25,17 +27,35 @@ class FilesConfiguration {
 
     /**
      * Who may call what (SECURITY.md): searching, listing and downloading book files is open like the catalog's
-     * reads; registering a file needs a publisher or admin.
+     * reads, and anonymous reads of them take common's stateless chain; registering a file needs a publisher or
+     * admin. Uploads, through the API or the publisher's page, stream to a catalog node under its limit, not the body
+     * cap of JSON requests.
      */
     @Bean
     AccessRules fileRules() {
-        return requests -> requests.requestMatchers(
-                        HttpMethod.GET, "/api/files", "/api/books/*/files", "/api/books/*/files/*")
-                .permitAll()
-                .requestMatchers(HttpMethod.HEAD, "/api/books/*/files/*")
-                .permitAll()
-                .requestMatchers(HttpMethod.PUT, "/api/books/*/files/*")
-                .hasAnyRole(Roles.ADMIN, Roles.PUBLISHER);
+        List<String> reads = List.of("/api/files", "/api/books/*/files", "/api/books/*/files/*");
+        return new AccessRules() {
+            @Override
+            public void apply(
+                    AuthorizeHttpRequestsConfigurer<HttpSecurity>.AuthorizationManagerRequestMatcherRegistry requests) {
+                requests.requestMatchers(HttpMethod.GET, reads.toArray(String[]::new))
+                        .permitAll()
+                        .requestMatchers(HttpMethod.HEAD, "/api/books/*/files/*")
+                        .permitAll()
+                        .requestMatchers(HttpMethod.PUT, "/api/books/*/files/*")
+                        .hasAnyRole(Roles.ADMIN, Roles.PUBLISHER);
+            }
+
+            @Override
+            public List<String> publicReads() {
+                return reads;
+            }
+
+            @Override
+            public List<String> unboundedBodyPaths() {
+                return List.of("/api/books/*/files/*", "/publish/books/*/files/*");
+            }
+        };
     }
 
     /**

@@ -101,7 +101,7 @@ public final class ClusterCommand implements Callable<Integer> {
 
     @Option(
             names = "--no-warm-up",
-            description = "Services send themselves no warm-up requests once they are ready (AGORA_WARMUP_ENABLED,"
+            description = "Services send themselves no warm-up requests once they are ready (AGORA_WARMUP_MODE,"
                     + " agora.warm-up in each service's application.yml).")
     boolean noWarmUp;
 
@@ -240,7 +240,7 @@ public final class ClusterCommand implements Callable<Integer> {
                 .withAotCache(aot)
                 .withJvmOptions(jvmOptions());
         // The first requests should not pay for the JIT: services send themselves theirs once ready (application.yml).
-        if (!noWarmUp) spec = spec.withEnvironment("all", "AGORA_WARMUP_ENABLED", "true");
+        if (!noWarmUp) spec = spec.withEnvironment("all", "AGORA_WARMUP_MODE", "after-ready");
         if (otlp != null) {
             for (var variable : OtlpExport.environment(otlp).entrySet()) {
                 spec = spec.withEnvironment(ClusterSpec.ALL_SERVICES, variable.getKey(), variable.getValue());
