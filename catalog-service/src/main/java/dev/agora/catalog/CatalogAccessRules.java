@@ -6,8 +6,6 @@ import java.util.List;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.HttpMethod;
-import org.springframework.security.config.annotation.web.builders.HttpSecurity;
-import org.springframework.security.config.annotation.web.configurers.AuthorizeHttpRequestsConfigurer;
 
 /**
  * Who may call the catalog (SECURITY.md): search and lookup are public; titles, prices and stock are changed
@@ -19,27 +17,16 @@ import org.springframework.security.config.annotation.web.configurers.AuthorizeH
 @Configuration(proxyBeanMethods = false)
 class CatalogAccessRules {
 
-    /** Searches and lookups anyone may send without a token, answered by common's stateless chain. */
-    private static final List<String> PUBLIC_READS = List.of("/books", "/books/**");
-
+    /** Searches and lookups without a token are anonymous public reads, answered by common's stateless chain. */
     @Bean
     AccessRules catalogRules() {
-        return new AccessRules() {
-            @Override
-            public void apply(
-                    AuthorizeHttpRequestsConfigurer<HttpSecurity>.AuthorizationManagerRequestMatcherRegistry requests) {
-                requests.requestMatchers(HttpMethod.GET, PUBLIC_READS.toArray(String[]::new))
+        List<String> reads = List.of("/books", "/books/**");
+        return new AccessRules.Declared(
+                reads, List.of(), requests -> requests.requestMatchers(HttpMethod.GET, reads.toArray(String[]::new))
                         .permitAll()
                         .requestMatchers("/admin/**")
                         .hasAnyRole(Roles.ADMIN, Roles.PUBLISHER)
                         .requestMatchers("/internal/**")
-                        .hasAuthority(Roles.INTERNAL_AUTHORITY);
-            }
-
-            @Override
-            public List<String> publicReads() {
-                return PUBLIC_READS;
-            }
-        };
+                        .hasAuthority(Roles.INTERNAL_AUTHORITY));
     }
 }

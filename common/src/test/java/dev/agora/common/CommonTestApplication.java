@@ -3,6 +3,7 @@ package dev.agora.common;
 import dev.agora.common.problem.ProblemException;
 import dev.agora.common.security.AccessRules;
 import dev.agora.common.security.Roles;
+import dev.agora.common.warmup.WarmUpRequests;
 import jakarta.servlet.Filter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
@@ -25,8 +26,6 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.core.Ordered;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
-import org.springframework.security.config.annotation.web.builders.HttpSecurity;
-import org.springframework.security.config.annotation.web.configurers.AuthorizeHttpRequestsConfigurer;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -46,28 +45,21 @@ public class CommonTestApplication {
      */
     @Bean
     AccessRules testRules() {
-        return new AccessRules() {
-            @Override
-            public void apply(
-                    AuthorizeHttpRequestsConfigurer<HttpSecurity>.AuthorizationManagerRequestMatcherRegistry requests) {
-                requests.requestMatchers("/public/**")
+        return new AccessRules.Declared(
+                List.of("/public/items/*"), List.of("/public/uploads"), requests -> requests.requestMatchers(
+                                "/public/**")
                         .permitAll()
                         .requestMatchers("/internal/**")
                         .hasAuthority(Roles.INTERNAL_AUTHORITY)
                         .requestMatchers("/admin/**")
-                        .hasRole(Roles.ADMIN);
-            }
+                        .hasRole(Roles.ADMIN));
+    }
 
-            @Override
-            public List<String> publicReads() {
-                return List.of("/public/items/*");
-            }
-
-            @Override
-            public List<String> unboundedBodyPaths() {
-                return List.of("/public/uploads");
-            }
-        };
+    /** A read, a write refused as invalid, and an internal read that needs the service's own token. */
+    @Bean
+    WarmUpRequests testWarmUp() {
+        return () -> List.of(
+                "GET /public/items/1", "POST /public/items {\"name\": \"\", \"quantity\": 1}", "GET /internal/ping");
     }
 
     /**

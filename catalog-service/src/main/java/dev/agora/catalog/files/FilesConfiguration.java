@@ -21,8 +21,6 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 import org.springframework.http.HttpMethod;
-import org.springframework.security.config.annotation.web.builders.HttpSecurity;
-import org.springframework.security.config.annotation.web.configurers.AuthorizeHttpRequestsConfigurer;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.core.exception.SdkClientException;
@@ -45,26 +43,13 @@ class FilesConfiguration {
      */
     @Bean
     AccessRules fileRules() {
-        return new AccessRules() {
-            @Override
-            public void apply(
-                    AuthorizeHttpRequestsConfigurer<HttpSecurity>.AuthorizationManagerRequestMatcherRegistry requests) {
-                requests.requestMatchers(HttpMethod.GET, "/files")
+        return new AccessRules.Declared(
+                List.of("/files"),
+                List.of("/admin/books/*/files/*", "/internal/blobs/*"),
+                requests -> requests.requestMatchers(HttpMethod.GET, "/files")
                         .permitAll()
                         .requestMatchers(HttpMethod.HEAD, "/books/*/files/*")
-                        .permitAll();
-            }
-
-            @Override
-            public List<String> publicReads() {
-                return List.of("/files");
-            }
-
-            @Override
-            public List<String> unboundedBodyPaths() {
-                return List.of("/admin/books/*/files/*", "/internal/blobs/*");
-            }
-        };
+                        .permitAll());
     }
 
     @Bean

@@ -30,4 +30,15 @@ public interface AccessRules {
     default List<String> unboundedBodyPaths() {
         return List.of();
     }
+
+    /** {@code rules} with the GET paths they open to anyone as public reads, and the paths they let stream bodies. */
+    record Declared(List<String> publicReads, List<String> unboundedBodyPaths, AccessRules rules)
+            implements AccessRules {
+
+        @Override
+        public void apply(
+                AuthorizeHttpRequestsConfigurer<HttpSecurity>.AuthorizationManagerRequestMatcherRegistry requests) {
+            rules.apply(requests);
+        }
+    }
 }

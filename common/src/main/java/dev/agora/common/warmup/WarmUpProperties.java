@@ -1,22 +1,18 @@
 package dev.agora.common.warmup;
 
 import java.time.Duration;
-import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * Requests a service sends itself after start-up ({@code AGORA_WARMUP_MODE}), before it reports ready or just
- * after; none by default.
+ * Whether and when a service sends itself its {@link WarmUpRequests} after start-up ({@code AGORA_WARMUP_MODE}),
+ * before it reports ready or just after; not by default.
  *
- * @param requests {@code METHOD /path} with an optional JSON body after a space; each must change nothing
- *     (reads, or writes the service rejects as invalid), since warm-up repeats them thousands of times
  * @param maxRequests stop earlier after this many
  * @param mode when the requests are sent, and what happens after them
  */
 @ConfigurationProperties("agora.warm-up")
-public record WarmUpProperties(
-        @DefaultValue List<String> requests, @DefaultValue("5000") int maxRequests, @DefaultValue("off") Mode mode) {
+public record WarmUpProperties(@DefaultValue("5000") int maxRequests, @DefaultValue("off") Mode mode) {
 
     public enum Mode {
         /** No warm-up: tests, and instances whose AOT cache was trained on real work. */
@@ -44,6 +40,5 @@ public record WarmUpProperties(
 
     public WarmUpProperties {
         if (maxRequests < 0) throw new IllegalArgumentException("agora.warm-up.max-requests must not be negative");
-        requests = List.copyOf(requests);
     }
 }

@@ -45,13 +45,19 @@ public final class WarmingUp
     private static final int CALLERS = 2;
 
     private final WarmUpProperties properties;
+    private final List<String> requests;
     private final ServiceTokens tokens;
     private final WebServerApplicationContext context;
     private volatile Result result = new Result(0, Map.of(), Duration.ZERO);
     private final AtomicBoolean readyOnce = new AtomicBoolean();
 
-    public WarmingUp(WarmUpProperties properties, ServiceTokens tokens, WebServerApplicationContext context) {
+    public WarmingUp(
+            WarmUpProperties properties,
+            List<String> requests,
+            ServiceTokens tokens,
+            WebServerApplicationContext context) {
         this.properties = properties;
+        this.requests = List.copyOf(requests);
         this.tokens = tokens;
         this.context = context;
     }
@@ -93,15 +99,14 @@ public final class WarmingUp
     }
 
     private void warmUp() throws InterruptedException {
-        if (properties.requests().isEmpty() || properties.maxRequests() == 0) return;
+        if (requests.isEmpty() || properties.maxRequests() == 0) return;
         String address = context.getEnvironment().getProperty("server.address", "127.0.0.1");
         String host = address.equals("0.0.0.0") || address.equals("::") ? "127.0.0.1" : address;
         URI base = URI.create("http://" + (host.contains(":") ? "[" + host + "]" : host) + ":"
                 + context.getWebServer().getPort());
         String token = ownToken();
-        List<HttpRequest> requests = properties.requests().stream()
-                .map(line -> request(base, line, token))
-                .toList();
+        List<HttpRequest> sending =
+                requests.stream().map(line -> request(base, line, token)).toList();
 
         long started = System.nanoTime();
         long deadline = started + WarmUpProperties.DURATION.toNanos();
@@ -117,7 +122,7 @@ public final class WarmingUp
                     int next;
                     while (System.nanoTime() - deadline < 0
                             && (next = sent.getAndIncrement()) < properties.maxRequests()) {
-                        int status = send(client, requests.get(next % requests.size()));
+                        int status = send(client, sending.get(next % sending.size()));
                         byStatus.computeIfAbsent(status, s -> new LongAdder()).increment();
                     }
                 }));
@@ -172,7 +177,7 @@ public final class WarmingUp
     private HttpRequest request(URI base, String line, String token) {
         String[] parts = line.strip().split("\\s+", 3);
         if (parts.length < 2 || !parts[1].startsWith("/")) {
-            throw new IllegalArgumentException("agora.warm-up.requests wants 'METHOD /path [json]', got: " + line);
+            throw new IllegalArgumentException("WarmUpRequests want 'METHOD /path [json]', got: " + line);
         }
         HttpRequest.BodyPublisher body =
                 parts.length == 3 ? HttpRequest.BodyPublishers.ofString(parts[2]) : HttpRequest.BodyPublishers.noBody();

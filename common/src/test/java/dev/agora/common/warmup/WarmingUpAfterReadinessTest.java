@@ -30,9 +30,6 @@ import org.springframework.test.context.DynamicPropertySource;
             "agora.security.client-secret=warm-service-secret-0123456789abcdef",
             "agora.warm-up.mode=after-ready",
             "agora.warm-up.max-requests=90",
-            "agora.warm-up.requests[0]=GET /public/items/1",
-            "agora.warm-up.requests[1]=POST /public/items {\"name\": \"\", \"quantity\": 1}",
-            "agora.warm-up.requests[2]=GET /internal/ping",
         })
 class WarmingUpAfterReadinessTest {
 

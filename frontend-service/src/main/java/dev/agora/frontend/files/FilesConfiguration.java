@@ -18,8 +18,6 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.HttpMethod;
-import org.springframework.security.config.annotation.web.builders.HttpSecurity;
-import org.springframework.security.config.annotation.web.configurers.AuthorizeHttpRequestsConfigurer;
 
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(FilesSettings.class)
@@ -34,28 +32,15 @@ class FilesConfiguration {
     @Bean
     AccessRules fileRules() {
         List<String> reads = List.of("/api/files", "/api/books/*/files", "/api/books/*/files/*");
-        return new AccessRules() {
-            @Override
-            public void apply(
-                    AuthorizeHttpRequestsConfigurer<HttpSecurity>.AuthorizationManagerRequestMatcherRegistry requests) {
-                requests.requestMatchers(HttpMethod.GET, reads.toArray(String[]::new))
+        return new AccessRules.Declared(
+                reads,
+                List.of("/api/books/*/files/*", "/publish/books/*/files/*"),
+                requests -> requests.requestMatchers(HttpMethod.GET, reads.toArray(String[]::new))
                         .permitAll()
                         .requestMatchers(HttpMethod.HEAD, "/api/books/*/files/*")
                         .permitAll()
                         .requestMatchers(HttpMethod.PUT, "/api/books/*/files/*")
-                        .hasAnyRole(Roles.ADMIN, Roles.PUBLISHER);
-            }
-
-            @Override
-            public List<String> publicReads() {
-                return reads;
-            }
-
-            @Override
-            public List<String> unboundedBodyPaths() {
-                return List.of("/api/books/*/files/*", "/publish/books/*/files/*");
-            }
-        };
+                        .hasAnyRole(Roles.ADMIN, Roles.PUBLISHER));
     }
 
     /**

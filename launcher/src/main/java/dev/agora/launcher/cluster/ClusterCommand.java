@@ -102,7 +102,7 @@ public final class ClusterCommand implements Callable<Integer> {
     @Option(
             names = "--no-warm-up",
             description = "Services send themselves no warm-up requests once they are ready (AGORA_WARMUP_MODE,"
-                    + " agora.warm-up in each service's application.yml).")
+                    + " each service's WarmUpRequests).")
     boolean noWarmUp;
 
     @Option(names = "--exit-when-ready", description = "Stop again as soon as everything is ready (measures start-up).")
