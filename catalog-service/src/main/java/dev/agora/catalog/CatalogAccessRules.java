@@ -2,6 +2,7 @@ package dev.agora.catalog;
 
 import dev.agora.common.security.AccessRules;
 import dev.agora.common.security.Roles;
+import java.util.List;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.HttpMethod;
@@ -16,13 +17,16 @@ import org.springframework.http.HttpMethod;
 @Configuration(proxyBeanMethods = false)
 class CatalogAccessRules {
 
+    /** Searches and lookups without a token are anonymous public reads, answered by common's stateless chain. */
     @Bean
     AccessRules catalogRules() {
-        return requests -> requests.requestMatchers(HttpMethod.GET, "/books", "/books/**")
-                .permitAll()
-                .requestMatchers("/admin/**")
-                .hasAnyRole(Roles.ADMIN, Roles.PUBLISHER)
-                .requestMatchers("/internal/**")
-                .hasAuthority(Roles.INTERNAL_AUTHORITY);
+        List<String> reads = List.of("/books", "/books/**");
+        return new AccessRules.Declared(
+                reads, List.of(), requests -> requests.requestMatchers(HttpMethod.GET, reads.toArray(String[]::new))
+                        .permitAll()
+                        .requestMatchers("/admin/**")
+                        .hasAnyRole(Roles.ADMIN, Roles.PUBLISHER)
+                        .requestMatchers("/internal/**")
+                        .hasAuthority(Roles.INTERNAL_AUTHORITY));
     }
 }

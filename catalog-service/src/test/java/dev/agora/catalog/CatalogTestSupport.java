@@ -36,7 +36,7 @@ import tools.jackson.databind.json.JsonMapper;
             // A loaded build machine must not turn a slow acknowledgement into a missing one; production keeps 1s.
             "agora.invalidation.lease=3s",
             // Book files on this one node, in a folder of the test's own (FILES).
-            "agora.files.nodes=",
+            "agora.instances.catalog-service=",
             // Counts every session's statements and commits (ReservationStatementsTest).
             "spring.jpa.properties.hibernate.session.events.auto=dev.agora.common.testing.StatementCounter"
         })

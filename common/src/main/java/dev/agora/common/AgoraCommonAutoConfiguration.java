@@ -5,13 +5,16 @@ import dev.agora.common.problem.BusyPools;
 import dev.agora.common.security.ServiceTokens;
 import dev.agora.common.timing.ServerTimingFilter;
 import dev.agora.common.warmup.WarmUpProperties;
+import dev.agora.common.warmup.WarmUpRequests;
 import dev.agora.common.warmup.WarmingUp;
 import dev.agora.common.web.RequestIds;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -83,8 +86,14 @@ public class AgoraCommonAutoConfiguration {
     }
 
     @Bean
-    @ConditionalOnProperty(name = "agora.warm-up.enabled", havingValue = "true")
-    WarmingUp warmingUp(WarmUpProperties properties, ServiceTokens tokens, WebServerApplicationContext context) {
-        return new WarmingUp(properties, tokens, context);
+    @ConditionalOnExpression("!'${agora.warm-up.mode:off}'.equalsIgnoreCase('off')")
+    WarmingUp warmingUp(
+            WarmUpProperties properties,
+            ObjectProvider<WarmUpRequests> requests,
+            ServiceTokens tokens,
+            WebServerApplicationContext context) {
+        var all =
+                requests.orderedStream().flatMap(own -> own.requests().stream()).toList();
+        return new WarmingUp(properties, all, tokens, context);
     }
 }

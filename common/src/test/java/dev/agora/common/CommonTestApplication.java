@@ -3,6 +3,7 @@ package dev.agora.common;
 import dev.agora.common.problem.ProblemException;
 import dev.agora.common.security.AccessRules;
 import dev.agora.common.security.Roles;
+import dev.agora.common.warmup.WarmUpRequests;
 import jakarta.servlet.Filter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
@@ -12,6 +13,7 @@ import jakarta.validation.constraints.Positive;
 import java.io.IOException;
 import java.net.URI;
 import java.sql.SQLTransientConnectionException;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -37,15 +39,27 @@ public class CommonTestApplication {
 
     public static final int CATALOGUE_LENGTH = 256 * 1024;
 
-    /** Rules as a service writes them: open public paths, service tokens for internal ones, admins for admin. */
+    /**
+     * Rules as a service writes them: open public paths, service tokens for internal ones, admins for admin; item reads
+     * are anonymous public reads, and uploads stream past the body cap.
+     */
     @Bean
     AccessRules testRules() {
-        return requests -> requests.requestMatchers("/public/**")
-                .permitAll()
-                .requestMatchers("/internal/**")
-                .hasAuthority(Roles.INTERNAL_AUTHORITY)
-                .requestMatchers("/admin/**")
-                .hasRole(Roles.ADMIN);
+        return new AccessRules.Declared(
+                List.of("/public/items/*"), List.of("/public/uploads"), requests -> requests.requestMatchers(
+                                "/public/**")
+                        .permitAll()
+                        .requestMatchers("/internal/**")
+                        .hasAuthority(Roles.INTERNAL_AUTHORITY)
+                        .requestMatchers("/admin/**")
+                        .hasRole(Roles.ADMIN));
+    }
+
+    /** A read, a write refused as invalid, and an internal read that needs the service's own token. */
+    @Bean
+    WarmUpRequests testWarmUp() {
+        return () -> List.of(
+                "GET /public/items/1", "POST /public/items {\"name\": \"\", \"quantity\": 1}", "GET /internal/ping");
     }
 
     /**

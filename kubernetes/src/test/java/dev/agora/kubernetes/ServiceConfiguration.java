@@ -65,8 +65,8 @@ final class ServiceConfiguration {
 
     /**
      * Whether an environment variable of this name is read: by a {@code ${NAME...}} placeholder, or by Spring Boot's
-     * relaxed binding of a property the service's configuration names ({@code agora.files.store} from {@code
-     * AGORA_FILES_STORE}, {@code springdoc.api-docs.enabled} from {@code SPRINGDOC_API_DOCS_ENABLED}: dots become
+     * relaxed binding of a property the service's configuration names ({@code agora.files.layout} from {@code
+     * AGORA_FILES_LAYOUT}, {@code springdoc.api-docs.enabled} from {@code SPRINGDOC_API_DOCS_ENABLED}: dots become
      * underscores, dashes go or become underscores, upper case).
      */
     boolean readsVariable(String name) {

@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.binder.httpcomponents.hc5.PoolingHttpClient
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
@@ -37,21 +38,28 @@ class FilesConfiguration {
     /**
      * Who may call what (SECURITY.md): a book's files, search and downloads are public, like the books; registering
      * is under {@code /admin/**} (publisher or admin) and copies between nodes under {@code /internal/**} (service
-     * tokens), both by the catalog's own rules.
+     * tokens), both by the catalog's own rules. Uploads and copies stream under their own limit ({@link
+     * FilesProperties#maxSize}), not the body cap of JSON requests.
      */
     @Bean
     AccessRules fileRules() {
-        return requests -> requests.requestMatchers(HttpMethod.GET, "/files")
-                .permitAll()
-                .requestMatchers(HttpMethod.HEAD, "/books/*/files/*")
-                .permitAll();
+        return new AccessRules.Declared(
+                List.of("/files"),
+                List.of("/admin/books/*/files/*", "/internal/blobs/*"),
+                requests -> requests.requestMatchers(HttpMethod.GET, "/files")
+                        .permitAll()
+                        .requestMatchers(HttpMethod.HEAD, "/books/*/files/*")
+                        .permitAll());
     }
 
     @Bean
     Nodes fileNodes(
-            FilesProperties properties, Environment environment, @Value("${agora.advertised-url:}") String self) {
+            FilesProperties properties,
+            Environment environment,
+            @Value("${agora.advertised-url:}") String self,
+            @Value("${agora.instances.catalog-service:}") String replicas) {
         return new Nodes(
-                properties.nodes(),
+                properties.nodes(replicas),
                 self.isBlank() ? "" : FilesProperties.withoutTrailingSlash(self.strip()),
                 properties.copies(),
                 () -> environment.getRequiredProperty("local.server.port", Integer.class));

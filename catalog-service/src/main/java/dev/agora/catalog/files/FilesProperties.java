@@ -2,6 +2,7 @@ package dev.agora.catalog.files;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.util.unit.DataSize;
@@ -9,17 +10,13 @@ import org.springframework.util.unit.DataSize;
 /**
  * Book files ({@code agora.files} in application.yml, which documents each one).
  *
- * @param store {@code local} (this node's disk) or {@code s3} (an S3-compatible object store all nodes share)
  * @param directory the local store's folder, and every node's staging folder
- * @param nodes base URLs of the catalog nodes files are spread over; one URL is the central layout, empty means this
- *     node alone
- * @param copies nodes that hold each file (at most the number of nodes)
- * @param layout {@code distributed}: files spread over all {@code nodes}; {@code central}: the first of them holds
+ * @param layout {@code distributed}: files spread over all {@link #nodes}; {@code central}: the first of them holds
  *     and serves every file, one copy
- * @param s3 the object store of {@code store: s3}
+ * @param s3 the object store, when one is named ({@link #store})
  */
 @ConfigurationProperties("agora.files")
-record FilesProperties(Store store, Path directory, List<String> nodes, int copies, Layout layout, S3 s3) {
+record FilesProperties(Path directory, Layout layout, S3 s3) {
 
     /** Largest file accepted: 4 GB holds any e-book or audio book, and uploads stream, so size costs no memory. */
     DataSize maxSize() {
@@ -53,10 +50,9 @@ record FilesProperties(Store store, Path directory, List<String> nodes, int copi
      *
      * @param endpoint the store's URL; empty for AWS itself. A store at an endpoint of its own (MinIO and most
      *     S3-compatible stores) is addressed path-style ({@code http://host/bucket/key}), AWS itself virtual-hosted
-     * @param bucket the bucket holding every node's blobs
-     * @param createBucket create the bucket at start when it is missing (local and test stores)
+     * @param bucket the bucket holding every node's blobs; none: the local store
      */
-    record S3(String endpoint, String bucket, boolean createBucket) {
+    record S3(String endpoint, String bucket) {
 
         /** Every blob's key starts with this, so the bucket may hold other things beside them. */
         static final String PREFIX = "blobs/";
@@ -68,23 +64,50 @@ record FilesProperties(Store store, Path directory, List<String> nodes, int copi
         boolean pathStyle() {
             return endpoint != null && !endpoint.isBlank();
         }
+
+        /**
+         * A store at an endpoint of its own (MinIO in compose and tests) gets its bucket made at start when missing;
+         * on AWS itself the bucket is the deployment's, made with its policies, and a node never creates one.
+         */
+        boolean createBucket() {
+            return pathStyle();
+        }
     }
 
     FilesProperties {
-        nodes = nodes == null
-                ? List.of()
-                : nodes.stream()
-                        .map(String::strip)
-                        .filter(n -> !n.isEmpty())
-                        .map(FilesProperties::withoutTrailingSlash)
-                        .distinct()
-                        .toList();
-        if (copies < 1) throw new IllegalArgumentException("agora.files.copies must be at least 1");
         if (layout == null) layout = Layout.DISTRIBUTED;
-        if (layout == Layout.CENTRAL) {
-            nodes = nodes.isEmpty() ? nodes : List.of(nodes.getFirst());
-            copies = 1;
-        }
+        if (s3 == null) s3 = new S3("", "");
+    }
+
+    /**
+     * Where the bytes live: in the S3 bucket (shared by every node) when one is named, else on this node's disk. Naming
+     * a bucket is what choosing S3 means, so there is no switch beside it that could disagree.
+     */
+    Store store() {
+        return s3.bucket() == null || s3.bucket().isBlank() ? Store.LOCAL : Store.S3;
+    }
+
+    /**
+     * Nodes that hold each file: two, so losing one node loses no file, and a third copy would only cost disk and
+     * upload time; fewer when there are fewer nodes ({@link Nodes#copies}), one in the central layout.
+     */
+    int copies() {
+        return layout == Layout.CENTRAL ? 1 : 2;
+    }
+
+    /**
+     * The catalog nodes files are spread over: the catalog's own replica list ({@code agora.instances.catalog-service},
+     * {@code CATALOG_INSTANCES}), the same on every node, so a second list that could disagree with it is not asked
+     * for; in the central layout its first node alone. Empty: this node alone.
+     */
+    List<String> nodes(String replicas) {
+        List<String> nodes = Arrays.stream(replicas.split(","))
+                .map(String::strip)
+                .filter(n -> !n.isEmpty())
+                .map(FilesProperties::withoutTrailingSlash)
+                .distinct()
+                .toList();
+        return layout == Layout.CENTRAL && !nodes.isEmpty() ? List.of(nodes.getFirst()) : nodes;
     }
 
     static String withoutTrailingSlash(String url) {

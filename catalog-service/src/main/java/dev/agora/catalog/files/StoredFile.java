@@ -1,6 +1,6 @@
 package dev.agora.catalog.files;
 
-import dev.agora.common.files.EntityTags;
+import dev.agora.common.files.FileHeaders;
 import java.time.Instant;
 import java.util.List;
 
@@ -11,6 +11,6 @@ import java.util.List;
 record StoredFile(String hash, long size, String mediaType, Instant created, long revision, List<String> nodes) {
 
     String etag() {
-        return EntityTags.ofHash(hash);
+        return FileHeaders.etag(hash);
     }
 }

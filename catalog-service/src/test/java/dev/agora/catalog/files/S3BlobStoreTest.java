@@ -35,8 +35,7 @@ class S3BlobStoreTest extends BlobStoreContract {
     @BeforeAll
     static void startServer() {
         server = S3TestServer.start();
-        FilesProperties.S3 settings =
-                new FilesProperties.S3(server.endpoint(), "agora-test-" + UUID.randomUUID(), true);
+        FilesProperties.S3 settings = new FilesProperties.S3(server.endpoint(), "agora-test-" + UUID.randomUUID());
         clients = new FilesConfiguration.S3Clients(
                 settings,
                 StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")),

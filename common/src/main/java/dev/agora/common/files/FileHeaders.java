@@ -4,11 +4,10 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 import java.util.Set;
 import org.springframework.http.ContentDisposition;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 
 /**
@@ -26,11 +25,6 @@ public final class FileHeaders {
      * frontend can tell whether what it holds for a name is older than what was announced.
      */
     public static final String REVISION = "Agora-File-Revision";
-
-    /** HTTP's date format (RFC 9110, IMF-fixdate): the day always two digits, unlike RFC_1123_DATE_TIME. */
-    private static final DateTimeFormatter HTTP_DATE = DateTimeFormatter.ofPattern(
-                    "EEE, dd MMM yyyy HH:mm:ss zzz", Locale.US)
-            .withZone(ZoneId.of("GMT"));
 
     /**
      * The types a download is served as when its uploader named one of them; any other (HTML, scripts, SVG, XML, a
@@ -55,6 +49,11 @@ public final class FileHeaders {
             "video/webm");
 
     private FileHeaders() {}
+
+    /** The strong tag of content named by its hash: the hash, quoted. The same wherever the content is answered from. */
+    public static String etag(String hash) {
+        return "\"" + hash + "\"";
+    }
 
     /**
      * The {@code Content-Type} a download goes out with: the uploader's type when it is on the allow-list (with its
@@ -85,9 +84,11 @@ public final class FileHeaders {
         response.setHeader("X-Content-Type-Options", "nosniff");
     }
 
-    /** {@code Last-Modified} of a file registered at {@code created} (whole seconds, as HTTP dates have). */
+    /** {@code Last-Modified} of a file registered at {@code created}, as Spring writes HTTP dates (IMF-fixdate). */
     public static String lastModified(Instant created) {
-        return HTTP_DATE.format(created);
+        HttpHeaders headers = new HttpHeaders();
+        headers.setLastModified(created);
+        return headers.getFirst(HttpHeaders.LAST_MODIFIED);
     }
 
     /** {@code Content-Disposition}: an attachment under the file's name. */

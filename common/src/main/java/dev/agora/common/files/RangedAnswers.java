@@ -7,11 +7,12 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
+import org.springframework.web.context.request.ServletWebRequest;
 
 /**
  * The part of a download that the request's conditions and range decide, the same wherever the bytes come from (a
  * catalog node's disk or object store, a frontend's memory): the entity tag and {@code Accept-Ranges}, 304 for a
- * matching {@code If-None-Match}, 416 for a range past the end, else 200 or 206 (one {@code Range}, honoured only
+ * matching {@code If-None-Match} (Spring's {@code checkNotModified}), 416 for a range past the end, else 200 or 206 (one {@code Range}, honoured only
  * while {@code If-Range} names the current tag) with its {@code Content-Range}.
  */
 public final class RangedAnswers {
@@ -30,12 +31,13 @@ public final class RangedAnswers {
             HttpServletRequest request, HttpServletResponse response, String etag, long size) throws IOException {
         response.setHeader(HttpHeaders.ETAG, etag);
         response.setHeader(HttpHeaders.ACCEPT_RANGES, "bytes");
-        if (EntityTags.noneMatchHits(request.getHeader(HttpHeaders.IF_NONE_MATCH), etag)) {
-            response.setStatus(HttpStatus.NOT_MODIFIED.value());
-            return null;
-        }
+        // Spring MVC's evaluation of the preconditions (RFC 9110 13.2: If-None-Match by weak comparison, If-Match),
+        // which sets the 304 (or 412) itself.
+        if (new ServletWebRequest(request, response).checkNotModified(etag)) return null;
         ByteRange range = ByteRange.of(request.getHeader(HttpHeaders.RANGE), size);
-        if (!EntityTags.ifRangeHolds(request.getHeader(HttpHeaders.IF_RANGE), etag)) range = new ByteRange.Whole();
+        // If-Range: the part only while the client's copy is the current one (a strong tag, compared as is).
+        String ifRange = request.getHeader(HttpHeaders.IF_RANGE);
+        if (ifRange != null && !ifRange.strip().equals(etag)) range = new ByteRange.Whole();
         return switch (range) {
             case ByteRange.Unsatisfiable ignored -> {
                 response.setHeader(HttpHeaders.CONTENT_RANGE, "bytes */" + size);

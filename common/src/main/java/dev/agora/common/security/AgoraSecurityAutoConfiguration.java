@@ -121,17 +121,17 @@ public class AgoraSecurityAutoConfiguration {
     }
 
     /**
-     * The anonymous public reads: a {@code GET} of a path listed in {@code agora.security.public-reads} that carries
-     * no {@code Authorization} header. A read that carries a token is not one of them: it goes to the resource
-     * server's chain, where a bad token is refused as everywhere. The paths must also be open in the service's {@link
-     * AccessRules}, so the answer does not depend on the chain.
+     * The anonymous public reads: a {@code GET} of a path one of the service's {@link AccessRules#publicReads} names
+     * that carries no {@code Authorization} header. A read that carries a token is not one of them: it goes to the
+     * resource server's chain, where a bad token is refused as everywhere.
      */
-    public static RequestMatcher publicReads(AgoraSecurityProperties properties) {
-        if (properties.publicReads().isEmpty()) return request -> false;
-        var paths = properties.publicReads().stream()
+    private static RequestMatcher publicReads(ObjectProvider<AccessRules> rules) {
+        var paths = rules.orderedStream()
+                .flatMap(rule -> rule.publicReads().stream())
                 .map(path -> (RequestMatcher)
                         PathPatternRequestMatcher.withDefaults().matcher(HttpMethod.GET, path))
                 .toList();
+        if (paths.isEmpty()) return request -> false;
         return new AndRequestMatcher(
                 new NegatedRequestMatcher(new RequestHeaderRequestMatcher(HttpHeaders.AUTHORIZATION)),
                 new OrRequestMatcher(paths));
@@ -145,8 +145,8 @@ public class AgoraSecurityAutoConfiguration {
      */
     @Bean
     @Order(PUBLIC_READS_ORDER)
-    SecurityFilterChain agoraPublicReads(HttpSecurity http, AgoraSecurityProperties properties) throws Exception {
-        return anonymousReads(http, publicReads(properties))
+    SecurityFilterChain agoraPublicReads(HttpSecurity http, ObjectProvider<AccessRules> rules) throws Exception {
+        return anonymousReads(http, publicReads(rules))
                 .headers(headers -> headers.cacheControl(cache -> cache.disable())
                         .frameOptions(frames -> frames.disable())
                         .xssProtection(xss -> xss.disable()))

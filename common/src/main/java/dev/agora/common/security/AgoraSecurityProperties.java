@@ -13,11 +13,9 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *     {@code /oauth2/jwks} verifies tokens, their {@code /oauth2/token} issues this service's own; tried in order
  * @param clientSecret the secret of this service's OAuth2 client (named {@code spring.application.name}), for its
  *     calls to other services; blank when the service calls no other service
- * @param publicReads GET paths anyone may read without a token, served by a chain of their own
  */
 @ConfigurationProperties("agora.security")
-public record AgoraSecurityProperties(
-        String issuer, List<URI> authorities, String clientSecret, List<String> publicReads) {
+public record AgoraSecurityProperties(String issuer, List<URI> authorities, String clientSecret) {
 
     /**
      * The local cluster's first frontend: a client that discovers the authorization server from the issuer (RFC 8414)
@@ -28,6 +26,5 @@ public record AgoraSecurityProperties(
     public AgoraSecurityProperties {
         if (issuer == null || issuer.isBlank()) issuer = DEFAULT_ISSUER;
         authorities = authorities == null ? List.of() : List.copyOf(authorities);
-        publicReads = publicReads == null ? List.of() : List.copyOf(publicReads);
     }
 }

@@ -27,12 +27,12 @@ import org.springframework.context.ApplicationListener;
 
 /**
  * Sends the service's own request path through its HTTP stack, Spring MVC, Jackson and database driver until
- * the JIT has compiled the hot part of it. By default before the service reports ready: as an application runner
- * it runs after the web server started and before Spring Boot publishes readiness, so health probes, the cluster
- * launcher and the callers' balancers see the service only once it is warm. With {@code
- * agora.warm-up.before-ready=false} it runs on a background thread once the service is ready (the cluster
- * launcher's default, whose JVMs start from AOT caches that already hold method profiles), and with {@code
- * agora.warm-up.exit-when-done=true} the service stops afterwards (the launcher's AOT training run).
+ * the JIT has compiled the hot part of it. With {@code agora.warm-up.mode=before-ready} before the service reports
+ * ready: as an application runner it runs after the web server started and before Spring Boot publishes readiness,
+ * so health probes, the cluster launcher and the callers' balancers see the service only once it is warm. With {@code
+ * after-ready} it runs on a background thread once the service is ready (the cluster launcher's, whose JVMs
+ * start from AOT caches that already hold method profiles), and with {@code training} it runs before ready and the
+ * service stops afterwards (the launcher's AOT training run); {@link WarmUpProperties.Mode}.
  *
  * <p>Why: on a small machine, JVMs that start together and then take load at once compile their request paths for
  * over a minute, and a cluster's first minute of buys then answers in seconds instead of milliseconds, or times out.
@@ -45,13 +45,19 @@ public final class WarmingUp
     private static final int CALLERS = 2;
 
     private final WarmUpProperties properties;
+    private final List<String> requests;
     private final ServiceTokens tokens;
     private final WebServerApplicationContext context;
     private volatile Result result = new Result(0, Map.of(), Duration.ZERO);
     private final AtomicBoolean readyOnce = new AtomicBoolean();
 
-    public WarmingUp(WarmUpProperties properties, ServiceTokens tokens, WebServerApplicationContext context) {
+    public WarmingUp(
+            WarmUpProperties properties,
+            List<String> requests,
+            ServiceTokens tokens,
+            WebServerApplicationContext context) {
         this.properties = properties;
+        this.requests = List.copyOf(requests);
         this.tokens = tokens;
         this.context = context;
     }
@@ -65,15 +71,15 @@ public final class WarmingUp
 
     @Override
     public void run(ApplicationArguments arguments) throws InterruptedException {
-        if (properties.beforeReady()) warmUp();
+        if (properties.mode().beforeReady()) warmUp();
     }
 
     @Override
     public void onApplicationEvent(AvailabilityChangeEvent<ReadinessState> event) {
         // Once, when the service first reports ready (a later change back to accepting traffic is no start).
         if (event.getState() != ReadinessState.ACCEPTING_TRAFFIC || !readyOnce.compareAndSet(false, true)) return;
-        if (properties.beforeReady()) {
-            if (properties.exitWhenDone()) exit();
+        if (properties.mode().beforeReady()) {
+            if (properties.mode() == WarmUpProperties.Mode.TRAINING) exit();
             return;
         }
         Thread.ofPlatform().daemon().name("warm-up").start(() -> {
@@ -84,7 +90,6 @@ public final class WarmingUp
             } catch (RuntimeException e) {
                 log.warn("Warm-up after readiness failed", e);
             }
-            if (properties.exitWhenDone()) exit();
         });
     }
 
@@ -94,15 +99,14 @@ public final class WarmingUp
     }
 
     private void warmUp() throws InterruptedException {
-        if (properties.requests().isEmpty() || properties.maxRequests() == 0) return;
+        if (requests.isEmpty() || properties.maxRequests() == 0) return;
         String address = context.getEnvironment().getProperty("server.address", "127.0.0.1");
         String host = address.equals("0.0.0.0") || address.equals("::") ? "127.0.0.1" : address;
         URI base = URI.create("http://" + (host.contains(":") ? "[" + host + "]" : host) + ":"
                 + context.getWebServer().getPort());
         String token = ownToken();
-        List<HttpRequest> requests = properties.requests().stream()
-                .map(line -> request(base, line, token))
-                .toList();
+        List<HttpRequest> sending =
+                requests.stream().map(line -> request(base, line, token)).toList();
 
         long started = System.nanoTime();
         long deadline = started + WarmUpProperties.DURATION.toNanos();
@@ -118,7 +122,7 @@ public final class WarmingUp
                     int next;
                     while (System.nanoTime() - deadline < 0
                             && (next = sent.getAndIncrement()) < properties.maxRequests()) {
-                        int status = send(client, requests.get(next % requests.size()));
+                        int status = send(client, sending.get(next % sending.size()));
                         byStatus.computeIfAbsent(status, s -> new LongAdder()).increment();
                     }
                 }));
@@ -134,7 +138,7 @@ public final class WarmingUp
                 total,
                 result.took().toMillis(),
                 counts,
-                properties.beforeReady() ? "before" : "after");
+                properties.mode().beforeReady() ? "before" : "after");
     }
 
     private int send(HttpClient client, HttpRequest request) {
@@ -155,7 +159,7 @@ public final class WarmingUp
     private String ownToken() throws InterruptedException {
         // After readiness nothing waits for the warm-up, and the authorization server (a frontend) may still be
         // starting beside this service: keep asking for up to half the warm-up's time, or only refusals get warm.
-        long patience = properties.beforeReady() ? 0 : WarmUpProperties.DURATION.toNanos() / 2;
+        long patience = properties.mode().beforeReady() ? 0 : WarmUpProperties.DURATION.toNanos() / 2;
         long deadline = System.nanoTime() + patience;
         while (true) {
             try {
@@ -173,7 +177,7 @@ public final class WarmingUp
     private HttpRequest request(URI base, String line, String token) {
         String[] parts = line.strip().split("\\s+", 3);
         if (parts.length < 2 || !parts[1].startsWith("/")) {
-            throw new IllegalArgumentException("agora.warm-up.requests wants 'METHOD /path [json]', got: " + line);
+            throw new IllegalArgumentException("WarmUpRequests want 'METHOD /path [json]', got: " + line);
         }
         HttpRequest.BodyPublisher body =
                 parts.length == 3 ? HttpRequest.BodyPublishers.ofString(parts[2]) : HttpRequest.BodyPublishers.noBody();

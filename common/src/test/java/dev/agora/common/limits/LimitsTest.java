@@ -26,11 +26,7 @@ import org.springframework.test.context.DynamicPropertySource;
 @SpringBootTest(
         classes = CommonTestApplication.class,
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {
-            "server.address=127.0.0.1",
-            "spring.profiles.active=local",
-            "agora.limits.unbounded-body-paths=/public/uploads"
-        })
+        properties = {"server.address=127.0.0.1", "spring.profiles.active=local"})
 class LimitsTest {
 
     private static final HttpClient HTTP = HttpClient.newHttpClient();

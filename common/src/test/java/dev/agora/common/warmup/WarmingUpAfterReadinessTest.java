@@ -19,7 +19,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
-/** With {@code agora.warm-up.before-ready=false} (the launcher's), the service is ready first and warms up after. */
+/** With {@code agora.warm-up.mode=after-ready} (the launcher's), the service is ready first and warms up after. */
 @SpringBootTest(
         classes = {CommonTestApplication.class, WarmingUpAfterReadinessTest.ReadinessWatch.class},
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
@@ -28,12 +28,8 @@ import org.springframework.test.context.DynamicPropertySource;
             "spring.profiles.active=local",
             "spring.application.name=warm-service",
             "agora.security.client-secret=warm-service-secret-0123456789abcdef",
-            "agora.warm-up.enabled=true",
-            "agora.warm-up.before-ready=false",
+            "agora.warm-up.mode=after-ready",
             "agora.warm-up.max-requests=90",
-            "agora.warm-up.requests[0]=GET /public/items/1",
-            "agora.warm-up.requests[1]=POST /public/items {\"name\": \"\", \"quantity\": 1}",
-            "agora.warm-up.requests[2]=GET /internal/ping",
         })
 class WarmingUpAfterReadinessTest {
 

@@ -26,12 +26,8 @@ import org.springframework.test.context.DynamicPropertySource;
             "spring.profiles.active=local",
             "spring.application.name=warm-service",
             "agora.security.client-secret=warm-service-secret-0123456789abcdef",
-            "agora.warm-up.enabled=true",
-            "agora.warm-up.before-ready=true",
+            "agora.warm-up.mode=before-ready",
             "agora.warm-up.max-requests=150",
-            "agora.warm-up.requests[0]=GET /public/items/1",
-            "agora.warm-up.requests[1]=POST /public/items {\"name\": \"\", \"quantity\": 1}",
-            "agora.warm-up.requests[2]=GET /internal/ping",
         })
 class WarmingUpTest {
 

@@ -27,11 +27,7 @@ import org.springframework.test.context.DynamicPropertySource;
 @SpringBootTest(
         classes = CommonTestApplication.class,
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {
-            "server.address=127.0.0.1",
-            "spring.profiles.active=local",
-            "agora.security.public-reads=/public/items/*"
-        })
+        properties = {"server.address=127.0.0.1", "spring.profiles.active=local"})
 class WebEdgeTest {
 
     private static final HttpClient HTTP = HttpClient.newHttpClient();

@@ -1,7 +1,6 @@
 package dev.agora.frontend.files;
 
 import dev.agora.common.api.Access;
-import dev.agora.common.files.EntityTags;
 import dev.agora.common.files.FileHeaders;
 import dev.agora.common.problem.ProblemException;
 import dev.agora.common.security.Roles;
@@ -253,7 +252,7 @@ class FileController {
         long registered = Downloading.revision(answer);
         if (content == null || registered <= 0) return;
         KeptFile kept = new KeptFile(
-                EntityTags.ofHash(file.hash()),
+                FileHeaders.etag(file.hash()),
                 file.size(),
                 file.mediaType(),
                 FileHeaders.lastModified(file.created()),

@@ -25,17 +25,22 @@ class FilesConfiguration {
 
     /**
      * Who may call what (SECURITY.md): searching, listing and downloading book files is open like the catalog's
-     * reads; registering a file needs a publisher or admin.
+     * reads, and anonymous reads of them take common's stateless chain; registering a file needs a publisher or
+     * admin. Uploads, through the API or the publisher's page, stream to a catalog node under its limit, not the body
+     * cap of JSON requests.
      */
     @Bean
     AccessRules fileRules() {
-        return requests -> requests.requestMatchers(
-                        HttpMethod.GET, "/api/files", "/api/books/*/files", "/api/books/*/files/*")
-                .permitAll()
-                .requestMatchers(HttpMethod.HEAD, "/api/books/*/files/*")
-                .permitAll()
-                .requestMatchers(HttpMethod.PUT, "/api/books/*/files/*")
-                .hasAnyRole(Roles.ADMIN, Roles.PUBLISHER);
+        List<String> reads = List.of("/api/files", "/api/books/*/files", "/api/books/*/files/*");
+        return new AccessRules.Declared(
+                reads,
+                List.of("/api/books/*/files/*", "/publish/books/*/files/*"),
+                requests -> requests.requestMatchers(HttpMethod.GET, reads.toArray(String[]::new))
+                        .permitAll()
+                        .requestMatchers(HttpMethod.HEAD, "/api/books/*/files/*")
+                        .permitAll()
+                        .requestMatchers(HttpMethod.PUT, "/api/books/*/files/*")
+                        .hasAnyRole(Roles.ADMIN, Roles.PUBLISHER));
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.agora.frontend.identity;
 
 import dev.agora.common.security.AccessRules;
 import dev.agora.common.security.Roles;
+import java.util.List;
 import org.springframework.http.HttpMethod;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.annotation.web.configurers.AuthorizeHttpRequestsConfigurer;
@@ -16,10 +17,18 @@ import org.springframework.stereotype.Component;
 @Component
 class FrontendAccessRules implements AccessRules {
 
+    /** Catalog reads anyone may send without a token, answered by common's stateless chain. */
+    private static final List<String> PUBLIC_READS = List.of("/api/books", "/api/books/*", "/search/*", "/lookup/*");
+
+    @Override
+    public List<String> publicReads() {
+        return PUBLIC_READS;
+    }
+
     @Override
     public void apply(
             AuthorizeHttpRequestsConfigurer<HttpSecurity>.AuthorizationManagerRequestMatcherRegistry requests) {
-        requests.requestMatchers(HttpMethod.GET, "/api/books", "/api/books/*", "/search/*", "/lookup/*")
+        requests.requestMatchers(HttpMethod.GET, PUBLIC_READS.toArray(String[]::new))
                 .permitAll()
                 .requestMatchers(HttpMethod.POST, "/buy/*")
                 .permitAll()

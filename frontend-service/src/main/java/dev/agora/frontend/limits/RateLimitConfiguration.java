@@ -2,7 +2,6 @@ package dev.agora.frontend.limits;
 
 import dev.agora.frontend.limits.RateLimitSettings.Per;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.util.List;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.security.autoconfigure.web.servlet.SecurityFilterProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
@@ -11,7 +10,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 
 /**
- * The rate limits of {@code agora.limits.rates} (SECURITY.md, "Limits"). Limits per address run before Spring Security
+ * The rate limits of {@link RateLimitSettings#RATES} (SECURITY.md, "Limits"). Limits per address run before Spring Security
  * (a sign-in attempt is refused before its password is checked), after the request id, Server-Timing and common's body
  * cap; limits per caller run after it, when the caller is known.
  */
@@ -31,7 +30,7 @@ class RateLimitConfiguration {
 
     private static FilterRegistrationBean<RateLimitFilter> rateLimits(
             RateLimitSettings limits, MeterRegistry meters, Per per, int order) {
-        var filter = new RateLimitFilter(per, limits.ratesEnabled() ? limits.rates() : List.of(), meters);
+        var filter = new RateLimitFilter(per, limits.rates(), meters);
         var registration = new FilterRegistrationBean<>(filter);
         registration.setOrder(order);
         registration.setEnabled(filter.limitsAnything());

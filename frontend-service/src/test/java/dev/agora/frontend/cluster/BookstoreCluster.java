@@ -105,7 +105,7 @@ public final class BookstoreCluster implements AutoCloseable {
                 String files = fileFolder(run, i);
                 catalogs.add(processes.service(
                         "catalog-service", "catalog-" + i, catalogPorts.get(i), catalog -> catalog.env(
-                                        "AGORA_FILES_NODES", fileNodes)
+                                        "AGORA_INSTANCES_CATALOG_SERVICE", fileNodes)
                                 .env("AGORA_FILES_DIRECTORY", files)
                                 .env(LocalProfile.database(catalogJdbcUrl, postgres.username(), postgres.password()))
                                 .env(LocalProfile.trusting(frontendUrls))

@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
  * method profiles it gathered, are mapped from the cache at start-up instead of being read from the jar and learnt
  * again, so a service is ready sooner and its JIT compiles the request path from the first requests on. The training
  * run is a real workload: the service starts against the cluster's database and sends itself a few hundred of its
- * own warm-up requests ({@code agora.warm-up} in its application.yml), then stops, and the JVM writes the cache as
+ * own warm-up requests (its {@code WarmUpRequests} bean), then stops, and the JVM writes the cache as
  * it exits ({@code -XX:AOTCacheOutput}). The cache is only valid for the exact class path it was trained on (the
  * extracted jars of {@link JarSnapshots}), so it is reused while those jars, the JDK and the JVM options stay the
  * same: once per change of the service.

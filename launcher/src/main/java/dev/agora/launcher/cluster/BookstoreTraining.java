@@ -168,7 +168,7 @@ final class BookstoreTraining {
         List<String> options = new ArrayList<>(jvmOptions);
         options.add("-XX:AOTCacheOutput=" + cache(trainee));
         // The launcher sends the workload; the services' own warm-up would add refusals to the profiles.
-        options.add("-Dagora.warm-up.enabled=false");
+        options.add("-Dagora.warm-up.mode=off");
         // The run's requests are no one's work: a trace collector would see them as traces of their own.
         options.add("-Dmanagement.tracing.export.enabled=false");
         return ServiceProcess.builder(tier.service() + "-training", trainee.jar(), ports.get(tier))

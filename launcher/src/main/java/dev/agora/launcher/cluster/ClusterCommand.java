@@ -101,8 +101,8 @@ public final class ClusterCommand implements Callable<Integer> {
 
     @Option(
             names = "--no-warm-up",
-            description = "Services send themselves no warm-up requests once they are ready (AGORA_WARMUP_ENABLED,"
-                    + " agora.warm-up in each service's application.yml).")
+            description = "Services send themselves no warm-up requests once they are ready (AGORA_WARMUP_MODE,"
+                    + " each service's WarmUpRequests).")
     boolean noWarmUp;
 
     @Option(names = "--exit-when-ready", description = "Stop again as soon as everything is ready (measures start-up).")
@@ -240,7 +240,7 @@ public final class ClusterCommand implements Callable<Integer> {
                 .withAotCache(aot)
                 .withJvmOptions(jvmOptions());
         // The first requests should not pay for the JIT: services send themselves theirs once ready (application.yml).
-        if (!noWarmUp) spec = spec.withEnvironment("all", "AGORA_WARMUP_ENABLED", "true");
+        if (!noWarmUp) spec = spec.withEnvironment("all", "AGORA_WARMUP_MODE", "after-ready");
         if (otlp != null) {
             for (var variable : OtlpExport.environment(otlp).entrySet()) {
                 spec = spec.withEnvironment(ClusterSpec.ALL_SERVICES, variable.getKey(), variable.getValue());

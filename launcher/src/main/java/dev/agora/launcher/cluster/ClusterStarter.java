@@ -70,7 +70,7 @@ final class ClusterStarter {
     private static final boolean CHECK_FIRST_SERVING =
             !"false".equals(System.getProperty("agora.cluster.first-serving-check"));
 
-    private static final String WARM_UP = "AGORA_WARMUP_ENABLED";
+    private static final String WARM_UP = "AGORA_WARMUP_MODE";
     private static final String FLYWAY_ENABLED = "SPRING_FLYWAY_ENABLED";
     private static final String DDL_AUTO = "SPRING_JPA_HIBERNATE_DDL_AUTO";
 
@@ -539,7 +539,7 @@ final class ClusterStarter {
      * profiles its warm-up would gather, and its warm-up after readiness (up to thousands of requests from two
      * callers over 30 s) only takes the CPU its first callers need: with it the first 100 sequential buys of a fresh
      * 1-1-1 cluster had a p50 of 178-378 ms, without it 100-115 ms (launcher/README, "Measured"). So a cluster-wide
-     * {@code AGORA_WARMUP_ENABLED} (the launcher's default) leaves such an instance out; one set for its tier or for
+     * {@code AGORA_WARMUP_MODE} (the launcher's default) leaves such an instance out; one set for its tier or for
      * the instance itself still holds.
      */
     private Map<String, String> withoutRedundantWarmUp(
@@ -552,7 +552,7 @@ final class ClusterStarter {
                 || spec.environmentByService()
                         .getOrDefault(tier.instanceName(index), Map.of())
                         .containsKey(WARM_UP);
-        if (trainedOnRealWork && !setForIt && env.containsKey(WARM_UP)) env.put(WARM_UP, "false");
+        if (trainedOnRealWork && !setForIt && env.containsKey(WARM_UP)) env.put(WARM_UP, "off");
         return env;
     }
 

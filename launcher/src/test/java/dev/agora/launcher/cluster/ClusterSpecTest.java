@@ -145,7 +145,7 @@ class ClusterSpecTest {
                 .containsEntry("catalog-2", Map.of("DATABASE_POOL_SIZE", "4"))
                 .containsEntry(
                         "all",
-                        Map.of("AGORA_WARMUP_ENABLED", "true", "AGORA_SECURITY_ISSUER", "http://agora.test?a=b"));
+                        Map.of("AGORA_WARMUP_MODE", "after-ready", "AGORA_SECURITY_ISSUER", "http://agora.test?a=b"));
     }
 
     @Test
@@ -153,16 +153,15 @@ class ClusterSpecTest {
         ClusterCommand byDefault = new ClusterCommand();
         new CommandLine(byDefault).parseArgs();
         assertThat(byDefault.spec().environmentByService())
-                .containsEntry("all", Map.of("AGORA_WARMUP_ENABLED", "true"));
+                .containsEntry("all", Map.of("AGORA_WARMUP_MODE", "after-ready"));
 
         ClusterCommand without = new ClusterCommand();
         new CommandLine(without).parseArgs("--no-warm-up");
         assertThat(without.spec().environmentByService()).doesNotContainKey("all");
 
         ClusterCommand overridden = new ClusterCommand();
-        new CommandLine(overridden).parseArgs("-e", "all:AGORA_WARMUP_ENABLED=false");
-        assertThat(overridden.spec().environmentByService())
-                .containsEntry("all", Map.of("AGORA_WARMUP_ENABLED", "false"));
+        new CommandLine(overridden).parseArgs("-e", "all:AGORA_WARMUP_MODE=off");
+        assertThat(overridden.spec().environmentByService()).containsEntry("all", Map.of("AGORA_WARMUP_MODE", "off"));
     }
 
     @Test

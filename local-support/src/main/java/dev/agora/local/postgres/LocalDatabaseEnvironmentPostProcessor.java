@@ -14,11 +14,21 @@ import org.springframework.util.StringUtils;
  */
 public class LocalDatabaseEnvironmentPostProcessor implements EnvironmentPostProcessor {
 
+    /**
+     * Each service's database, by {@code spring.application.name}: the names deployments and the launcher use, fixed by
+     * the service rather than a setting (the order service's is not {@code order}, an SQL keyword).
+     */
+    static final Map<String, String> DATABASES = Map.of(
+            "catalog-service", "catalog",
+            "order-service", "orders",
+            "frontend-service", "identity",
+            "exchange-service", "exchange");
+
     @Override
     public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
         if (StringUtils.hasText(environment.getProperty("spring.datasource.url"))) return;
         if (!environment.getProperty("agora.postgres.local", Boolean.class, true)) return;
-        String database = environment.getProperty("agora.postgres.database");
+        String database = DATABASES.get(environment.getProperty("spring.application.name", ""));
         if (!StringUtils.hasText(database)) return;
         if (!SharedPostgres.available(application.getClassLoader())) return;
         PostgresServer server = SharedPostgres.get();

@@ -47,9 +47,7 @@ public final class ServiceJars {
     public static List<String> aotTrainingArguments(Path cache, Path application, int requests) {
         return List.of(
                 "-XX:AOTCacheOutput=" + cache,
-                "-Dagora.warm-up.enabled=true",
-                "-Dagora.warm-up.before-ready=true",
-                "-Dagora.warm-up.exit-when-done=true",
+                "-Dagora.warm-up.mode=training",
                 "-Dagora.warm-up.max-requests=" + requests,
                 "-Dmanagement.tracing.export.enabled=false",
                 "-jar",

@@ -35,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * verified and linked again, which is most of a start on a busy two-core machine. One cache per built exec jar, kept
  * beside it ({@code <module>/target/test-aot/<digest of its content>/}): the jar is extracted there (the cache needs a
  * class path of plain jars), then one training run starts it on a throwaway database, sends it a hundred of its own
- * warm-up requests ({@code agora.warm-up} in its application.yml: reads, and writes it rejects), and exits, and the
+ * warm-up requests (its {@code WarmUpRequests} bean: reads, and writes it rejects), and exits, and the
  * JVM writes the cache. Every later process of that jar, in this test run and in later modules' tests, starts from
  * it. A jar rebuilt with other content gets a folder of its own, so a process still running from the old one is left
  * alone. A training that fails (its {@code training.log} says why) costs the cache, not the test: processes then run

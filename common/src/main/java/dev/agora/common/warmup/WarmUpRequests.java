@@ -1,0 +1,17 @@
+package dev.agora.common.warmup;
+
+import java.util.List;
+
+/**
+ * A service's own warm-up requests ({@link WarmingUp}), as a bean: code, not a setting, since only the service knows
+ * which of its requests change nothing.
+ */
+@FunctionalInterface
+public interface WarmUpRequests {
+
+    /**
+     * {@code METHOD /path} with an optional JSON body after a space; each must change nothing (reads, or writes the
+     * service rejects as invalid), since warm-up repeats them thousands of times.
+     */
+    List<String> requests();
+}
