@@ -51,12 +51,16 @@ public final class TestAotCaches {
     static final int TRAINING_REQUESTS = 100;
     /**
      * One preparation of a jar's caches at a time in this JVM (a JVM may hold a file's lock once), a file lock does the
-     * same between JVMs (parallel module builds). Different jars train side by side: a cluster's four trainings, run
-     * one after the other, kept a whole start of a test module waiting on one core while the other sat idle.
+     * same between JVMs (parallel module builds). A cluster's processes no longer wait for one lock across jars, but the
+     * trainings themselves take turns ({@link #TRAININGS}).
      */
     private static final Map<Path, Object> LOCKS = new ConcurrentHashMap<>();
-    /** Two trainings at a time in this JVM, one a core: more would only stretch each one's wall-clock time. */
-    private static final Semaphore TRAININGS = new Semaphore(2);
+    /**
+     * One training at a time in this JVM. Two at a time (one a core) trained a frontend suite's catalog and order
+     * sooner alone, but CI builds two modules side by side, each starting clusters: four trainings on two cores made
+     * the frontend suite's first class take 267 s instead of 140 s.
+     */
+    private static final Semaphore TRAININGS = new Semaphore(1);
 
     private TestAotCaches() {}
 
