@@ -181,6 +181,40 @@ final class Checks {
      * a deposed leader may hold for up to a lease after its successor took over, answering nothing it could commit) is
      * reported beside it, not checked.
      */
+    /**
+     * Each account's balance, what its open buys reserve, and its orders and executions by the epoch they were placed
+     * in: what a failed cash check needs to be traced to a batch, a leader and a takeover.
+     */
+    private static String accountsInDetail(Connection db, String in) throws SQLException {
+        StringBuilder detail = new StringBuilder("accounts in detail:");
+        try (var statement = db.createStatement();
+                ResultSet rows = statement.executeQuery("SELECT a.id, a.balance, "
+                        + "(SELECT coalesce(sum(open_shares * limit_price), 0) FROM exchange_order o"
+                        + "  WHERE o.account_id = a.id AND o.amount > 0), "
+                        + "(SELECT string_agg(coalesce(epoch::text, '-') || ':' || n, ' ' ORDER BY epoch) FROM"
+                        + "  (SELECT epoch, count(*) AS n FROM exchange_order o WHERE o.account_id = a.id"
+                        + "   GROUP BY epoch) e), "
+                        + "(SELECT coalesce(sum((CASE WHEN s.account_id = a.id THEN x.shares * x.price ELSE 0 END)"
+                        + "  - (CASE WHEN b.account_id = a.id THEN x.shares * x.price ELSE 0 END)), 0) FROM execution x"
+                        + "  JOIN exchange_order b ON b.id = x.buy_order_id JOIN exchange_order s ON s.id = x.sell_order_id"
+                        + "  WHERE b.account_id = a.id OR s.account_id = a.id) "
+                        + "FROM account a WHERE a.id IN (" + in + ") ORDER BY a.id")) {
+            while (rows.next()) {
+                detail.append("\n  ")
+                        .append(rows.getString(1))
+                        .append(": balance ")
+                        .append(rows.getBigDecimal(2))
+                        .append(", open buys reserve ")
+                        .append(rows.getBigDecimal(3))
+                        .append(", cash from executions ")
+                        .append(rows.getBigDecimal(5))
+                        .append(", orders by epoch ")
+                        .append(rows.getString(4));
+            }
+        }
+        return detail.toString();
+    }
+
     static Exchange exchange(Traders traders, List<LeaderWatch.Observation> leaders, Database exchange)
             throws SQLException {
         List<String> problems = new ArrayList<>();
@@ -256,6 +290,7 @@ final class Checks {
                     if (cashNow == null || cashNow.compareTo(Traders.START_CASH.multiply(accounts)) != 0) {
                         cash = false;
                         note(problems, "cash of " + book.symbol() + "'s traders is " + cashNow);
+                        note(problems, accountsInDetail(db, in));
                     }
                     if (sharesNow == null || sharesNow.compareTo(Traders.START_SHARES.multiply(accounts)) != 0) {
                         shares = false;
