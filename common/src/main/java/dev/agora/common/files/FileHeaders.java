@@ -50,7 +50,7 @@ public final class FileHeaders {
 
     private FileHeaders() {}
 
-    /** The strong tag of content named by its hash: the hash, quoted. The same wherever the content is answered from. */
+    /** The strong tag of content named by its hash: the hash, quoted, the same wherever it is answered from. */
     public static String etag(String hash) {
         return "\"" + hash + "\"";
     }

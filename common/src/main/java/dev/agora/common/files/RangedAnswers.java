@@ -12,8 +12,8 @@ import org.springframework.web.context.request.ServletWebRequest;
 /**
  * The part of a download that the request's conditions and range decide, the same wherever the bytes come from (a
  * catalog node's disk or object store, a frontend's memory): the entity tag and {@code Accept-Ranges}, 304 for a
- * matching {@code If-None-Match} (Spring's {@code checkNotModified}), 416 for a range past the end, else 200 or 206 (one {@code Range}, honoured only
- * while {@code If-Range} names the current tag) with its {@code Content-Range}.
+ * matching {@code If-None-Match} (Spring's {@code checkNotModified}), 416 for a range past the end, else 200 or 206
+ * (one {@code Range}, honoured only while {@code If-Range} names the current tag) with its {@code Content-Range}.
  */
 public final class RangedAnswers {
 

@@ -10,9 +10,9 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 
 /**
- * The rate limits of {@link RateLimitSettings#RATES} (SECURITY.md, "Limits"). Limits per address run before Spring Security
- * (a sign-in attempt is refused before its password is checked), after the request id, Server-Timing and common's body
- * cap; limits per caller run after it, when the caller is known.
+ * The rate limits of {@link RateLimitSettings#RATES} (SECURITY.md, "Limits"). Limits per address run before Spring
+ * Security (a sign-in attempt is refused before its password is checked), after the request id, Server-Timing and
+ * common's body cap; limits per caller run after it, when the caller is known.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(RateLimitSettings.class)

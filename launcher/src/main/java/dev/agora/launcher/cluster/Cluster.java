@@ -1,12 +1,11 @@
 package dev.agora.launcher.cluster;
 
 import dev.agora.launcher.credentials.Credentials;
+import dev.agora.local.cluster.FreePorts;
 import dev.agora.local.postgres.EmbeddedPostgresServer;
 import dev.agora.local.process.ServiceProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -329,19 +328,11 @@ public final class Cluster implements InstanceControl, AutoCloseable {
 
     /** Fails fast with a clear message instead of letting an instance die on "address in use" later. */
     static void requirePortsFree(List<Integer> ports) {
-        List<Integer> busy = ports.stream().filter(port -> !isFree(port)).toList();
+        List<Integer> busy =
+                ports.stream().filter(port -> !FreePorts.isFree(port)).toList();
         if (!busy.isEmpty()) {
             throw new IllegalStateException(
                     "Ports already in use: " + busy + " (another cluster still running? choose another --port-offset)");
-        }
-    }
-
-    private static boolean isFree(int port) {
-        try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
-            socket.setReuseAddress(true);
-            return true;
-        } catch (IOException e) {
-            return false;
         }
     }
 

@@ -217,14 +217,19 @@ public record ClusterSpec(
     public ClusterSpec withFreePortOffset(List<Integer> offsets) {
         for (int offset : offsets) {
             ClusterSpec candidate = withPortOffset(offset);
-            if (candidate.wellKnownPorts().allMatch(FreePorts::isFree) && FreePorts.claim("port-offset-" + offset)) {
+            if (candidate.portsOfAnyClusterAtOffset().allMatch(FreePorts::isFree)
+                    && FreePorts.claim("port-offset-" + offset)) {
                 return candidate;
             }
         }
         throw new IllegalStateException("No free port offset among " + offsets);
     }
 
-    private IntStream wellKnownPorts() {
+    /**
+     * Every fixed port a cluster at this offset may take, whatever its replica counts (up to four a tier, two exchange
+     * instances): an offset claimed for one test cluster stays free of another's.
+     */
+    private IntStream portsOfAnyClusterAtOffset() {
         return IntStream.concat(
                 IntStream.of(exchangeTcpPort(1), exchangeTcpPort(2), controlPort()),
                 IntStream.of(8080, 8180, 8280, 8380)

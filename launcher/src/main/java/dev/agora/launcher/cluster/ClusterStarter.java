@@ -15,6 +15,7 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -546,14 +547,16 @@ final class ClusterStarter {
             Tier tier, int index, ServiceLaunch launch, Map<String, String> env) {
         boolean trainedOnRealWork = BookstoreTraining.TIERS.contains(tier)
                 && launch.jvmOptions().stream().anyMatch(option -> option.startsWith("-XX:AOTCache="));
-        boolean setForIt = spec.environmentByService()
-                        .getOrDefault(tier.service(), Map.of())
-                        .containsKey(WARM_UP)
-                || spec.environmentByService()
-                        .getOrDefault(tier.instanceName(index), Map.of())
-                        .containsKey(WARM_UP);
+        boolean setForIt = given(WARM_UP, tier.service(), tier.instanceName(index));
         if (trainedOnRealWork && !setForIt && env.containsKey(WARM_UP)) env.put(WARM_UP, "off");
         return env;
+    }
+
+    /** Whether {@code -e} set {@code key} for any of {@code targets} (all services, a tier's service, an instance). */
+    private boolean given(String key, String... targets) {
+        return Arrays.stream(targets).anyMatch(target -> spec.environmentByService()
+                .getOrDefault(target, Map.of())
+                .containsKey(key));
     }
 
     /**
@@ -565,11 +568,9 @@ final class ClusterStarter {
         String database = tier.database().orElse(null);
         if (database == null || !schemaStamps.current(database, launch.jar())) return;
         for (String key : List.of(FLYWAY_ENABLED, DDL_AUTO)) {
-            boolean given = List.of(ClusterSpec.ALL_SERVICES, tier.service(), tier.instanceName(1)).stream()
-                    .anyMatch(target -> spec.environmentByService()
-                            .getOrDefault(target, Map.of())
-                            .containsKey(key));
-            if (!given) env.put(key, key.equals(FLYWAY_ENABLED) ? "false" : "none");
+            if (!given(key, ClusterSpec.ALL_SERVICES, tier.service(), tier.instanceName(1))) {
+                env.put(key, key.equals(FLYWAY_ENABLED) ? "false" : "none");
+            }
         }
     }
 

@@ -85,8 +85,8 @@ public final class FreePorts {
 
     /**
      * Whether this JVM now holds the claim named {@code name} (a port, or a whole cluster's port offset), until it
-     * ends: false when another live JVM holds it, or when this JVM took it before. Where the claims folder cannot be used at all, the claim is taken as
-     * granted (this JVM's own bookkeeping still keeps its ports apart).
+     * ends: false when another live JVM holds it, or when this JVM took it before. Where the claims folder cannot be
+     * used at all, the claim is taken as granted (this JVM's own bookkeeping still keeps its ports apart).
      */
     public static boolean claim(String name) {
         FileChannel channel = null;

@@ -45,14 +45,14 @@ public final class TestAotCaches {
 
     private static final Logger log = LoggerFactory.getLogger(TestAotCaches.class);
     private static final Duration EXTRACT_TIMEOUT = Duration.ofMinutes(2);
-    /** Trainings run side by side, on a machine that other builds keep busy too: generous, it only catches a hang. */
+    /** On a machine that other builds keep busy too: generous, it only catches a hang. */
     private static final Duration TRAINING_TIMEOUT = Duration.ofMinutes(10);
 
     static final int TRAINING_REQUESTS = 100;
     /**
-     * One preparation of a jar's caches at a time in this JVM (a JVM may hold a file's lock once), a file lock does the
-     * same between JVMs (parallel module builds). A cluster's processes no longer wait for one lock across jars, but the
-     * trainings themselves take turns ({@link #TRAININGS}).
+     * One preparation of a jar's caches at a time in this JVM (a JVM may hold a file's lock once); a file lock does
+     * the same between JVMs (parallel module builds). A process whose jar's cache is ready does not wait for another
+     * jar's; the trainings themselves take turns ({@link #TRAININGS}).
      */
     private static final Map<Path, Object> LOCKS = new ConcurrentHashMap<>();
     /**
