@@ -145,7 +145,7 @@ public final class BuyCostCommand implements Callable<Integer> {
     record WarmedUp(Duration took, long failures, double compilerShare, boolean settled) {}
 
     /** A slice of warm-up buys: what failed, and the share of the cluster's CPU its JIT compilers took meanwhile. */
-    private record Slice(long failures, double compilerShare) {}
+    private record Slice(Duration took, long failures, double compilerShare) {}
 
     /**
      * Whether a cluster needs more warm-up: the minimum not yet had, or its JIT compilers still busy (a batch would
@@ -272,7 +272,7 @@ public final class BuyCostCommand implements Callable<Integer> {
                 warmed.put(
                         side,
                         new WarmedUp(
-                                so.took().plus(WARM_UP_SLICE),
+                                so.took().plus(slice.took()),
                                 so.failures() + slice.failures(),
                                 slice.compilerShare(),
                                 slice.compilerShare() < settledJit));
@@ -318,16 +318,18 @@ public final class BuyCostCommand implements Callable<Integer> {
         Slice warmUpSlice(Duration duration, int clients) {
             Map<CpuTier, Long> before = cluster.cpuTicks();
             long compilersBefore = cluster.compilerTicks();
-            long end = System.nanoTime() + duration.toNanos();
+            long started = System.nanoTime();
+            long end = started + duration.toNanos();
             long failures = 0;
             while (System.nanoTime() < end)
                 failures += load(clients, clients * 50L).totalFailures();
+            Duration took = Duration.ofNanos(System.nanoTime() - started);
             long compilers = cluster.compilerTicks() - compilersBefore;
             double all = cluster.cpuMillisSince(before).values().stream()
                     .mapToDouble(Double::doubleValue)
                     .sum();
             double compilerMillis = compilers * ProcessFigures.NANOS_PER_TICK / 1e6;
-            return new Slice(failures, all > 0 ? compilerMillis / all : 0);
+            return new Slice(took, failures, all > 0 ? compilerMillis / all : 0);
         }
 
         Batch measure(int round, int clients, int buys) {
