@@ -55,7 +55,7 @@ final class BuyCostReport {
                     .append(warmed.took().toSeconds())
                     .append(" s, its JIT compilers ")
                     .append(format(warmed.compilerShare() * 100))
-                    .append("% of its CPU in the last 15 s")
+                    .append("% of its CPU over its last slice of buys")
                     .append(warmed.settled() ? "" : " (**not settled**: the limit came first)")
                     .append(", warm-up answers not 2xx: ")
                     .append(warmed.failures())
@@ -67,8 +67,9 @@ final class BuyCostReport {
                 .append(setup.warmUp().toSeconds())
                 .append(" s, then on until its JIT compilers took under ")
                 .append(format(setup.settledJit() * 100))
-                .append("% of its CPU over 15 s of buys (a JVM compiles the buy's code over many thousands of buys;"
-                        + " a batch measured meanwhile counts the compilers' CPU as the buys')\n- ")
+                .append(
+                        "% of its CPU over a slice of about 15 s of buys (a JVM compiles the buy's code over many thousands of buys;"
+                                + " a batch measured meanwhile counts the compilers' CPU as the buys')\n- ")
                 .append(setup.rounds())
                 .append(" rounds; in each, a batch of ")
                 .append(setup.buys())

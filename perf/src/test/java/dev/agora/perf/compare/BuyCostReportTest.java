@@ -114,7 +114,8 @@ class BuyCostReportTest {
         assertThat(medians).hasSize(2 * (1 + CpuTier.values().length + 1 + 3));
         assertThat(report.sections().getFirst().text())
                 .contains("warmed up 360 s, its JIT compilers 3% of its CPU")
-                .contains("warmed up 900 s, its JIT compilers 8% of its CPU in the last 15 s (**not settled**");
+                .contains(
+                        "warmed up 900 s, its JIT compilers 8% of its CPU over its last slice of buys (**not settled**");
         assertThat(report.sections().get(2).table().rows()).hasSize(batches.size());
     }
 }
