@@ -1,6 +1,7 @@
 package dev.agora.perf.compare;
 
 import dev.agora.launcher.credentials.AccessTokens;
+import dev.agora.perf.experiment.ProcessFigures;
 import dev.agora.perf.experiment.Stock;
 import dev.agora.perf.experiment.Warmup;
 import dev.agora.perf.load.Bookstore;
@@ -10,6 +11,7 @@ import dev.agora.perf.load.LoadResult;
 import dev.agora.perf.report.MachineLoad;
 import dev.agora.perf.report.Report;
 import dev.agora.perf.report.ReportWriter;
+import dev.agora.perf.stats.Numbers;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -56,9 +58,23 @@ public final class BuyCostCommand implements Callable<Integer> {
             names = "--warm-up",
             defaultValue = "2m",
             converter = CompareCommand.DurationConverter.class,
-            description = "Buys from the first batch's clients to each cluster before measuring (default:"
-                    + " ${DEFAULT-VALUE}).")
+            description = "Buys from the first batch's clients to each cluster before measuring, at least this long"
+                    + " (default: ${DEFAULT-VALUE}); then on until its JIT compilers are done (--settled-jit).")
     Duration warmUp;
+
+    @Option(
+            names = "--settled-jit",
+            defaultValue = "0.05",
+            description = "The warm-up of a cluster ends once its JIT compiler threads took less than this share of"
+                    + " its CPU over a slice of buys (default: ${DEFAULT-VALUE}).")
+    double settledJit;
+
+    @Option(
+            names = "--warm-up-limit",
+            defaultValue = "15m",
+            converter = CompareCommand.DurationConverter.class,
+            description = "Longest warm-up per cluster, settled or not (default: ${DEFAULT-VALUE}).")
+    Duration warmUpLimit;
 
     @Option(
             names = "--frontends",
@@ -88,6 +104,8 @@ public final class BuyCostCommand implements Callable<Integer> {
      * One measured batch.
      *
      * @param cpuMillis per tier, CPU time of all its processes during the batch
+     * @param compilerMillis CPU time of the JVMs' JIT compiler threads during the batch (counted in cpuMillis too):
+     *     near zero once the JIT is done with the buy's code, and the batch measures the buys alone
      */
     record Batch(
             int round,
@@ -99,7 +117,8 @@ public final class BuyCostCommand implements Callable<Integer> {
             double seconds,
             double p50Ms,
             double p99Ms,
-            Map<CpuTier, Double> cpuMillis) {
+            Map<CpuTier, Double> cpuMillis,
+            double compilerMillis) {
 
         double buysPerSecond() {
             return buys / seconds;
@@ -112,12 +131,38 @@ public final class BuyCostCommand implements Callable<Integer> {
         double cpuMsPerBuy() {
             return cpuMillis.values().stream().mapToDouble(Double::doubleValue).sum() / buys;
         }
+
+        double compilerMsPerBuy() {
+            return compilerMillis / buys;
+        }
+    }
+
+    /**
+     * How a cluster's warm-up ended.
+     *
+     * @param compilerShare the share of the cluster's CPU its JIT compilers took over the last slice of buys
+     */
+    record WarmedUp(Duration took, long failures, double compilerShare, boolean settled) {}
+
+    /** A slice of warm-up buys: what failed, and the share of the cluster's CPU its JIT compilers took meanwhile. */
+    private record Slice(Duration took, long failures, double compilerShare) {}
+
+    /**
+     * Whether a cluster needs more warm-up: the minimum not yet had, or its JIT compilers still busy (a batch would
+     * count their CPU as the buys') and the limit not yet reached.
+     */
+    static boolean warmingUp(Duration warmed, double compilerShare, Duration least, double settled, Duration limit) {
+        if (warmed.compareTo(least) < 0) return true;
+        return compilerShare >= settled && warmed.compareTo(limit) < 0;
     }
 
     @Override
     public Integer call() throws Exception {
         if (rounds < 1 || buys < 1 || clients.isEmpty() || clients.stream().anyMatch(count -> count < 1)) {
             throw new IllegalArgumentException("--rounds, --buys and every --clients count > 0");
+        }
+        if (!(settledJit > 0 && settledJit < 1) || warmUpLimit.compareTo(warmUp) < 0) {
+            throw new IllegalArgumentException("--settled-jit between 0 and 1, --warm-up-limit at least --warm-up");
         }
         trees.check();
         PrintStream out = System.out;
@@ -145,14 +190,11 @@ public final class BuyCostCommand implements Callable<Integer> {
                 out.printf("  ready: %s%n", cluster.shape());
             }
             MachineLoad.Reading loadStart = MachineLoad.Reading.now();
-            out.printf("Warming each cluster up with %d buyers for %d s ...%n", clients.getFirst(), warmUp.toSeconds());
-            Map<Side, Long> warmUpFailures = new EnumMap<>(Side.class);
-            for (Duration left = warmUp; left.isPositive(); left = left.minus(WARM_UP_SLICE)) {
-                Duration slice = left.compareTo(WARM_UP_SLICE) < 0 ? left : WARM_UP_SLICE;
-                for (Side side : Side.values()) {
-                    warmUpFailures.merge(side, buyers.get(side).buyFor(slice, clients.getFirst()), Long::sum);
-                }
-            }
+            out.printf(
+                    "Warming each cluster up with %d buyers for at least %d s, until its JIT compilers take under %s%%"
+                            + " of its CPU (at most %d s) ...%n",
+                    clients.getFirst(), warmUp.toSeconds(), Numbers.format(settledJit * 100), warmUpLimit.toSeconds());
+            Map<Side, WarmedUp> warmedUp = warmUp(buyers, out);
             // A batch measured while the compilers still work on what the warm-up queued would count their CPU
             // as the buys'.
             Map<Side, String> compilers = new EnumMap<>(Side.class);
@@ -195,7 +237,8 @@ public final class BuyCostCommand implements Callable<Integer> {
                     clients,
                     buys,
                     warmUp,
-                    warmUpFailures);
+                    settledJit,
+                    warmedUp);
             Report report = BuyCostReport.build(setup, batches, startedAt, Duration.between(startedAt, Instant.now()))
                     .withLoad(load)
                     .withNote("Old cluster: " + compilers.get(Side.BASELINE))
@@ -208,6 +251,39 @@ public final class BuyCostCommand implements Callable<Integer> {
             out.println(report.headline());
             out.println("Report: " + written);
             return 0;
+        }
+    }
+
+    /**
+     * Slices of buys to each cluster in turn until neither needs more ({@link #warmingUp}): a JVM compiles the buy's
+     * code for many thousands of buys (each service compiles some 20,000 methods), and a batch measured meanwhile
+     * counts the compilers' CPU as the buys'.
+     */
+    private Map<Side, WarmedUp> warmUp(Map<Side, Buyers> buyers, PrintStream out) {
+        Map<Side, WarmedUp> warmed = new EnumMap<>(Side.class);
+        for (Side side : Side.values()) warmed.put(side, new WarmedUp(Duration.ZERO, 0, 1, false));
+        while (true) {
+            boolean more = false;
+            for (Side side : Side.values()) {
+                WarmedUp so = warmed.get(side);
+                if (!warmingUp(so.took(), so.compilerShare(), warmUp, settledJit, warmUpLimit)) continue;
+                more = true;
+                Slice slice = buyers.get(side).warmUpSlice(WARM_UP_SLICE, clients.getFirst());
+                warmed.put(
+                        side,
+                        new WarmedUp(
+                                so.took().plus(slice.took()),
+                                so.failures() + slice.failures(),
+                                slice.compilerShare(),
+                                slice.compilerShare() < settledJit));
+                out.printf(
+                        Locale.ROOT,
+                        "  %s: %d s, JIT compilers %.1f%% of its CPU%n",
+                        side.label(),
+                        warmed.get(side).took().toSeconds(),
+                        slice.compilerShare() * 100);
+            }
+            if (!more) return warmed;
         }
     }
 
@@ -238,19 +314,30 @@ public final class BuyCostCommand implements Callable<Integer> {
             return cluster;
         }
 
-        /** Buys from {@code clients} buyers, spread over the frontends, for about {@code duration}; failures. */
-        long buyFor(Duration duration, int clients) {
-            long end = System.nanoTime() + duration.toNanos();
+        /** Buys from {@code clients} buyers, spread over the frontends, for about {@code duration}. */
+        Slice warmUpSlice(Duration duration, int clients) {
+            Map<CpuTier, Long> before = cluster.cpuTicks();
+            long compilersBefore = cluster.compilerTicks();
+            long started = System.nanoTime();
+            long end = started + duration.toNanos();
             long failures = 0;
             while (System.nanoTime() < end)
                 failures += load(clients, clients * 50L).totalFailures();
-            return failures;
+            Duration took = Duration.ofNanos(System.nanoTime() - started);
+            long compilers = cluster.compilerTicks() - compilersBefore;
+            double all = cluster.cpuMillisSince(before).values().stream()
+                    .mapToDouble(Double::doubleValue)
+                    .sum();
+            double compilerMillis = compilers * ProcessFigures.NANOS_PER_TICK / 1e6;
+            return new Slice(took, failures, all > 0 ? compilerMillis / all : 0);
         }
 
         Batch measure(int round, int clients, int buys) {
             Map<CpuTier, Long> before = cluster.cpuTicks();
+            long compilersBefore = cluster.compilerTicks();
             LoadResult result = load(clients, buys);
             Map<CpuTier, Double> cpuMillis = cluster.cpuMillisSince(before);
+            double compilerMillis = (cluster.compilerTicks() - compilersBefore) * ProcessFigures.NANOS_PER_TICK / 1e6;
             var latencies = result.summary("buy");
             List<String> examples = result.failureExamples().getOrDefault("buy", List.of());
             String firstFailure = examples.isEmpty() ? "" : examples.getFirst();
@@ -264,7 +351,8 @@ public final class BuyCostCommand implements Callable<Integer> {
                     result.wallTime().toNanos() / 1e9,
                     latencies.p50Ms(),
                     latencies.p99Ms(),
-                    cpuMillis);
+                    cpuMillis,
+                    compilerMillis);
         }
 
         /** {@code buys} buys (rounded down to a multiple of {@code clients}), restocked first so none is refused. */

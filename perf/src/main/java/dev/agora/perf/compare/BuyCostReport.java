@@ -33,7 +33,8 @@ final class BuyCostReport {
             List<Integer> clients,
             int buys,
             Duration warmUp,
-            Map<Side, Long> warmUpFailures) {}
+            double settledJit,
+            Map<Side, BuyCostCommand.WarmedUp> warmedUp) {}
 
     private BuyCostReport() {}
 
@@ -47,17 +48,28 @@ final class BuyCostReport {
                 + " s (both clusters' start-up included). Both clusters ran side by side, each " + setup.shape()
                 + " with full tiered JIT (`--jvm throughput`) and no exchange, driven one at a time.\n\n");
         for (Side side : Side.values()) {
+            BuyCostCommand.WarmedUp warmed = setup.warmedUp().get(side);
             text.append("- ")
                     .append(TwoTrees.describe(side, setup.commits(), setup.trees()))
+                    .append(", warmed up ")
+                    .append(warmed.took().toSeconds())
+                    .append(" s, its JIT compilers ")
+                    .append(format(warmed.compilerShare() * 100))
+                    .append("% of its CPU over its last slice of buys")
+                    .append(warmed.settled() ? "" : " (**not settled**: the limit came first)")
                     .append(", warm-up answers not 2xx: ")
-                    .append(setup.warmUpFailures().getOrDefault(side, 0L))
+                    .append(warmed.failures())
                     .append('\n');
         }
         text.append("- warm-up: buys from ")
                 .append(setup.clients().getFirst())
-                .append(" buyers for ")
+                .append(" buyers per cluster for at least ")
                 .append(setup.warmUp().toSeconds())
-                .append(" s per cluster\n- ")
+                .append(" s, then on until its JIT compilers took under ")
+                .append(format(setup.settledJit() * 100))
+                .append(
+                        "% of its CPU over a slice of about 15 s of buys (a JVM compiles the buy's code over many thousands of buys;"
+                                + " a batch measured meanwhile counts the compilers' CPU as the buys')\n- ")
                 .append(setup.rounds())
                 .append(" rounds; in each, a batch of ")
                 .append(setup.buys())
@@ -67,7 +79,8 @@ final class BuyCostReport {
                         + "- a buy: the demo customer's bearer token, one copy of one of seven books, a fresh"
                         + " `Idempotency-Key`; buyers spread over the frontends; each buyer waits for its answer\n"
                         + "- server CPU: utime + stime from /proc of every frontend, catalog and order process and of"
-                        + " PostgreSQL's postmaster with its backends, over the batch, divided by its buys\n");
+                        + " PostgreSQL's postmaster with its backends, over the batch, divided by its buys; \"of which JIT"
+                        + " compilers\" is the part of the JVMs' CPU their C1 and C2 compiler threads took\n");
         report.section("Setup", text.toString());
         report.section(
                 "Medians",
@@ -125,6 +138,7 @@ final class BuyCostReport {
                         clients,
                         batch -> batch.cpuMsPerBuy(tier));
             }
+            row(table, "of which JIT compilers, ms" + at, batches, clients, BuyCostCommand.Batch::compilerMsPerBuy);
             row(table, "buys/s" + at, batches, clients, BuyCostCommand.Batch::buysPerSecond);
             row(table, "p50, ms" + at, batches, clients, BuyCostCommand.Batch::p50Ms);
             row(table, "p99, ms" + at, batches, clients, BuyCostCommand.Batch::p99Ms);
@@ -144,8 +158,17 @@ final class BuyCostReport {
     }
 
     private static Table every(List<BuyCostCommand.Batch> batches) {
-        Table.Builder table =
-                Table.with("round", "tree", "clients", "buys", "buys/s", "p50 ms", "p99 ms", "CPU ms/buy", "non-2xx");
+        Table.Builder table = Table.with(
+                "round",
+                "tree",
+                "clients",
+                "buys",
+                "buys/s",
+                "p50 ms",
+                "p99 ms",
+                "CPU ms/buy",
+                "JIT ms/buy",
+                "non-2xx");
         for (BuyCostCommand.Batch batch : batches) {
             table.row(
                     batch.round() + 1,
@@ -156,6 +179,7 @@ final class BuyCostReport {
                     format(batch.p50Ms()),
                     format(batch.p99Ms()),
                     format(batch.cpuMsPerBuy()),
+                    format(batch.compilerMsPerBuy()),
                     batch.failures());
         }
         return table.build();

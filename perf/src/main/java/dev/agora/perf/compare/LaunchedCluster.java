@@ -277,6 +277,19 @@ public final class LaunchedCluster implements AutoCloseable {
         return ticks;
     }
 
+    /** CPU ticks so far of the JIT compiler threads of every instance's JVM (part of {@link #cpuTicks()}). */
+    public long compilerTicks() {
+        long ticks = 0;
+        for (Instance instance : instances) {
+            if (CpuTier.ofService(instance.service()) == null) continue;
+            long own = ProcessFigures.compilerCpuTicks(instance.pid());
+            if (own < 0)
+                throw new IllegalStateException(instance.name() + " of the " + side.label() + " cluster is gone");
+            ticks += own;
+        }
+        return ticks;
+    }
+
     /** CPU milliseconds of each tier since {@code before} (a reading of {@link #cpuTicks()}). */
     public Map<CpuTier, Double> cpuMillisSince(Map<CpuTier, Long> before) {
         Map<CpuTier, Double> millis = new EnumMap<>(CpuTier.class);

@@ -13,6 +13,9 @@ public final class ProcessFigures {
     /** Linux reports process times in clock ticks of 1/100 s on every platform we run on. */
     public static final long NANOS_PER_TICK = 10_000_000L;
 
+    private static final java.util.regex.Pattern COMPILER_THREAD =
+            java.util.regex.Pattern.compile("C[12] CompilerThre");
+
     private ProcessFigures() {}
 
     /** utime + stime (and the reaped children's cutime + cstime) from /proc/PID/stat, in clock ticks. */
@@ -23,6 +26,33 @@ public final class ProcessFigures {
             String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
             long own = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
             return withReapedChildren ? own + Long.parseLong(fields[13]) + Long.parseLong(fields[14]) : own;
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
+    /**
+     * utime + stime of a JVM's JIT compiler threads (HotSpot's {@code C1 CompilerThread<n>} and
+     * {@code C2 CompilerThread<n>}, which Linux shows cut to 15 characters), in clock ticks: the part of a JVM's CPU
+     * that goes to compiling rather than to the work it serves. A thread the JVM retired meanwhile is no longer
+     * counted, so take two readings close together. -1 when the process is gone.
+     */
+    public static long compilerCpuTicks(long pid) {
+        Path tasks = Path.of("/proc", Long.toString(pid), "task");
+        try (var threads = Files.list(tasks)) {
+            long total = 0;
+            for (Path thread : (Iterable<Path>) threads::iterator) {
+                try {
+                    String stat = Files.readString(thread.resolve("stat"));
+                    String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+                    if (!COMPILER_THREAD.matcher(name).lookingAt()) continue;
+                    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    total += Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+                } catch (IOException | RuntimeException gone) {
+                    // the thread ended while listing
+                }
+            }
+            return total;
         } catch (IOException | RuntimeException e) {
             return -1;
         }

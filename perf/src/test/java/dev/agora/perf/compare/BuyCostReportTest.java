@@ -29,7 +29,8 @@ class BuyCostReportTest {
                         CpuTier.FRONTEND, perTier,
                         CpuTier.CATALOG, perTier,
                         CpuTier.ORDER, perTier,
-                        CpuTier.POSTGRES, perTier));
+                        CpuTier.POSTGRES, perTier),
+                cpuMsPerBuy * 1000 / 10);
     }
 
     private final List<BuyCostCommand.Batch> batches = List.of(
@@ -54,7 +55,12 @@ class BuyCostReportTest {
             List.of(10, 32),
             1000,
             Duration.ofMinutes(2),
-            Map.of(Side.BASELINE, 0L, Side.CANDIDATE, 1L));
+            0.05,
+            Map.of(
+                    Side.BASELINE,
+                    new BuyCostCommand.WarmedUp(Duration.ofMinutes(6), 0, 0.03, true),
+                    Side.CANDIDATE,
+                    new BuyCostCommand.WarmedUp(Duration.ofMinutes(15), 1, 0.08, false)));
 
     @Test
     void aBatchCostsTheCpuOfEveryTierDividedByItsBuysAndRunsAtBuysOverItsWallTime() {
@@ -63,6 +69,21 @@ class BuyCostReportTest {
         assertThat(batch.cpuMsPerBuy()).isCloseTo(5.2, org.assertj.core.data.Offset.offset(1e-9));
         assertThat(batch.cpuMsPerBuy(CpuTier.ORDER)).isCloseTo(1.3, org.assertj.core.data.Offset.offset(1e-9));
         assertThat(batch.buysPerSecond()).isEqualTo(250);
+    }
+
+    @Test
+    void aClusterWarmsUpForTheLeastTimeThenWhileItsCompilersAreBusyButNoLongerThanTheLimit() {
+        Duration least = Duration.ofMinutes(2);
+        Duration limit = Duration.ofMinutes(15);
+
+        assertThat(BuyCostCommand.warmingUp(Duration.ofMinutes(1), 0.0, least, 0.05, limit))
+                .isTrue();
+        assertThat(BuyCostCommand.warmingUp(Duration.ofMinutes(3), 0.2, least, 0.05, limit))
+                .isTrue();
+        assertThat(BuyCostCommand.warmingUp(Duration.ofMinutes(3), 0.04, least, 0.05, limit))
+                .isFalse();
+        assertThat(BuyCostCommand.warmingUp(Duration.ofMinutes(15), 0.2, least, 0.05, limit))
+                .isFalse();
     }
 
     @Test
@@ -88,7 +109,13 @@ class BuyCostReportTest {
         List<List<String>> medians = report.sections().get(1).table().rows();
         assertThat(medians).anySatisfy(row -> assertThat(row)
                 .containsExactly("of which order, ms (10 clients)", "1.3", "0.6", "0.462"));
-        assertThat(medians).hasSize(2 * (1 + CpuTier.values().length + 3));
+        assertThat(medians).anySatisfy(row -> assertThat(row)
+                .containsExactly("of which JIT compilers, ms (10 clients)", "0.52", "0.24", "0.462"));
+        assertThat(medians).hasSize(2 * (1 + CpuTier.values().length + 1 + 3));
+        assertThat(report.sections().getFirst().text())
+                .contains("warmed up 360 s, its JIT compilers 3% of its CPU")
+                .contains(
+                        "warmed up 900 s, its JIT compilers 8% of its CPU over its last slice of buys (**not settled**");
         assertThat(report.sections().get(2).table().rows()).hasSize(batches.size());
     }
 }
