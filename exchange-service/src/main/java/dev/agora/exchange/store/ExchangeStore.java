@@ -361,6 +361,13 @@ public final class ExchangeStore implements AutoCloseable {
                 throw new StoreUnavailableException(
                         "Not committed: leadership at epoch " + fencedWith + " has passed", e);
             }
+            // Whether the statement committed is unknown: a session that timed out or broke does not stop PostgreSQL
+            // from running it, and it may still commit under this epoch. An engine rebuilt under the same epoch would
+            // load the tables without it and then overwrite what it wrote (balances are written as values, not
+            // deltas). Giving the epoch up means the next takeover, this instance's own included, waits for that
+            // statement (its fence holds the lease's row) or fences it off, so a load after it includes it or it
+            // never lands.
+            leadership.deposed(fencedWith, "the outcome of a batch is unknown (" + e.getMessage() + ")");
             throw new StoreUnavailableException("Could not commit a batch", e);
         }
     }

@@ -131,8 +131,9 @@ public final class Leadership implements AutoCloseable {
     }
 
     /**
-     * A write fenced at {@code epoch} was refused, or its outcome says the lease is gone: stop leading now instead of
-     * at the next renewal. Harmless when the leadership already moved on.
+     * A write fenced at {@code epoch} was refused, or its outcome is unknown: stop leading at that epoch now instead of
+     * at the next renewal. As a candidate again, this instance may take the lease back at once (it is still its own),
+     * at a new epoch. Harmless when the leadership already moved on.
      */
     public void deposed(long deposedEpoch, String why) {
         revoke(deposedEpoch, why);

@@ -15,6 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -32,6 +33,12 @@ final class Traders {
     static final BigDecimal START_CASH = new BigDecimal("1000000");
     static final BigDecimal START_SHARES = new BigDecimal("100000");
     private static final int ACCOUNTS = 2;
+    /** Account ranges of 10,000 ids each (a run's traders use the first few ids of one). */
+    private static final long RANGES = 10_000;
+    /** Where this JVM's runs start among the account ranges: random, so runs of separate JVMs rarely meet. */
+    private static final long FIRST_RUN = Math.floorMod(System.nanoTime(), RANGES);
+
+    private static final AtomicLong RUNS = new AtomicLong();
     private static final int REST_ATTEMPTS = 6;
     private static final Pattern OPENED = Pattern.compile("<opened [^>]*id=\"(\\d+)\"/>");
     private static final Pattern REST_ID = Pattern.compile("^\\{\"id\":(\\d+),");
@@ -98,16 +105,13 @@ final class Traders {
             HttpDriver http,
             AtomicBoolean stop)
             throws IOException {
-        long base = 800_000_000L + (System.nanoTime() % 10_000) * 10_000L;
-        String tag = Long.toString(base % 1_000_000, 36).toUpperCase();
         List<Thread> threads = new ArrayList<>();
+        List<Book> newBooks = newBooks(xml + rest);
         for (int t = 0; t < xml + rest; t++) {
-            List<String> accounts = new ArrayList<>();
-            for (int a = 0; a < ACCOUNTS; a++) accounts.add(Long.toString(base + t * 10L + a));
-            Book book = new Book(accounts, "NEM" + t + "X" + tag);
+            Book book = newBooks.get(t);
             create(book);
             books.add(book);
-            Random random = new Random(base + t);
+            Random random = new Random(Long.parseLong(book.accounts().getFirst()));
             boolean overXml = t < xml;
             int number = t;
             threads.add(Thread.ofPlatform()
@@ -122,6 +126,23 @@ final class Traders {
                     }));
         }
         return threads;
+    }
+
+    /**
+     * A run's books: accounts and symbols of their own, never those of an earlier run in this JVM (the two cases of
+     * ExchangeLeaderPartitionTest share one cluster). Two runs on one symbol trade against each other's resting
+     * orders: cash moves between their accounts and the symbol holds both runs' shares, so neither run's checks add up.
+     */
+    static List<Book> newBooks(int traders) {
+        long base = 800_000_000L + Math.floorMod(FIRST_RUN + RUNS.getAndIncrement(), RANGES) * 10_000L;
+        String tag = Long.toString(base / 10_000, 36).toUpperCase();
+        List<Book> books = new ArrayList<>();
+        for (int t = 0; t < traders; t++) {
+            List<String> accounts = new ArrayList<>();
+            for (int a = 0; a < ACCOUNTS; a++) accounts.add(Long.toString(base + t * 10L + a));
+            books.add(new Book(accounts, "NEM" + t + "X" + tag));
+        }
+        return books;
     }
 
     private void create(Book book) throws IOException {

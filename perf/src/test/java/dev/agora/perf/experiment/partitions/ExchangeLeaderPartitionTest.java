@@ -7,6 +7,7 @@ import dev.agora.launcher.cluster.ClusterSpec;
 import dev.agora.launcher.cluster.Link;
 import dev.agora.launcher.cluster.NetworkLinks;
 import dev.agora.launcher.toxiproxy.ToxiproxyServer;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -65,12 +66,36 @@ class ExchangeLeaderPartitionTest {
 
     @Test
     void leaderCutFromItsDatabaseStopsAcknowledgingAndItsStandbyTakesOver() throws Exception {
-        partitionTheLeader((links, link) -> links.partition(link));
+        keepingLogsOnFailure("cut-both-ways", () -> partitionTheLeader((links, link) -> links.partition(link)));
     }
 
     @Test
     void leaderWhoseDatabaseAnswersAreDroppedStopsAcknowledgingAndItsStandbyTakesOver() throws Exception {
-        partitionTheLeader((links, link) -> links.dropReplies(link));
+        keepingLogsOnFailure("answers-dropped", () -> partitionTheLeader((links, link) -> links.dropReplies(link)));
+    }
+
+    private interface Case {
+        void run() throws Exception;
+    }
+
+    /**
+     * A failure here is rare and depends on timing: the instances' logs (takeovers, failed commits, loads) are what
+     * explain it, and the cluster's directory is deleted afterwards, so they are copied under target/ first.
+     */
+    private void keepingLogsOnFailure(String name, Case test) throws Exception {
+        try {
+            test.run();
+        } catch (Exception | AssertionError failure) {
+            Path kept = Path.of("target", "leader-partition-logs", name + "-" + System.currentTimeMillis());
+            try (var logs = Files.list(data.resolve("cluster").resolve("logs"))) {
+                Files.createDirectories(kept);
+                for (Path log : logs.toList()) Files.copy(log, kept.resolve(log.getFileName()));
+                System.err.println("The instances' logs of the failed case are in " + kept.toAbsolutePath());
+            } catch (IOException | RuntimeException notKept) {
+                failure.addSuppressed(notKept);
+            }
+            throw failure;
+        }
     }
 
     private void partitionTheLeader(BiConsumer<NetworkLinks, Link> cut) throws Exception {
