@@ -256,7 +256,7 @@ public final class BuyCostCommand implements Callable<Integer> {
 
     /**
      * Slices of buys to each cluster in turn until neither needs more ({@link #warmingUp}): a JVM compiles the buy's
-     * code for many thousands of buys (each service compiles some 20,000 methods), and a batch measured meanwhile
+     * code for many thousands of buys (each service makes some 20,000 compilations), and a batch measured meanwhile
      * counts the compilers' CPU as the buys'.
      */
     private Map<Side, WarmedUp> warmUp(Map<Side, Buyers> buyers, PrintStream out) {
