@@ -23,11 +23,7 @@ public final class RangedAnswers {
     private RangedAnswers() {}
 
     /** Bytes {@code first} to {@code last} of a file, both included. */
-    public record Bytes(long first, long last) {
-        public long length() {
-            return last - first + 1;
-        }
-    }
+    public record Bytes(long first, long last) {}
 
     /**
      * Answers what the conditions decide and tells which bytes, if any, the caller still sends (after its own content
