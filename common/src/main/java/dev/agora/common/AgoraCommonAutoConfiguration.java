@@ -14,7 +14,6 @@ import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -85,8 +84,12 @@ public class AgoraCommonAutoConfiguration {
         return registration;
     }
 
+    /**
+     * Where a mode is named; {@code off} (the default) leaves it idle. A plain property condition rather than an
+     * expression on the mode's value: no SpEL evaluated while the configuration is read at start.
+     */
     @Bean
-    @ConditionalOnExpression("!'${agora.warm-up.mode:off}'.equalsIgnoreCase('off')")
+    @ConditionalOnProperty("agora.warm-up.mode")
     WarmingUp warmingUp(
             WarmUpProperties properties,
             ObjectProvider<WarmUpRequests> requests,

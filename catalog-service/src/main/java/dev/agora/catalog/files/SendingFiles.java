@@ -1,6 +1,5 @@
 package dev.agora.catalog.files;
 
-import dev.agora.common.files.ByteRange;
 import dev.agora.common.files.FileHeaders;
 import dev.agora.common.files.RangedAnswers;
 import io.micrometer.core.instrument.Counter;
@@ -51,7 +50,7 @@ final class SendingFiles {
         response.setHeader(HttpHeaders.LAST_MODIFIED, FileHeaders.lastModified(file.created()));
         response.setHeader(HttpHeaders.CACHE_CONTROL, FileHeaders.CACHE_CONTROL);
         response.setHeader(FileHeaders.REVISION, Long.toString(file.revision()));
-        ByteRange.Part bytes = RangedAnswers.decide(request, response, file.etag(), file.size());
+        RangedAnswers.Bytes bytes = RangedAnswers.decide(request, response, file.etag(), file.size());
         if (bytes == null) return;
         long first = bytes.first();
         long last = bytes.last();

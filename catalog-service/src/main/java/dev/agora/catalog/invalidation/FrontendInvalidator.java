@@ -117,10 +117,10 @@ final class FrontendInvalidator implements BookChangeListener, AutoCloseable {
         long started = System.nanoTime();
         long number = announcements.incrementAndGet();
         inFlight.add(number);
-        Optional<URI> writer = WritingFrontend.ofCurrentRequest();
+        Optional<URI> writer = WriterOfRequest.current();
         List<FrontendSession.Sent> awaited = new ArrayList<>();
         for (FrontendSession session : sessions()) {
-            boolean isWriter = writer.isPresent() && WritingFrontend.sameInstance(session.frontend(), writer.get());
+            boolean isWriter = writer.isPresent() && WriterOfRequest.sameInstance(session.frontend(), writer.get());
             FrontendSession.Sent sent = session.send(change);
             if (!isWriter) awaited.add(sent);
         }

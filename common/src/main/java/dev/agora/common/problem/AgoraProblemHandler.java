@@ -1,6 +1,5 @@
 package dev.agora.common.problem;
 
-import jakarta.validation.ConstraintViolationException;
 import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -31,13 +30,6 @@ public class AgoraProblemHandler extends ResponseEntityExceptionHandler {
 
     private static final Logger log = LoggerFactory.getLogger(AgoraProblemHandler.class);
     private static final URI ABOUT_BLANK = URI.create("about:blank");
-
-    @ExceptionHandler(ConstraintViolationException.class)
-    ResponseEntity<Object> constraintViolation(ConstraintViolationException ex, WebRequest request) {
-        Map<String, String> errors = new LinkedHashMap<>();
-        ex.getConstraintViolations().forEach(v -> errors.put(String.valueOf(v.getPropertyPath()), v.getMessage()));
-        return handleExceptionInternal(ex, validation(errors), new HttpHeaders(), HttpStatus.BAD_REQUEST, request);
-    }
 
     /** A pool that found no free connection within its wait is a bound reached (503), not a bug. */
     @ExceptionHandler(Exception.class)

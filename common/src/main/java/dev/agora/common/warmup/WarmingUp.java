@@ -78,6 +78,7 @@ public final class WarmingUp
     public void onApplicationEvent(AvailabilityChangeEvent<ReadinessState> event) {
         // Once, when the service first reports ready (a later change back to accepting traffic is no start).
         if (event.getState() != ReadinessState.ACCEPTING_TRAFFIC || !readyOnce.compareAndSet(false, true)) return;
+        if (properties.mode() == WarmUpProperties.Mode.OFF) return;
         if (properties.mode().beforeReady()) {
             if (properties.mode() == WarmUpProperties.Mode.TRAINING) exit();
             return;

@@ -9,7 +9,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * The frontend's book cache: only {@code agora.cache.enabled} is a setting; the bounds are its defaults (tests make
  * smaller caches directly).
  *
- * @param enabled off for the with/without-cache experiments ({@code AGORA_CACHE_ENABLED=false})
+ * @param enabled off for the with/without-cache experiments ({@code AGORA_CACHE_ENABLED=false}); the small files kept
+ *     in memory follow it (files.SmallFiles), so one switch leaves every read to the catalogs
  * @param maxLookups books kept at most
  * @param maxSearches topics kept at most
  * @param ttl safety net only: entries are kept fresh by pushed invalidations, this bounds the damage of a

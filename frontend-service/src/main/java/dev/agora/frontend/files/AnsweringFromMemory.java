@@ -1,6 +1,5 @@
 package dev.agora.frontend.files;
 
-import dev.agora.common.files.ByteRange;
 import dev.agora.common.files.FileHeaders;
 import dev.agora.common.files.RangedAnswers;
 import jakarta.servlet.http.HttpServletRequest;
@@ -23,7 +22,7 @@ final class AnsweringFromMemory {
         FileHeaders.inert(response);
         if (file.lastModified() != null) response.setHeader(HttpHeaders.LAST_MODIFIED, file.lastModified());
         if (file.cacheControl() != null) response.setHeader(HttpHeaders.CACHE_CONTROL, file.cacheControl());
-        ByteRange.Part bytes = RangedAnswers.decide(request, response, file.etag(), file.size());
+        RangedAnswers.Bytes bytes = RangedAnswers.decide(request, response, file.etag(), file.size());
         if (bytes == null) return;
         int first = (int) bytes.first();
         int last = (int) bytes.last();

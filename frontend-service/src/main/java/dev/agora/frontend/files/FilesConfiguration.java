@@ -14,13 +14,11 @@ import org.apache.hc.client5.http.impl.classic.HttpClients;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
 import org.apache.hc.core5.util.TimeValue;
 import org.apache.hc.core5.util.Timeout;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.HttpMethod;
 
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties(FilesSettings.class)
 class FilesConfiguration {
 
     /**
@@ -80,6 +78,12 @@ class FilesConfiguration {
     @Bean
     BookSideCache<List<FileView>> bookFilesCache(BookCache books) {
         return books.side("books.files");
+    }
+
+    /** Constants, not settings: {@link FilesSettings}. */
+    @Bean
+    FilesSettings filesSettings() {
+        return new FilesSettings();
     }
 
     @Bean

@@ -1,21 +1,20 @@
 package dev.agora.frontend.files;
 
 import java.time.Duration;
-import org.springframework.boot.context.properties.ConfigurationProperties;
-import org.springframework.boot.context.properties.bind.ConstructorBinding;
 import org.springframework.util.unit.DataSize;
 
 /**
- * Streamed transfers of book files between the frontend and the catalog nodes ({@code agora.files}): whether small
- * files are kept in memory is the one setting; the transfers' bounds are constants.
+ * Streamed transfers of book files between the frontend and the catalog nodes, and the small files kept in memory:
+ * bounds with their reasons, no settings. Whether small files are kept at all follows the book cache's switch
+ * ({@code agora.cache.enabled}): the files' memory answers only under the catalogs' leases the book cache holds, and
+ * the experiments that turn one off measure the catalogs behind both.
  *
  * @param memory the small files this frontend keeps in memory ({@link SmallFiles})
  */
-@ConfigurationProperties("agora.files")
 record FilesSettings(Memory memory) {
 
-    FilesSettings {
-        if (memory == null) memory = new Memory(true);
+    FilesSettings() {
+        this(new Memory());
     }
 
     /** Connecting to a catalog node on the same network takes milliseconds; one that does not answer is given up. */
@@ -42,8 +41,6 @@ record FilesSettings(Memory memory) {
     }
 
     /**
-     * @param enabled whether downloads of small files are answered from memory once seen (off: every download
-     *     reaches a catalog, as the experiments comparing catalog layouts need)
      * @param maxFileSize the largest file kept (64 KB); larger ones always stream from a catalog
      * @param maxTotal the bytes kept at most (64 MB), all files together (least used go first)
      * @param maxNames the names remembered at most (100,000), all books together (name to content), each a few
@@ -53,12 +50,10 @@ record FilesSettings(Memory memory) {
      *     like the book cache's time to live (announcements keep names fresh); long enough that files registered
      *     through this frontend are still known when they are first downloaded
      */
-    record Memory(boolean enabled, DataSize maxFileSize, DataSize maxTotal, int maxNames, Duration namesTtl) {
+    record Memory(DataSize maxFileSize, DataSize maxTotal, int maxNames, Duration namesTtl) {
 
-        /** The bounds above, for the one setting ({@code agora.files.memory.enabled}). */
-        @ConstructorBinding
-        Memory(boolean enabled) {
-            this(enabled, DataSize.ofKilobytes(64), DataSize.ofMegabytes(64), 100_000, Duration.ofMinutes(10));
+        Memory() {
+            this(DataSize.ofKilobytes(64), DataSize.ofMegabytes(64), 100_000, Duration.ofMinutes(10));
         }
     }
 }

@@ -38,7 +38,6 @@ import java.util.concurrent.atomic.LongAdder;
  */
 final class SmallFiles implements MeterBinder, BookCache.FileChanges {
 
-    private final boolean enabled;
     private final long maxFileSize;
     private final BookCache books;
     /** What is known of each name, all books together, bounded by {@code FilesSettings.Memory#maxNames}. */
@@ -66,7 +65,6 @@ final class SmallFiles implements MeterBinder, BookCache.FileChanges {
     private record Name(long bookId, String name) {}
 
     SmallFiles(FilesSettings.Memory settings, BookCache books) {
-        this.enabled = settings.enabled();
         this.maxFileSize = settings.maxFileSize().toBytes();
         this.books = books;
         this.names = Caffeine.newBuilder()
@@ -102,10 +100,10 @@ final class SmallFiles implements MeterBinder, BookCache.FileChanges {
 
     /**
      * To be called before a download or registration is sent to a catalog: what it answers may then be kept with
-     * {@link Filling#keep}. Null when nothing is kept (memory off).
+     * {@link Filling#keep}. Null when nothing is kept (the book cache off).
      */
     Filling filling(long bookId, String name) {
-        if (!enabled) return null;
+        if (!books.enabled()) return null;
         // A change of the leases not yet acted on empties the cache now, so the ticket is taken after it.
         books.leased();
         return new Filling(bookId, name, sequence.get());
@@ -156,7 +154,7 @@ final class SmallFiles implements MeterBinder, BookCache.FileChanges {
     /** A registration committed: what the name stood for before {@code revision} is stale. */
     @Override
     public void fileChanged(long bookId, String name, long revision) {
-        if (!enabled || !books.enabled()) return;
+        if (!books.enabled()) return;
         names.asMap()
                 .compute(
                         new Name(bookId, name),
@@ -175,7 +173,7 @@ final class SmallFiles implements MeterBinder, BookCache.FileChanges {
     }
 
     private boolean usable() {
-        return enabled && books.enabled() && books.leased();
+        return books.enabled() && books.leased();
     }
 
     private static String sha256(byte[] content) {

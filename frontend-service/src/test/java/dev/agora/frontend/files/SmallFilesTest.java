@@ -189,8 +189,7 @@ class SmallFilesTest {
     }
 
     private SmallFiles smallFiles(DataSize maxFileSize, DataSize maxTotal, int maxNames) {
-        return new SmallFiles(
-                new FilesSettings.Memory(true, maxFileSize, maxTotal, maxNames, Duration.ofMinutes(10)), books);
+        return new SmallFiles(new FilesSettings.Memory(maxFileSize, maxTotal, maxNames, Duration.ofMinutes(10)), books);
     }
 
     private static KeptFile file(byte[] content) {

@@ -72,7 +72,6 @@ class ClientsNameNoWriterTest {
                         "--agora.instances.order-service=" + FreePorts.url(FreePorts.next()),
                         "--agora.instances.exchange-service=" + FreePorts.url(FreePorts.next()),
                         "--agora.cache.enabled=false",
-                        "--agora.files.memory.enabled=false",
                         "--agora.clients.catalog-service.timeout=10s",
                         "--spring.jmx.enabled=false");
         base = "http://127.0.0.1:"

@@ -25,7 +25,8 @@ import java.util.Map;
  * Seed 003, evaluation set 3: clients each download 10,000 1 KB files, from a central layout (one catalog node holds
  * and serves every file) and from the distributed one (files spread over all catalog nodes by consistent hashing,
  * two copies each). Both clusters have the same processes; only {@code AGORA_FILES_LAYOUT} differs. Their frontends
- * keep no small file in memory ({@code AGORA_FILES_MEMORY_ENABLED=false}), so every download is served by the layout.
+ * keep no small file in memory (their caches off, {@code AGORA_CACHE_ENABLED=false}), so every download is served by
+ * the layout.
  *
  * <p>{@code -Dcentralized-vs-distributed.clients=1,8} and {@code -Dcentralized-vs-distributed.files=10000} choose the
  * client counts and the files (default: the seed's, or the reduced ones with {@code --quick}).
@@ -74,11 +75,11 @@ public final class CentralizedVsDistributedExperiment implements Experiment {
         Map<String, Object> raw = new LinkedHashMap<>();
         String described = "";
         for (String layout : List.of("central", "distributed")) {
-            // The frontends keep no file in memory here: every download must reach the layout being measured.
+            // The frontends keep no file in memory (their caches off): every download must reach the layout measured.
             ClusterShape shape = ClusterShape.bookstore()
                     .withReplicas(2, CATALOGS, 1)
                     .with("catalog", "AGORA_FILES_LAYOUT", layout)
-                    .with("frontend", "AGORA_FILES_MEMORY_ENABLED", "false");
+                    .with("frontend", "AGORA_CACHE_ENABLED", "false");
             Target target = context.cluster(shape);
             described = target.shape().describe();
             List<String> frontends = target.urls("frontend");
@@ -163,7 +164,8 @@ public final class CentralizedVsDistributedExperiment implements Experiment {
                                 + "(the first catalog holds and serves every file; the others answer with a redirect "
                                 + "to it, which the frontends follow), distributed spreads the files over all "
                                 + CATALOGS + " catalogs by consistent hashing of their SHA-256, two copies each. "
-                                + "The frontends keep no file in memory in either (AGORA_FILES_MEMORY_ENABLED=false): "
+                                + "The frontends keep no file in memory in either (their caches off, "
+                                + "AGORA_CACHE_ENABLED=false): "
                                 + "every download reaches the layout measured. "
                                 + files + " files of 1 KB are registered, then each client downloads all of them, "
                                 + "starting at a different file. Time per client = mean download latency x " + files

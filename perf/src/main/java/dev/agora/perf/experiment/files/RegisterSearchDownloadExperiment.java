@@ -200,7 +200,7 @@ public final class RegisterSearchDownloadExperiment implements Experiment {
                                 + "(`PUT /api/books/1/files/{name}`, admin token), then searches each by name "
                                 + "(`GET /api/files?q=`), then downloads each (`GET /api/books/1/files/{name}`). Rates "
                                 + "are per client (1000 / mean ms), as the seed's are. A frontend keeps the small files "
-                                + "uploaded or downloaded through it in memory (agora.files.memory, 64 MB), so a "
+                                + "uploaded or downloaded through it in memory (64 MB), so a "
                                 + "download through the frontend that took the upload does not reach a catalog while "
                                 + "the file is kept. Then, beyond the seed, each client downloads its files through "
                                 + "the other frontend (\"download elsewhere\": its first download of them there, "

@@ -151,7 +151,7 @@ public final class TransferSizesExperiment implements Experiment {
                                 + target.shape().describe() + "; large blobs go out with sendfile from the catalogs "
                                 + "and are passed through the frontends one 256 KB buffer at a time; files of up to "
                                 + "64 KB are answered from a frontend's memory after its first download of them "
-                                + "(agora.files.memory), as every download of a small book file is.",
+                                + "(the frontend's small files), as every download of a small book file is.",
                         table.build())
                 .section(
                         "Heap during the " + largest.label() + " downloads",
