@@ -88,13 +88,15 @@ class ClusterSpecTest {
 
     @Test
     void aFreePortOffsetSkipsOffsetsWithATakenPortAndOffsetsClaimedBefore() throws IOException {
-        List<Integer> offsets = List.of(23_000, 24_000, 26_000);
-        try (ServerSocket catalogPort = new ServerSocket(8180 + 23_000, 1, InetAddress.getLoopbackAddress())) {
+        // Every port of these offsets lies below the kernel's ephemeral range (32768 and up), where other processes'
+        // outgoing connections could take one, and clear of the offsets other test clusters claim.
+        List<Integer> offsets = List.of(10_000, 12_000, 8_000);
+        try (ServerSocket catalogPort = new ServerSocket(8180 + 10_000, 1, InetAddress.getLoopbackAddress())) {
             assertThat(ClusterSpec.defaults().withFreePortOffset(offsets).portOffset())
-                    .isEqualTo(24_000);
-            // 24,000 is now this JVM's claim, though nothing listens on it yet: another cluster gets the next one.
+                    .isEqualTo(12_000);
+            // 12,000 is now this JVM's claim, though nothing listens on it yet: another cluster gets the next one.
             assertThat(ClusterSpec.defaults().withFreePortOffset(offsets).portOffset())
-                    .isEqualTo(26_000);
+                    .isEqualTo(8_000);
             assertThatThrownBy(() -> ClusterSpec.defaults().withFreePortOffset(offsets))
                     .isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("No free port offset");
