@@ -337,7 +337,12 @@ public final class Sequencer implements AutoCloseable {
         if (role == Role.STARTING || !store.leads()) {
             boolean wasActive = role != Role.STARTING;
             role = Role.STANDBY;
-            if (wasActive) deactivationListeners.forEach(Runnable::run);
+            if (wasActive) {
+                // Commands still queued came for the leadership that just ended: refused now, with nothing applied,
+                // rather than applied whenever this instance leads again (their callers may be long gone).
+                failWaiting("exchange is not active");
+                deactivationListeners.forEach(Runnable::run);
+            }
         } else {
             role = Role.RECOVERING;
         }
@@ -347,6 +352,8 @@ public final class Sequencer implements AutoCloseable {
                 if (!store.acquireLeadership(() -> running)) return false;
                 engine = store.load(epochSeconds, memoryLimits);
                 engine.reportChangesTo(changes);
+                // A command that slipped into the queue as the last leadership ended belongs to it, not to this one.
+                failWaiting("exchange is not active");
                 role = Role.ACTIVE;
                 activationListeners.forEach(Runnable::run);
                 return true;

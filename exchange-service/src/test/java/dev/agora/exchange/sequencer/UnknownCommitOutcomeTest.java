@@ -16,6 +16,8 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -98,6 +100,49 @@ class UnknownCommitOutcomeTest {
         assertThat(cashOf("1"))
                 .as("balance plus what open buys reserve, in PostgreSQL")
                 .isEqualByComparingTo("1000");
+    }
+
+    @Test
+    void commandsStillQueuedWhenTheLeadershipEndsAreRefusedNotAppliedByTheNextOne() throws Exception {
+        call(engine -> engine.createAccount("1", new BigDecimal("1000")));
+        List<CompletableFuture<Result>> later = new ArrayList<>();
+        try (Connection locker = admin()) {
+            locker.setAutoCommit(false);
+            try (Statement statement = locker.createStatement()) {
+                statement.execute("SELECT 1 FROM account WHERE id = '1' FOR UPDATE");
+            }
+            CompletableFuture<Result> buy =
+                    sequencer.submit(engine -> engine.placeOrder("1", "X", BigDecimal.ONE, new BigDecimal("50")));
+            for (int i = 0; i < 200 && waitingStatements() == 0; i++) Thread.sleep(25);
+            assertThat(waitingStatements())
+                    .as("the buy's batch waits in PostgreSQL")
+                    .isEqualTo(1);
+            // More than two batches' worth (100 each): the sequencer applies one batch and holds one more behind the
+            // stuck commit, so the rest stay in its queue until the commit times out and the epoch is given up.
+            for (int i = 0; i < 400; i++) {
+                String account = "q" + i;
+                later.add(sequencer.submit(engine -> engine.createAccount(account, BigDecimal.ONE)));
+            }
+            assertThatThrownBy(() -> buy.get(30, TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(ExchangeUnavailableException.class);
+            Thread.sleep(1_000);
+            locker.rollback();
+        }
+        awaitActive();
+
+        for (CompletableFuture<Result> command : later) {
+            assertThatThrownBy(() -> command.get(30, TimeUnit.SECONDS))
+                    .as("a command of the ended leadership")
+                    .hasCauseInstanceOf(ExchangeUnavailableException.class);
+        }
+        try (Connection connection = admin();
+                Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery("SELECT count(*) FROM account WHERE id LIKE 'q%'")) {
+            rows.next();
+            assertThat(rows.getInt(1))
+                    .as("accounts the refused commands would have created")
+                    .isZero();
+        }
     }
 
     private <R> R call(Command<R> command) throws Exception {
