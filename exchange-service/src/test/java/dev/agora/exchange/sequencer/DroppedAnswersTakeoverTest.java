@@ -18,7 +18,6 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -60,13 +59,9 @@ class DroppedAnswersTakeoverTest {
         for (int i = 1; i <= 2; i++) {
             DroppingProxy proxy = new DroppingProxy(Integer.parseInt(port.group(1)));
             String viaProxy = url.replaceFirst("//[^:/]+:\\d+/", "//127.0.0.1:" + proxy.port() + "/");
-            DriverManagerDataSource dataSource =
-                    new DriverManagerDataSource(viaProxy, postgres.username(), postgres.password());
-            Properties properties = new Properties();
-            properties.setProperty("ApplicationName", "exchange-" + i);
-            properties.setProperty("connectTimeout", "5");
-            properties.setProperty("loginTimeout", "5");
-            dataSource.setConnectionProperties(properties);
+            DriverManagerDataSource dataSource = TestStores.dataSource(postgres, viaProxy, "exchange-" + i);
+            dataSource.getConnectionProperties().setProperty("connectTimeout", "5");
+            dataSource.getConnectionProperties().setProperty("loginTimeout", "5");
             EntityManagerFactory entities = TestStores.entities(dataSource);
             Sequencer sequencer = new Sequencer(
                     TestStores.store(dataSource, entities, LEASE),

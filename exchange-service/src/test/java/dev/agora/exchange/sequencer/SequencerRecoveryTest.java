@@ -15,7 +15,6 @@ import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
-import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -38,10 +37,7 @@ class SequencerRecoveryTest {
     @BeforeEach
     void start() throws Exception {
         FreshSchema.migrate(postgres, url);
-        DriverManagerDataSource dataSource = new DriverManagerDataSource(url, postgres.username(), postgres.password());
-        Properties properties = new Properties();
-        properties.setProperty("ApplicationName", "sequencer-under-test");
-        dataSource.setConnectionProperties(properties);
+        DriverManagerDataSource dataSource = TestStores.dataSource(postgres, url, "sequencer-under-test");
         entities = TestStores.entities(dataSource);
         sequencer = new Sequencer(
                 TestStores.store(dataSource, entities, InTestExchange.LEASE), () -> 1_700_000_000L, 1_000, 100);

@@ -18,7 +18,6 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -50,10 +49,7 @@ class UnknownCommitOutcomeTest {
     @BeforeEach
     void start() throws Exception {
         FreshSchema.migrate(postgres, url);
-        DriverManagerDataSource dataSource = new DriverManagerDataSource(url, postgres.username(), postgres.password());
-        Properties properties = new Properties();
-        properties.setProperty("ApplicationName", SEQUENCER_SESSION);
-        dataSource.setConnectionProperties(properties);
+        DriverManagerDataSource dataSource = TestStores.dataSource(postgres, url, SEQUENCER_SESSION);
         entities = TestStores.entities(dataSource);
         sequencer = new Sequencer(TestStores.store(dataSource, entities, LEASE), () -> 1_700_000_000L, 1_000, 100);
         sequencer.start();
@@ -73,11 +69,7 @@ class UnknownCommitOutcomeTest {
         Result placed = call(engine -> engine.placeOrder("1", "X", BigDecimal.TWO, new BigDecimal("100")));
         long resting = ((Result.OrderOpened) placed).orderId();
 
-        try (Connection locker = admin()) {
-            locker.setAutoCommit(false);
-            try (Statement statement = locker.createStatement()) {
-                statement.execute("SELECT 1 FROM account WHERE id = '1' FOR UPDATE");
-            }
+        try (Connection locker = lockingAccount("1")) {
             // This batch's statement waits for the account's row lock until the sequencer's session gives up on it.
             CompletableFuture<Result> buy =
                     sequencer.submit(engine -> engine.placeOrder("1", "X", BigDecimal.ONE, new BigDecimal("50")));
@@ -106,11 +98,7 @@ class UnknownCommitOutcomeTest {
     void commandsStillQueuedWhenTheLeadershipEndsAreRefusedNotAppliedByTheNextOne() throws Exception {
         call(engine -> engine.createAccount("1", new BigDecimal("1000")));
         List<CompletableFuture<Result>> later = new ArrayList<>();
-        try (Connection locker = admin()) {
-            locker.setAutoCommit(false);
-            try (Statement statement = locker.createStatement()) {
-                statement.execute("SELECT 1 FROM account WHERE id = '1' FOR UPDATE");
-            }
+        try (Connection locker = lockingAccount("1")) {
             CompletableFuture<Result> buy =
                     sequencer.submit(engine -> engine.placeOrder("1", "X", BigDecimal.ONE, new BigDecimal("50")));
             for (int i = 0; i < 200 && waitingStatements() == 0; i++) Thread.sleep(25);
@@ -147,6 +135,16 @@ class UnknownCommitOutcomeTest {
 
     private <R> R call(Command<R> command) throws Exception {
         return sequencer.submit(command).get(30, TimeUnit.SECONDS);
+    }
+
+    /** A session of its own, in a transaction that holds the account's row lock until it ends. */
+    private Connection lockingAccount(String account) throws Exception {
+        Connection locker = admin();
+        locker.setAutoCommit(false);
+        try (Statement statement = locker.createStatement()) {
+            statement.execute("SELECT 1 FROM account WHERE id = '" + account + "' FOR UPDATE");
+        }
+        return locker;
     }
 
     private int waitingStatements() throws Exception {

@@ -2,9 +2,12 @@ package dev.agora.exchange.support;
 
 import dev.agora.exchange.store.ExchangeStore;
 import dev.agora.exchange.store.leader.LeaseSettings;
+import dev.agora.local.postgres.PostgresServer;
 import jakarta.persistence.EntityManagerFactory;
 import java.util.Map;
+import java.util.Properties;
 import javax.sql.DataSource;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
 import org.springframework.orm.jpa.LocalContainerEntityManagerFactoryBean;
 import org.springframework.orm.jpa.vendor.HibernateJpaVendorAdapter;
 
@@ -15,6 +18,18 @@ import org.springframework.orm.jpa.vendor.HibernateJpaVendorAdapter;
 public final class TestStores {
 
     private TestStores() {}
+
+    /**
+     * An unpooled source on {@code url} whose sessions are named {@code session} in {@code pg_stat_activity}, so a test
+     * can find what they wait for; more connection properties go into {@code getConnectionProperties()}.
+     */
+    public static DriverManagerDataSource dataSource(PostgresServer postgres, String url, String session) {
+        DriverManagerDataSource dataSource = new DriverManagerDataSource(url, postgres.username(), postgres.password());
+        Properties properties = new Properties();
+        properties.setProperty("ApplicationName", session);
+        dataSource.setConnectionProperties(properties);
+        return dataSource;
+    }
 
     /** The exchange's entities on {@code dataSource}; the caller closes it. */
     public static EntityManagerFactory entities(DataSource dataSource) {
