@@ -3,6 +3,7 @@ package dev.agora.perf.experiment;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.regex.Pattern;
 
 /**
  * What Linux tells about a process in {@code /proc}: CPU time, resident memory, threads and open sockets. Every
@@ -13,22 +14,27 @@ public final class ProcessFigures {
     /** Linux reports process times in clock ticks of 1/100 s on every platform we run on. */
     public static final long NANOS_PER_TICK = 10_000_000L;
 
-    private static final java.util.regex.Pattern COMPILER_THREAD =
-            java.util.regex.Pattern.compile("C[12] CompilerThre");
+    private static final Pattern COMPILER_THREAD = Pattern.compile("C[12] CompilerThre");
 
     private ProcessFigures() {}
 
     /** utime + stime (and the reaped children's cutime + cstime) from /proc/PID/stat, in clock ticks. */
     public static long cpuTicks(long pid, boolean withReapedChildren) {
         try {
-            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-            // The command name (field 2) may hold spaces: count fields after its closing parenthesis.
-            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            String[] fields = fieldsAfterName(Files.readString(Path.of("/proc", Long.toString(pid), "stat")));
             long own = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
             return withReapedChildren ? own + Long.parseLong(fields[13]) + Long.parseLong(fields[14]) : own;
         } catch (IOException | RuntimeException e) {
             return -1;
         }
+    }
+
+    /**
+     * The fields of a {@code stat} file after the command name (field 2), which may hold spaces and parentheses: counted
+     * from its last closing parenthesis, so state is [0], utime [11] and stime [12].
+     */
+    private static String[] fieldsAfterName(String stat) {
+        return stat.substring(stat.lastIndexOf(')') + 2).split(" ");
     }
 
     /**
@@ -46,7 +52,7 @@ public final class ProcessFigures {
                     String stat = Files.readString(thread.resolve("stat"));
                     String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
                     if (!COMPILER_THREAD.matcher(name).lookingAt()) continue;
-                    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    String[] fields = fieldsAfterName(stat);
                     total += Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
                 } catch (IOException | RuntimeException gone) {
                     // the thread ended while listing

@@ -173,17 +173,8 @@ final class Checks {
     }
 
     /**
-     * Every acknowledged order is in the exchange's database as it was acknowledged (and no id was acknowledged for
-     * two different orders, which two leaders at once would do); every execution a query showed is there; each
-     * trader's cash (balances plus what its open buys reserve) and shares (positions plus open sells) are what it
-     * started with; and the acknowledged work came from one leader at a time ({@link #leadersAtOnce}: by the lease
-     * epoch each order was committed at). What the leader watch saw (the instances' own belief that they lead, which
-     * a deposed leader may hold for up to a lease after its successor took over, answering nothing it could commit) is
-     * reported beside it, not checked.
-     */
-    /**
-     * Each account's balance, what its open buys reserve, and its orders and executions by the epoch they were placed
-     * in: what a failed cash check needs to be traced to a batch, a leader and a takeover.
+     * Each account's balance, what its open buys reserve, its cash from executions and its orders by the epoch they
+     * were placed in: what a failed cash check needs to be traced to a batch, a leader and a takeover.
      */
     private static String accountsInDetail(Connection db, String in) throws SQLException {
         StringBuilder detail = new StringBuilder("accounts in detail:");
@@ -215,6 +206,15 @@ final class Checks {
         return detail.toString();
     }
 
+    /**
+     * Every acknowledged order is in the exchange's database as it was acknowledged (and no id was acknowledged for
+     * two different orders, which two leaders at once would do); every execution a query showed is there; each
+     * trader's cash (balances plus what its open buys reserve) and shares (positions plus open sells) are what it
+     * started with; and the acknowledged work came from one leader at a time ({@link #leadersAtOnce}: by the lease
+     * epoch each order was committed at). What the leader watch saw (the instances' own belief that they lead, which
+     * a deposed leader may hold for up to a lease after its successor took over, answering nothing it could commit) is
+     * reported beside it, not checked.
+     */
     static Exchange exchange(Traders traders, List<LeaderWatch.Observation> leaders, Database exchange)
             throws SQLException {
         List<String> problems = new ArrayList<>();
