@@ -6,20 +6,15 @@ import dev.agora.common.problem.ProblemTypes;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.servlet.FilterChain;
-import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletException;
-import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.Charset;
-import java.nio.charset.StandardCharsets;
+import java.util.Objects;
 import org.springframework.http.HttpStatus;
 import org.springframework.security.web.util.matcher.RequestMatcher;
 import org.springframework.web.filter.OncePerRequestFilter;
+import org.springframework.web.util.ContentCachingRequestWrapper;
 
 /**
  * Refuses a request body larger than the limit with 413 problem+json: at once, unread, when its {@code
@@ -70,65 +65,26 @@ final class BodyLimitFilter extends OncePerRequestFilter {
         return "The request body is larger than the " + maxBody + " bytes " + request.getRequestURI() + " accepts";
     }
 
-    /** A chunked body, counted as it is read. */
-    private final class Capped extends HttpServletRequestWrapper {
-
-        private ServletInputStream counted;
+    /**
+     * A chunked body, counted as it is read: Spring's wrapper calls {@code handleContentOverflow} once the handler has
+     * read past the limit (it keeps what was read, at most the limit, in memory).
+     */
+    private final class Capped extends ContentCachingRequestWrapper {
 
         Capped(HttpServletRequest request) {
-            super(request);
+            super(request, Math.toIntExact(maxBody));
         }
 
         @Override
-        public synchronized ServletInputStream getInputStream() throws IOException {
-            if (counted != null) return counted;
-            ServletInputStream body = super.getInputStream();
-            return counted = new ServletInputStream() {
-                private long read;
-
-                @Override
-                public int read() throws IOException {
-                    int next = body.read();
-                    if (next >= 0) count(1);
-                    return next;
-                }
-
-                @Override
-                public int read(byte[] buffer, int offset, int length) throws IOException {
-                    int n = body.read(buffer, offset, length);
-                    if (n > 0) count(n);
-                    return n;
-                }
-
-                private void count(int bytes) {
-                    if ((read += bytes) <= maxBody) return;
-                    refused.increment();
-                    throw new ProblemException(
-                            HttpStatus.CONTENT_TOO_LARGE, ProblemTypes.CONTENT_TOO_LARGE, tooLarge(Capped.this));
-                }
-
-                @Override
-                public boolean isFinished() {
-                    return body.isFinished();
-                }
-
-                @Override
-                public boolean isReady() {
-                    return body.isReady();
-                }
-
-                @Override
-                public void setReadListener(ReadListener listener) {
-                    body.setReadListener(listener);
-                }
-            };
+        protected void handleContentOverflow(int limit) {
+            refused.increment();
+            throw new ProblemException(HttpStatus.CONTENT_TOO_LARGE, ProblemTypes.CONTENT_TOO_LARGE, tooLarge(this));
         }
 
+        /** UTF-8, not the wrapper's ISO-8859-1, when the request names none: JSON's own default. */
         @Override
-        public BufferedReader getReader() throws IOException {
-            String encoding = getCharacterEncoding();
-            Charset charset = encoding == null ? StandardCharsets.UTF_8 : Charset.forName(encoding);
-            return new BufferedReader(new InputStreamReader(getInputStream(), charset));
+        public String getCharacterEncoding() {
+            return Objects.requireNonNullElse(getRequest().getCharacterEncoding(), "UTF-8");
         }
     }
 }
