@@ -10,11 +10,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * {@code AGORA_CLIENTS_CATALOG_SERVICE_TIMEOUT}) for a service the application's configuration names.
  */
 @ConfigurationProperties("agora")
-public record AgoraClients(Map<String, Settings> clients) {
-
-    public AgoraClients {
-        clients = clients == null ? Map.of() : Map.copyOf(clients);
-    }
+public record AgoraClients(@DefaultValue Map<String, Settings> clients) {
 
     /** A refused connection fails at once; this bounds an unroutable one (a nearby replica connects at once). */
     public static final Duration CONNECT_TIMEOUT = Duration.ofMillis(200);

@@ -1,6 +1,7 @@
 package dev.agora.common.client;
 
 import io.github.resilience4j.circuitbreaker.CircuitBreaker.State;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -55,7 +56,7 @@ public class HealthCheckedInstances {
     @Bean
     ServiceInstanceListSupplier replicaInstanceList(ConfigurableApplicationContext context, Probes probes) {
         ServiceInstanceListSupplier[] configured = new ServiceInstanceListSupplier[1];
-        var clients = context.getBeanProvider(LoadBalancedClients.class);
+        var breakers = context.getBean(CircuitBreakerRegistry.class);
         return ServiceInstanceListSupplier.builder()
                 .withBlockingDiscoveryClient()
                 .with((ignored, discovered) -> {
@@ -66,9 +67,7 @@ public class HealthCheckedInstances {
                 .with((ignored, checked) -> new DelegatingServiceInstanceListSupplier(checked) {
                     @Override
                     public Flux<List<ServiceInstance>> get() {
-                        LoadBalancedClients all = clients.getIfAvailable();
-                        var breakers = all == null ? null : all.replicaBreakers(getServiceId());
-                        return admitted(getDelegate().get(), breakers, configured[0], probes);
+                        return admitted(getDelegate().get(), breakers, getServiceId(), configured[0], probes);
                     }
                 })
                 .withRetryAwareness()
@@ -83,19 +82,19 @@ public class HealthCheckedInstances {
      */
     static Flux<List<ServiceInstance>> admitted(
             Flux<List<ServiceInstance>> healthChecked,
-            ReplicaBreakers breakers,
+            CircuitBreakerRegistry breakers,
+            String serviceId,
             ServiceInstanceListSupplier configured,
             Probes probes) {
-        if (breakers == null) return healthChecked;
         return healthChecked.flatMap(checked -> {
             if (checked.isEmpty()) {
                 return configured.get().take(1).map(known -> known.stream()
-                        .filter(i -> breakers.state(i) == State.CLOSED
+                        .filter(i -> ReplicaBreakers.state(breakers, serviceId, i) == State.CLOSED
                                 && !probes.answeredNotReady().contains(i.getUri()))
                         .toList());
             }
             var closed = checked.stream()
-                    .filter(i -> breakers.state(i) != State.OPEN)
+                    .filter(i -> ReplicaBreakers.state(breakers, serviceId, i) != State.OPEN)
                     .toList();
             return Flux.just(closed.isEmpty() ? checked : closed);
         });

@@ -153,12 +153,8 @@ public class LoadBalancedClients implements DisposableBean {
         return now == null
                 ? 0
                 : now.stream()
-                        .filter(i -> replicaBreakers.get(serviceId).state(i) != State.OPEN)
+                        .filter(i -> ReplicaBreakers.state(breakers, serviceId, i) != State.OPEN)
                         .count();
-    }
-
-    ReplicaBreakers replicaBreakers(String serviceId) {
-        return replicaBreakers.get(serviceId);
     }
 
     @Override

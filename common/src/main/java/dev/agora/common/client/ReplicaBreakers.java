@@ -117,8 +117,10 @@ public final class ReplicaBreakers implements ClientHttpRequestInterceptor {
         return false;
     }
 
-    CircuitBreaker.State state(ServiceInstance instance) {
-        CircuitBreaker breaker = byAuthority.get(instance.getHost() + ":" + instance.getPort());
-        return breaker == null ? CircuitBreaker.State.CLOSED : breaker.getState();
+    /** The state of the breaker of {@code serviceId}'s replica {@code instance}: closed before its first call. */
+    static CircuitBreaker.State state(CircuitBreakerRegistry registry, String serviceId, ServiceInstance instance) {
+        return registry.find(serviceId + "@" + instance.getHost() + ":" + instance.getPort())
+                .map(CircuitBreaker::getState)
+                .orElse(CircuitBreaker.State.CLOSED);
     }
 }

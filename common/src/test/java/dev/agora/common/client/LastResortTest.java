@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import dev.agora.common.CommonTestApplication;
 import dev.agora.common.security.testing.TestIssuer;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -98,7 +99,7 @@ class LastResortTest {
     }
 
     @Autowired
-    LoadBalancedClients clients;
+    CircuitBreakerRegistry breakers;
 
     @Autowired
     LoadBalancerClientFactory loadBalancers;
@@ -116,7 +117,7 @@ class LastResortTest {
     }
 
     private CircuitBreaker breaker(ReplicaServer replica) {
-        return replica.breaker(clients, "plain");
+        return replica.breaker(breakers, "plain");
     }
 
     /** The load balancer's list: where calls may go now. */

@@ -8,6 +8,7 @@ import dev.agora.common.CommonTestApplication;
 import dev.agora.common.security.testing.TestIssuer;
 import io.github.resilience4j.bulkhead.BulkheadFullException;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -129,7 +130,7 @@ class LoadBalancedClientsTest {
     }
 
     @Autowired
-    LoadBalancedClients clients;
+    CircuitBreakerRegistry breakers;
 
     @Autowired
     @Qualifier("itemsClient")
@@ -164,7 +165,7 @@ class LoadBalancedClientsTest {
     }
 
     private CircuitBreaker breaker(String service, ReplicaServer replica) {
-        return replica.breaker(clients, service);
+        return replica.breaker(breakers, service);
     }
 
     /** Whether the load balancer's health-checked list of {@code service} holds every live replica. */

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.agora.common.CommonTestApplication;
 import dev.agora.common.security.testing.TestIssuer;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.List;
@@ -150,7 +151,7 @@ class ReplicaRetriesTest {
     }
 
     @Autowired
-    LoadBalancedClients clients;
+    CircuitBreakerRegistry breakers;
 
     @Autowired
     LoadBalancerClientFactory loadBalancers;
@@ -173,7 +174,7 @@ class ReplicaRetriesTest {
         REPLICAS.forEach(ReplicaServer::reset);
         for (String service : SERVICES) {
             for (ReplicaServer replica : REPLICAS)
-                replica.breaker(clients, service).reset();
+                replica.breaker(breakers, service).reset();
             await().atMost(Duration.ofSeconds(20)).until(() -> listed(service) == REPLICAS.size());
         }
         CAUSES.clear();

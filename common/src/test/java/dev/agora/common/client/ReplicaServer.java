@@ -3,6 +3,7 @@ package dev.agora.common.client;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -89,8 +90,8 @@ final class ReplicaServer {
     }
 
     /** This replica's breaker among the replica breakers of {@code service}. */
-    CircuitBreaker breaker(LoadBalancedClients clients, String service) {
-        return clients.replicaBreakers(service).breaker("127.0.0.1:" + port);
+    CircuitBreaker breaker(CircuitBreakerRegistry breakers, String service) {
+        return breakers.circuitBreaker(service + "@127.0.0.1:" + port, service);
     }
 
     /** What an OK call answers. */
