@@ -110,12 +110,9 @@ public class ApiDocumentation {
     public static Operation secure(Operation operation, List<String> roleNames, String note) {
         List<String> roles =
                 roleNames.stream().map(role -> role.toLowerCase(Locale.ROOT)).toList();
-        if (roles.isEmpty()) {
-            // Anyone: no token needed (a token sent is checked all the same).
-            operation.setSecurity(List.of(new SecurityRequirement()));
-        } else {
-            operation.setSecurity(List.of(new SecurityRequirement().addList(OAUTH2)));
-        }
+        // An empty requirement: anyone, no token needed (a token sent is checked all the same).
+        var requirement = roles.isEmpty() ? new SecurityRequirement() : new SecurityRequirement().addList(OAUTH2);
+        operation.setSecurity(List.of(requirement));
         operation.addExtension(ROLES, roles);
         String who = roles.isEmpty()
                 ? "Anyone, no token needed."

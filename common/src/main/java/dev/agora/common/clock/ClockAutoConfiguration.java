@@ -1,8 +1,6 @@
 package dev.agora.common.clock;
 
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.binder.MeterBinder;
 import java.time.Clock;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
@@ -29,7 +27,7 @@ public class ClockAutoConfiguration {
 
     /**
      * Measures only where there is a database; in a service without one the check is UNKNOWN. Named {@code clock} in
-     * the health endpoint and the readiness group.
+     * the health endpoint and the readiness group; its gauge {@code agora.clock.offset} is bound as a meter binder.
      */
     @Bean
     DatabaseClock clockHealthIndicator(
@@ -38,17 +36,5 @@ public class ClockAutoConfiguration {
             ClockProperties properties,
             ObjectProvider<MeterRegistry> meters) {
         return new DatabaseClock(database, agoraClock, properties, meters);
-    }
-
-    /** Seconds, database minus local (NTP's sign: negative while this clock is ahead); NaN before a reading. */
-    @Bean
-    MeterBinder clockOffsetGauge(DatabaseClock clock) {
-        return registry -> Gauge.builder("agora.clock.offset", clock, measured -> {
-                    ClockOffset last = measured.last();
-                    return last == null ? Double.NaN : last.offsetSeconds();
-                })
-                .baseUnit("seconds")
-                .description("The database's clock minus this instance's, as last measured")
-                .register(registry);
     }
 }

@@ -1,7 +1,9 @@
 package dev.agora.common.clock;
 
 import dev.agora.common.limits.BoundedExecutors;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -28,7 +30,7 @@ import org.springframework.context.SmartLifecycle;
  * readiness to the other checks) before the first measurement, without a database, and when no measurement succeeded
  * for three intervals: the database's own troubles are not the clock's.
  */
-public final class DatabaseClock implements SmartLifecycle, HealthIndicator {
+public final class DatabaseClock implements SmartLifecycle, HealthIndicator, MeterBinder {
 
     private static final Logger log = LoggerFactory.getLogger(DatabaseClock.class);
 
@@ -56,9 +58,13 @@ public final class DatabaseClock implements SmartLifecycle, HealthIndicator {
         this.meters = meters;
     }
 
-    /** The latest measurement; null before the first. */
-    public ClockOffset last() {
-        return last;
+    /** Seconds, database minus local (NTP's sign: negative while this clock is ahead); NaN before a reading. */
+    @Override
+    public void bindTo(MeterRegistry registry) {
+        Gauge.builder("agora.clock.offset", this, clock -> clock.last == null ? Double.NaN : clock.last.offsetSeconds())
+                .baseUnit("seconds")
+                .description("The database's clock minus this instance's, as last measured")
+                .register(registry);
     }
 
     private void measure() {

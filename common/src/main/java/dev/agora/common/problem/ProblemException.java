@@ -37,10 +37,6 @@ public class ProblemException extends ErrorResponseException {
         return new ProblemException(AgoraProblemHandler.validation(Map.of(parameter, reason)));
     }
 
-    public static ProblemException conflict(URI type, String detail) {
-        return new ProblemException(HttpStatus.CONFLICT, type, detail);
-    }
-
     public static ProblemException unavailable(String detail) {
         return new ProblemException(HttpStatus.SERVICE_UNAVAILABLE, ProblemTypes.SERVICE_UNAVAILABLE, detail);
     }

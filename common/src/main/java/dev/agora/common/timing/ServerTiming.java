@@ -24,8 +24,6 @@ public final class ServerTiming {
     public static final String DB = "db";
 
     private static final ThreadLocal<ServerTiming> CURRENT = new ThreadLocal<>();
-    /** Set inside {@link #call}: where {@link #relayingInterceptor()} passes answers' entries on. */
-    private static final ThreadLocal<Relaying> RELAYING = new ThreadLocal<>();
 
     /** {@code name;dur=1.234} or {@code name;desc=hit}, as this class writes them (and other tiers do). */
     private static final Pattern ENTRY =
@@ -38,6 +36,8 @@ public final class ServerTiming {
     private final long startedNanos = System.nanoTime();
     /** Durations in nanoseconds (summed when a name repeats, e.g. several statements) or descriptions. */
     private final Map<String, Object> entries = new LinkedHashMap<>();
+    /** The tier {@link #call} is calling, under which {@link #relayingInterceptor()} passes answers' entries on. */
+    private String calling;
 
     private ServerTiming() {}
 
@@ -77,13 +77,12 @@ public final class ServerTiming {
     public static <T> T call(String tier, Supplier<T> call) {
         ServerTiming timing = CURRENT.get();
         if (timing == null) return call.get();
-        Relaying outer = RELAYING.get();
-        RELAYING.set(new Relaying(timing, tier));
+        String outer = timing.calling;
+        timing.calling = tier;
         try {
             return measure(tier, call);
         } finally {
-            if (outer == null) RELAYING.remove();
-            else RELAYING.set(outer);
+            timing.calling = outer;
         }
     }
 
@@ -94,15 +93,12 @@ public final class ServerTiming {
     public static ClientHttpRequestInterceptor relayingInterceptor() {
         return (request, body, execution) -> {
             ClientHttpResponse response = execution.execute(request, body);
-            Relaying relaying = RELAYING.get();
-            if (relaying != null)
-                relaying.timing.relay(relaying.tier, response.getHeaders().getFirst(HEADER));
+            ServerTiming timing = CURRENT.get();
+            if (timing != null && timing.calling != null)
+                timing.relay(timing.calling, response.getHeaders().getFirst(HEADER));
             return response;
         };
     }
-
-    /** Where answers received on this thread are passed on: the request's timing, under the tier being called. */
-    private record Relaying(ServerTiming timing, String tier) {}
 
     /** Adds the entries of a tier's {@code Server-Timing} header, each under {@code tier.}. */
     void relay(String tier, String header) {

@@ -78,25 +78,22 @@ public final class WarmingUp
     public void onApplicationEvent(AvailabilityChangeEvent<ReadinessState> event) {
         // Once, when the service first reports ready (a later change back to accepting traffic is no start).
         if (event.getState() != ReadinessState.ACCEPTING_TRAFFIC || !readyOnce.compareAndSet(false, true)) return;
-        if (properties.mode() == WarmUpProperties.Mode.OFF) return;
-        if (properties.mode().beforeReady()) {
-            if (properties.mode() == WarmUpProperties.Mode.TRAINING) exit();
-            return;
+        switch (properties.mode()) {
+            case AFTER_READY ->
+                Thread.ofPlatform().daemon().name("warm-up").start(() -> {
+                    try {
+                        warmUp();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    } catch (RuntimeException e) {
+                        log.warn("Warm-up after readiness failed", e);
+                    }
+                });
+            // From a thread of its own: closing the context from the thread that publishes its events would deadlock.
+            case TRAINING ->
+                Thread.ofPlatform().name("warm-up-exit").start(() -> System.exit(SpringApplication.exit(context)));
+            case OFF, BEFORE_READY -> {}
         }
-        Thread.ofPlatform().daemon().name("warm-up").start(() -> {
-            try {
-                warmUp();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } catch (RuntimeException e) {
-                log.warn("Warm-up after readiness failed", e);
-            }
-        });
-    }
-
-    /** From a thread of its own: closing the context from the thread that publishes its events would deadlock. */
-    private void exit() {
-        Thread.ofPlatform().name("warm-up-exit").start(() -> System.exit(SpringApplication.exit(context)));
     }
 
     private void warmUp() throws InterruptedException {

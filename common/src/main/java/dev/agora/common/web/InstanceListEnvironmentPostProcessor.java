@@ -27,11 +27,10 @@ public class InstanceListEnvironmentPostProcessor implements EnvironmentPostProc
             String list = environment.getProperty("agora.instances." + service);
             if (!StringUtils.hasText(list)) continue;
             String[] uris = StringUtils.commaDelimitedListToStringArray(list.replace(" ", ""));
+            // Spring Cloud names each instance's service after its key.
             for (int i = 0; i < uris.length; i++) {
-                String prefix = "spring.cloud.discovery.client.simple.instances." + service + "[" + i + "].";
-                properties.put(prefix + "uri", uris[i]);
-                properties.put(prefix + "instance-id", service + "-" + i);
-                properties.put(prefix + "service-id", service);
+                properties.put(
+                        "spring.cloud.discovery.client.simple.instances." + service + "[" + i + "].uri", uris[i]);
             }
         }
         if (!properties.isEmpty()) {

@@ -25,10 +25,6 @@ public final class RequestIds {
 
     private RequestIds() {}
 
-    public static String current() {
-        return MDC.get(MDC_KEY);
-    }
-
     /**
      * A request id only has to be unique enough to find a request's log lines, not unguessable: a random UUID from
      * {@link ThreadLocalRandom} instead of {@link UUID#randomUUID()}, whose {@code SecureRandom} serializes every
@@ -61,7 +57,7 @@ public final class RequestIds {
 
     public static ClientHttpRequestInterceptor propagatingInterceptor() {
         return (request, body, execution) -> {
-            String id = current();
+            String id = MDC.get(MDC_KEY);
             if (id != null && !request.getHeaders().containsHeader(HEADER)) {
                 request.getHeaders().set(HEADER, id);
             }
