@@ -3,7 +3,6 @@ package dev.agora.local.process;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,7 +18,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.jar.JarFile;
@@ -58,9 +56,12 @@ public final class TestAotCaches {
     /**
      * One training at a time in this JVM. Two at a time (one a core) trained a frontend suite's catalog and order
      * sooner alone, but CI builds two modules side by side, each starting clusters: four trainings on two cores made
-     * the frontend suite's first class take 267 s instead of 140 s.
+     * the frontend suite's first class take 267 s instead of 140 s. A thread waits for its turn holding no jar's lock
+     * ({@link TrainingTurns}): when it held the lock of the jar it was to train, the launcher's tests, preparing their
+     * four tiers at once, held every jar's lock while training one, and the frontend's tests, started beside them,
+     * waited for jars no one was training: a CI run trained its four caches one after another, on one core of two.
      */
-    private static final Semaphore TRAININGS = new Semaphore(1);
+    private static final TrainingTurns TRAININGS = new TrainingTurns(1);
 
     private TestAotCaches() {}
 
@@ -83,37 +84,57 @@ public final class TestAotCaches {
         synchronized (LOCKS.computeIfAbsent(root, folder -> new Object())) {
             try {
                 Files.createDirectories(root);
-                try (FileChannel channel = FileChannel.open(
-                                root.resolve("lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-                        FileLock ignored = channel.lock()) {
-                    Path folder = root.resolve(version(execJar));
-                    Path application;
-                    try {
-                        application = extracted(execJar, folder);
-                    } catch (RuntimeException e) {
-                        log.warn("Running {} from its exec jar: extracting it failed: {}", execJar, e.getMessage());
-                        return;
-                    }
-                    Path cache = folder.resolve("service.aot");
-                    Path failed = folder.resolve("training-failed");
-                    if (!Files.exists(cache) && !Files.exists(failed)) {
-                        train(
-                                application,
-                                cache,
-                                failed,
-                                folder.resolve("training.log"),
-                                builder,
-                                trainingDatabase.apply(databaseName(execJar)));
-                    }
-                    builder.jar(application);
-                    List<String> options = new ArrayList<>(withoutCds(builder.jvmOptions()));
-                    if (Files.isRegularFile(cache)) options.add("-XX:AOTCache=" + cache);
-                    builder.jvmOptions(options);
+                Path folder = root.resolve(version(execJar));
+                try (FileChannel channel =
+                        FileChannel.open(root.resolve("lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+                    TRAININGS.prepare(
+                            channel,
+                            () -> {
+                                if (!extract(execJar, folder)) return true;
+                                if (!trained(folder)) return false;
+                                runFrom(builder, folder, execJar);
+                                return true;
+                            },
+                            () -> {
+                                train(
+                                        application(folder, execJar),
+                                        folder.resolve("service.aot"),
+                                        folder.resolve("training-failed"),
+                                        folder.resolve("training.log"),
+                                        builder,
+                                        trainingDatabase.apply(databaseName(execJar)));
+                                return true;
+                            });
                 }
             } catch (IOException e) {
                 throw new UncheckedIOException("AOT cache of " + execJar, e);
             }
         }
+    }
+
+    /** Extracts {@code execJar} into {@code folder} unless done; false when that failed (it then runs as it is). */
+    private static boolean extract(Path execJar, Path folder) throws IOException {
+        try {
+            extracted(execJar, folder);
+            return true;
+        } catch (RuntimeException e) {
+            log.warn("Running {} from its exec jar: extracting it failed: {}", execJar, e.getMessage());
+            return false;
+        }
+    }
+
+    /** Whether the jar's training ran, in this JVM or another: its cache is there, or it failed for good. */
+    private static boolean trained(Path folder) {
+        return Files.exists(folder.resolve("service.aot")) || Files.exists(folder.resolve("training-failed"));
+    }
+
+    /** Points {@code builder} at the extracted copy in {@code folder} and at its cache, when the training made one. */
+    private static void runFrom(ServiceProcess.Builder builder, Path folder, Path execJar) {
+        Path cache = folder.resolve("service.aot");
+        builder.jar(application(folder, execJar));
+        List<String> options = new ArrayList<>(withoutCds(builder.jvmOptions()));
+        if (Files.isRegularFile(cache)) options.add("-XX:AOTCache=" + cache);
+        builder.jvmOptions(options);
     }
 
     /** Only a Spring Boot exec jar can be extracted into plain jars (a test may run a small jar of its own). */
@@ -155,8 +176,13 @@ public final class TestAotCaches {
     }
 
     /** The application jar of {@code jar}'s extracted copy in {@code folder} (with its {@code lib/}). */
+    private static Path application(Path folder, Path jar) {
+        return folder.resolve("app").resolve(jar.getFileName());
+    }
+
+    /** Extracts {@code jar} into {@code folder} unless an earlier run did; its application jar. */
     private static Path extracted(Path jar, Path folder) throws IOException {
-        Path application = folder.resolve("app").resolve(jar.getFileName());
+        Path application = application(folder, jar);
         if (Files.isRegularFile(folder.resolve("extracted"))) return application;
         Files.createDirectories(folder);
         run(
@@ -197,7 +223,6 @@ public final class TestAotCaches {
         environment.put(
                 ParentWatch.PARENT_PID_VARIABLE,
                 Long.toString(ProcessHandle.current().pid()));
-        TRAININGS.acquireUninterruptibly();
         long started = System.nanoTime();
         try {
             run(command, environment, logFile, TRAINING_TIMEOUT);
@@ -210,8 +235,6 @@ public final class TestAotCaches {
             log.warn("AOT training of {} failed (see {}): {}", application.getFileName(), logFile, e.getMessage());
             Files.deleteIfExists(cache);
             Files.writeString(failed, e.getMessage() + "\n");
-        } finally {
-            TRAININGS.release();
         }
     }
 
