@@ -2,7 +2,7 @@ package dev.agora.common;
 
 import dev.agora.common.problem.AgoraProblemHandler;
 import dev.agora.common.problem.BusyPools;
-import dev.agora.common.timing.ServerTimingFilter;
+import dev.agora.common.timing.ServerTiming;
 import dev.agora.common.warmup.WarmUpProperties;
 import dev.agora.common.warmup.WarmingUp;
 import dev.agora.common.web.RequestIds;
@@ -63,8 +63,8 @@ public class AgoraCommonAutoConfiguration {
 
     /** Right after the request id, before Spring Security's chain, so its 401/403 carry the header too. */
     @Bean
-    FilterRegistrationBean<ServerTimingFilter> serverTimingFilter() {
-        var registration = new FilterRegistrationBean<>(new ServerTimingFilter());
+    FilterRegistrationBean<ServerTiming.Filter> serverTimingFilter() {
+        var registration = new FilterRegistrationBean<>(new ServerTiming.Filter());
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 1);
         return registration;
     }

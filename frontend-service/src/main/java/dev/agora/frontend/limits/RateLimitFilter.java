@@ -2,9 +2,9 @@ package dev.agora.frontend.limits;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import dev.agora.common.security.AccessRules;
 import dev.agora.common.problem.ProblemResponses;
 import dev.agora.common.problem.ProblemTypes;
+import dev.agora.common.security.AccessRules;
 import dev.agora.frontend.limits.RateLimitSettings.Per;
 import dev.agora.frontend.limits.RateLimitSettings.RateRule;
 import io.github.resilience4j.ratelimiter.RateLimiter;
