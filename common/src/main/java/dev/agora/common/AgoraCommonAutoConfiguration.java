@@ -2,22 +2,18 @@ package dev.agora.common;
 
 import dev.agora.common.problem.AgoraProblemHandler;
 import dev.agora.common.problem.BusyPools;
-import dev.agora.common.security.ServiceTokens;
-import dev.agora.common.timing.ServerTimingFilter;
+import dev.agora.common.timing.ServerTiming;
 import dev.agora.common.warmup.WarmUpProperties;
-import dev.agora.common.warmup.WarmUpRequests;
 import dev.agora.common.warmup.WarmingUp;
 import dev.agora.common.web.RequestIds;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
@@ -31,7 +27,7 @@ import org.springframework.core.env.Environment;
 @AutoConfiguration
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @EnableConfigurationProperties(WarmUpProperties.class)
-@Import(AgoraProblemHandler.class)
+@Import({AgoraProblemHandler.class, WarmingUp.class})
 public class AgoraCommonAutoConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(AgoraCommonAutoConfiguration.class);
@@ -67,8 +63,8 @@ public class AgoraCommonAutoConfiguration {
 
     /** Right after the request id, before Spring Security's chain, so its 401/403 carry the header too. */
     @Bean
-    FilterRegistrationBean<ServerTimingFilter> serverTimingFilter() {
-        var registration = new FilterRegistrationBean<>(new ServerTimingFilter());
+    FilterRegistrationBean<ServerTiming.Filter> serverTimingFilter() {
+        var registration = new FilterRegistrationBean<>(new ServerTiming.Filter());
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 1);
         return registration;
     }
@@ -82,21 +78,5 @@ public class AgoraCommonAutoConfiguration {
         var registration = new FilterRegistrationBean<>(BusyPools.filter());
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
         return registration;
-    }
-
-    /**
-     * Where a mode is named; {@code off} (the default) leaves it idle. A plain property condition rather than an
-     * expression on the mode's value: no SpEL evaluated while the configuration is read at start.
-     */
-    @Bean
-    @ConditionalOnProperty("agora.warm-up.mode")
-    WarmingUp warmingUp(
-            WarmUpProperties properties,
-            ObjectProvider<WarmUpRequests> requests,
-            ServiceTokens tokens,
-            WebServerApplicationContext context) {
-        var all =
-                requests.orderedStream().flatMap(own -> own.requests().stream()).toList();
-        return new WarmingUp(properties, all, tokens, context);
     }
 }

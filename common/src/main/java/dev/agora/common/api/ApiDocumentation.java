@@ -20,7 +20,6 @@ import io.swagger.v3.oas.models.security.SecurityScheme;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import org.springdoc.core.customizers.GlobalOpenApiCustomizer;
 import org.springdoc.core.customizers.GlobalOperationCustomizer;
 import org.springframework.beans.factory.annotation.Value;
@@ -40,19 +39,31 @@ import org.springframework.context.annotation.Bean;
 @ConditionalOnClass(GlobalOpenApiCustomizer.class)
 public class ApiDocumentation {
 
-    /** The security scheme's name in every document. */
     public static final String OAUTH2 = "oauth2";
-    /** The problem+json schema's name in every document. */
     public static final String PROBLEM = "Problem";
     /** The extension listing the roles an operation needs (empty: anyone). */
     public static final String ROLES = "x-agora-roles";
 
     private static final String PROBLEM_JSON = "application/problem+json";
 
+    /** The document's frame: title, the token endpoint under the issuer, the problem schema. */
     @Bean
     @ConditionalOnMissingBean
     OpenAPI agoraOpenApi(AgoraSecurityProperties security, @Value("${spring.application.name:agora}") String name) {
-        return frame("Agora " + name, security.issuer());
+        String issuer = security.issuer();
+        SecurityScheme oauth2 = new SecurityScheme()
+                .type(SecurityScheme.Type.OAUTH2)
+                .description("Client credentials: POST the client's id and secret (HTTP Basic) to the token URL with"
+                        + " grant_type=client_credentials; the token acts for the client's user and carries that"
+                        + " user's roles. Discovery: /.well-known/oauth-authorization-server under the issuer "
+                        + issuer)
+                .flows(new OAuthFlows()
+                        .clientCredentials(new OAuthFlow()
+                                .tokenUrl(issuer.replaceAll("/+$", "") + "/oauth2/token")
+                                .scopes(new Scopes())));
+        return new OpenAPI()
+                .info(new Info().title("Agora " + name).version("1"))
+                .components(new Components().addSecuritySchemes(OAUTH2, oauth2).addSchemas(PROBLEM, problemSchema()));
     }
 
     /** An operation's security requirement and roles from its {@link Access}. */
@@ -69,30 +80,12 @@ public class ApiDocumentation {
     GlobalOpenApiCustomizer agoraProblems() {
         return openApi -> {
             // Added here, after springdoc has dropped the schemas nothing referred to yet.
-            if (openApi.getComponents() == null) openApi.setComponents(new Components());
-            if (openApi.getComponents().getSchemas() == null
-                    || !openApi.getComponents().getSchemas().containsKey(PROBLEM)) {
+            var schemas = openApi.getComponents().getSchemas();
+            if (schemas == null || !schemas.containsKey(PROBLEM))
                 openApi.getComponents().addSchemas(PROBLEM, problemSchema());
-            }
             if (openApi.getPaths() == null) return;
             openApi.getPaths().values().forEach(path -> path.readOperations().forEach(ApiDocumentation::problemsFor));
         };
-    }
-
-    /** The document's frame: title, the token endpoint under {@code issuer}, the problem schema. */
-    static OpenAPI frame(String title, String issuer) {
-        String tokenUrl = issuer.replaceAll("/+$", "") + "/oauth2/token";
-        SecurityScheme oauth2 = new SecurityScheme()
-                .type(SecurityScheme.Type.OAUTH2)
-                .description("Client credentials: POST the client's id and secret (HTTP Basic) to the token URL with"
-                        + " grant_type=client_credentials; the token acts for the client's user and carries that"
-                        + " user's roles. Discovery: /.well-known/oauth-authorization-server under the issuer "
-                        + issuer)
-                .flows(new OAuthFlows()
-                        .clientCredentials(new OAuthFlow().tokenUrl(tokenUrl).scopes(new Scopes())));
-        return new OpenAPI()
-                .info(new Info().title(title).version("1"))
-                .components(new Components().addSecuritySchemes(OAUTH2, oauth2).addSchemas(PROBLEM, problemSchema()));
     }
 
     /** RFC 9457's members; services add their own (a validation problem's {@code errors}). */
@@ -131,18 +124,13 @@ public class ApiDocumentation {
         if (operation.getResponses() == null) return;
         Content problem =
                 new Content().addMediaType(PROBLEM_JSON, new MediaType().schema(new Schema<>().$ref(PROBLEM)));
-        for (Map.Entry<String, ApiResponse> answer : operation.getResponses().entrySet()) {
-            char first = answer.getKey().charAt(0);
-            if (first == '4' || first == '5') answer.getValue().setContent(problem);
-        }
-        if (!operation.getResponses().containsKey("default")) {
-            operation
-                    .getResponses()
-                    .addApiResponse(
-                            "default",
-                            new ApiResponse()
-                                    .description("A problem (RFC 9457)")
-                                    .content(problem));
-        }
+        operation.getResponses().forEach((status, answer) -> {
+            if (status.startsWith("4") || status.startsWith("5")) answer.setContent(problem);
+        });
+        operation
+                .getResponses()
+                .putIfAbsent(
+                        "default",
+                        new ApiResponse().description("A problem (RFC 9457)").content(problem));
     }
 }

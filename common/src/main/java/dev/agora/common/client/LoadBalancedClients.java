@@ -111,10 +111,9 @@ public class LoadBalancedClients implements DisposableBean {
     /** Apache HttpClient 5, the fastest RestClient backend measured here; the load balancer retries, not it. */
     static CloseableHttpClient pool(String name, AgoraClients.Settings settings, MeterRegistry meters) {
         Timeout answer = Timeout.of(settings.timeout());
-        int connections = settings.maxConcurrentCalls();
         PoolingHttpClientConnectionManager pool = PoolingHttpClientConnectionManagerBuilder.create()
-                .setMaxConnPerRoute(connections)
-                .setMaxConnTotal(connections * 2)
+                .setMaxConnPerRoute(settings.maxConcurrentCalls())
+                .setMaxConnTotal(settings.maxConcurrentCalls() * 2)
                 .setDefaultConnectionConfig(ConnectionConfig.custom()
                         .setConnectTimeout(Timeout.of(AgoraClients.CONNECT_TIMEOUT))
                         .setSocketTimeout(answer)

@@ -4,17 +4,15 @@ import io.github.resilience4j.bulkhead.BulkheadRegistry;
 import io.github.resilience4j.bulkhead.ThreadPoolBulkheadRegistry;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.github.resilience4j.timelimiter.TimeLimiterRegistry;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.cloud.client.loadbalancer.LoadBalancedRetryFactory;
 import org.springframework.cloud.loadbalancer.annotation.LoadBalancerClients;
 import org.springframework.cloud.loadbalancer.support.LoadBalancerClientFactory;
 import org.springframework.context.annotation.Bean;
-import org.springframework.retry.RetryListener;
+import org.springframework.context.annotation.Import;
 
 /**
  * Replica calls for a service with Spring Cloud LoadBalancer, spring-retry and Spring Cloud CircuitBreaker (frontend,
@@ -40,13 +38,8 @@ import org.springframework.retry.RetryListener;
 @ConditionalOnBean(LoadBalancerClientFactory.class)
 @EnableConfigurationProperties(AgoraClients.class)
 @LoadBalancerClients(defaultConfiguration = HealthCheckedInstances.class)
+@Import(ReplicaRetries.class)
 public class LoadBalancedClientsAutoConfiguration {
-
-    @Bean
-    LoadBalancedRetryFactory replicaRetries(
-            LoadBalancerClientFactory loadBalancers, ObjectProvider<RetryListener> listeners) {
-        return new ReplicaRetries(loadBalancers, listeners.orderedStream().toList());
-    }
 
     @Bean
     @ConditionalOnMissingBean

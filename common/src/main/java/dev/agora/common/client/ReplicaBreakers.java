@@ -26,7 +26,7 @@ import org.springframework.http.client.ClientHttpResponse;
  * HealthCheckedInstances#admitted}); an attempt its breaker does not permit (that list's last resort) is sent all the
  * same and not recorded.
  */
-public final class ReplicaBreakers implements ClientHttpRequestInterceptor {
+final class ReplicaBreakers implements ClientHttpRequestInterceptor {
 
     private static final Logger log = LoggerFactory.getLogger(ReplicaBreakers.class);
 
@@ -63,30 +63,27 @@ public final class ReplicaBreakers implements ClientHttpRequestInterceptor {
                         .build());
     }
 
-    /** The breaker of the replica at {@code authority} ({@code host:port}). */
-    public CircuitBreaker breaker(String authority) {
-        return byAuthority.computeIfAbsent(
-                authority, named -> registry.circuitBreaker(serviceId + "@" + named, serviceId));
-    }
-
     @Override
     public ClientHttpResponse intercept(HttpRequest request, byte[] body, ClientHttpRequestExecution execution)
             throws IOException {
-        CircuitBreaker breaker = breaker(request.getURI().getRawAuthority());
+        CircuitBreaker breaker = byAuthority.computeIfAbsent(
+                request.getURI().getRawAuthority(),
+                replica -> registry.circuitBreaker(serviceId + "@" + replica, serviceId));
         boolean permitted = breaker.tryAcquirePermission();
         long started = System.nanoTime();
         try {
             ClientHttpResponse response = execution.execute(request, body);
-            if (permitted)
+            if (permitted) {
                 breaker.onResult(
-                        nanosSince(started),
+                        System.nanoTime() - started,
                         TimeUnit.NANOSECONDS,
                         response.getStatusCode().value());
+            }
             return response;
         } catch (IOException | RuntimeException | Error failed) {
             if (failed instanceof ConnectionRequestTimeoutException) poolTimeouts.increment();
             if (!neverSent(failed)) {
-                if (permitted) breaker.onError(nanosSince(started), TimeUnit.NANOSECONDS, failed);
+                if (permitted) breaker.onError(System.nanoTime() - started, TimeUnit.NANOSECONDS, failed);
                 throw failed;
             }
             if (permitted) breaker.releasePermission();
@@ -98,10 +95,6 @@ public final class ReplicaBreakers implements ClientHttpRequestInterceptor {
             }
             throw failed;
         }
-    }
-
-    private static long nanosSince(long started) {
-        return System.nanoTime() - started;
     }
 
     /** The request never reached the replica: refused, unroutable, or the connect timed out. */

@@ -3,20 +3,19 @@ package dev.agora.common.client;
 import dev.agora.common.problem.ProblemTypes;
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.List;
 import java.util.Set;
-import org.springframework.cloud.client.ServiceInstance;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.cloud.client.loadbalancer.ClientHttpResponseStatusCodeException;
 import org.springframework.cloud.client.loadbalancer.LoadBalancedRetryContext;
 import org.springframework.cloud.client.loadbalancer.LoadBalancedRetryFactory;
 import org.springframework.cloud.client.loadbalancer.LoadBalancedRetryPolicy;
 import org.springframework.cloud.client.loadbalancer.LoadBalancerProperties;
 import org.springframework.cloud.client.loadbalancer.ServiceInstanceChooser;
-import org.springframework.cloud.client.loadbalancer.reactive.ReactiveLoadBalancer;
 import org.springframework.cloud.loadbalancer.blocking.retry.BlockingLoadBalancedRetryPolicy;
+import org.springframework.cloud.loadbalancer.support.LoadBalancerClientFactory;
 import org.springframework.retry.RetryListener;
 import org.springframework.retry.backoff.BackOffPolicy;
-import org.springframework.retry.backoff.FixedBackOffPolicy;
+import org.springframework.retry.backoff.BackOffPolicyBuilder;
 import org.springframework.retry.backoff.NoBackOffPolicy;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
@@ -36,12 +35,12 @@ public final class ReplicaRetries implements LoadBalancedRetryFactory {
     private static final Set<String> IDEMPOTENT = Set.of("GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE");
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    private final ReactiveLoadBalancer.Factory<ServiceInstance> loadBalancers;
+    private final LoadBalancerClientFactory loadBalancers;
     private final RetryListener[] listeners;
 
-    public ReplicaRetries(ReactiveLoadBalancer.Factory<ServiceInstance> loadBalancers, List<RetryListener> listeners) {
+    public ReplicaRetries(LoadBalancerClientFactory loadBalancers, ObjectProvider<RetryListener> listeners) {
         this.loadBalancers = loadBalancers;
-        this.listeners = listeners.toArray(RetryListener[]::new);
+        this.listeners = listeners.orderedStream().toArray(RetryListener[]::new);
     }
 
     /** Whether a request may be applied twice without harm: by its method, or by the key it carries. */
@@ -58,9 +57,9 @@ public final class ReplicaRetries implements LoadBalancedRetryFactory {
     public BackOffPolicy createBackOffPolicy(String serviceId) {
         var backoff = loadBalancers.getProperties(serviceId).getRetry().getBackoff();
         if (!backoff.isEnabled()) return new NoBackOffPolicy();
-        var pause = new FixedBackOffPolicy();
-        pause.setBackOffPeriod(backoff.getMinBackoff().toMillis());
-        return pause;
+        return BackOffPolicyBuilder.newBuilder()
+                .delay(backoff.getMinBackoff().toMillis())
+                .build();
     }
 
     @Override

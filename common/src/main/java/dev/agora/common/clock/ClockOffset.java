@@ -7,14 +7,9 @@ import java.time.Instant;
  * One measurement of this instance's clock against the database's, NTP-style: the database's time minus the
  * midpoint of the query's round trip on the local clock. Positive: the database is ahead (this clock is behind).
  * Its error is at most half the round trip.
- *
- * @param offset database time minus local time
- * @param roundTrip how long the query took on the local clock
- * @param measuredAt local time of the measurement
  */
 public record ClockOffset(Duration offset, Duration roundTrip, Instant measuredAt) {
 
-    /** From the local times before and after the query and the database's time in between. */
     static ClockOffset of(Instant before, Instant database, Instant after) {
         Duration roundTrip = Duration.between(before, after);
         Instant midpoint = before.plus(roundTrip.dividedBy(2));

@@ -23,12 +23,11 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Measures this instance's clock against PostgreSQL's ({@code clock_timestamp()}), the cluster's reference, every
- * {@code agora.clock.interval} on a thread of its own: one query per period, nothing on request paths. The latest
- * measurement is read by the {@code agora.clock.offset} gauge and by readiness: as the {@code clock} health check this
- * is DOWN, with the reason, while the offset exceeds 500 ms ({@link ClockProperties#MAX_OFFSET}). It is UNKNOWN (which leaves
- * readiness to the other checks) before the first measurement, without a database, and when no measurement succeeded
- * for three intervals: the database's own troubles are not the clock's.
+ * Measures this instance's clock against PostgreSQL's ({@code clock_timestamp()}) every {@code agora.clock.interval} on
+ * a thread of its own, nothing on request paths; the {@code agora.clock.offset} gauge and the {@code clock} health
+ * check read the latest measurement (common/README.md, "One clock"). The check is UNKNOWN, which leaves readiness to
+ * the other checks, before the first measurement, without a database, and when none succeeded for three intervals:
+ * the database's own troubles are not the clock's.
  */
 public final class DatabaseClock implements SmartLifecycle, HealthIndicator, MeterBinder {
 
@@ -58,7 +57,7 @@ public final class DatabaseClock implements SmartLifecycle, HealthIndicator, Met
         this.meters = meters;
     }
 
-    /** Seconds, database minus local (NTP's sign: negative while this clock is ahead); NaN before a reading. */
+    /** NTP's sign: negative while this clock is ahead; NaN before a reading. */
     @Override
     public void bindTo(MeterRegistry registry) {
         Gauge.builder("agora.clock.offset", this, clock -> clock.last == null ? Double.NaN : clock.last.offsetSeconds())
@@ -71,11 +70,9 @@ public final class DatabaseClock implements SmartLifecycle, HealthIndicator, Met
         try (Connection connection = database.getConnection();
                 PreparedStatement query = connection.prepareStatement("SELECT clock_timestamp()")) {
             Instant before = local.instant();
-            Instant databaseTime;
-            try (ResultSet row = query.executeQuery()) {
-                row.next();
-                databaseTime = row.getObject(1, OffsetDateTime.class).toInstant();
-            }
+            ResultSet row = query.executeQuery(); // closed with the statement
+            row.next();
+            Instant databaseTime = row.getObject(1, OffsetDateTime.class).toInstant();
             ClockOffset offset = ClockOffset.of(before, databaseTime, local.instant());
             last = offset;
             lastNanos = System.nanoTime();

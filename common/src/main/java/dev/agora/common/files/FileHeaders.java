@@ -91,7 +91,6 @@ public final class FileHeaders {
         return headers.getFirst(HttpHeaders.LAST_MODIFIED);
     }
 
-    /** {@code Content-Disposition}: an attachment under the file's name. */
     public static String disposition(String name) {
         return ContentDisposition.attachment()
                 .filename(name, StandardCharsets.UTF_8)

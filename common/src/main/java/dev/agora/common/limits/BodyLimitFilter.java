@@ -55,8 +55,7 @@ final class BodyLimitFilter extends OncePerRequestFilter {
             response.setHeader("Connection", "close");
             ProblemResponses.write(
                     response, HttpStatus.CONTENT_TOO_LARGE, ProblemTypes.CONTENT_TOO_LARGE, tooLarge(request));
-            // Out now: Tomcat swallows what is left of the body (up to max-swallow-size) before it completes a
-            // response.
+            // Out now: Tomcat swallows the rest of the body (up to max-swallow-size) before it completes a response.
             response.flushBuffer();
         }
     }

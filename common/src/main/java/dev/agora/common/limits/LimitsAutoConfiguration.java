@@ -2,16 +2,12 @@ package dev.agora.common.limits;
 
 import dev.agora.common.security.AccessRules;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.util.List;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.Ordered;
-import org.springframework.security.web.servlet.util.matcher.PathPatternRequestMatcher;
-import org.springframework.security.web.util.matcher.OrRequestMatcher;
-import org.springframework.security.web.util.matcher.RequestMatcher;
 import org.springframework.util.unit.DataSize;
 
 /**
@@ -34,18 +30,9 @@ public class LimitsAutoConfiguration {
         var unbounded = rules.orderedStream()
                 .flatMap(rule -> rule.unboundedBodyPaths().stream())
                 .toList();
-        var registration =
-                new FilterRegistrationBean<>(new BodyLimitFilter(MAX_BODY.toBytes(), anyOf(unbounded), meters));
+        var registration = new FilterRegistrationBean<>(
+                new BodyLimitFilter(MAX_BODY.toBytes(), AccessRules.anyOf(null, unbounded), meters));
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 2);
         return registration;
-    }
-
-    /** Spring Security's path matchers, as its own rules match: any of the patterns (none: no request). */
-    public static RequestMatcher anyOf(List<String> patterns) {
-        if (patterns.isEmpty()) return request -> false;
-        return new OrRequestMatcher(patterns.stream()
-                .map(pattern -> (RequestMatcher)
-                        PathPatternRequestMatcher.withDefaults().matcher(pattern.strip()))
-                .toList());
     }
 }

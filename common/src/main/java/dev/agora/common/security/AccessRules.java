@@ -1,8 +1,12 @@
 package dev.agora.common.security;
 
 import java.util.List;
+import org.springframework.http.HttpMethod;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.annotation.web.configurers.AuthorizeHttpRequestsConfigurer;
+import org.springframework.security.web.servlet.util.matcher.PathPatternRequestMatcher;
+import org.springframework.security.web.util.matcher.OrRequestMatcher;
+import org.springframework.security.web.util.matcher.RequestMatcher;
 
 /**
  * A service's own authorization rules, added to common's filter chain after the health and API-doc paths
@@ -29,6 +33,15 @@ public interface AccessRules {
      */
     default List<String> unboundedBodyPaths() {
         return List.of();
+    }
+
+    /** Spring Security's path matchers for {@code method} (null: any), as its rules match; none: no request. */
+    static RequestMatcher anyOf(HttpMethod method, List<String> patterns) {
+        if (patterns.isEmpty()) return request -> false;
+        return new OrRequestMatcher(patterns.stream()
+                .map(pattern -> (RequestMatcher)
+                        PathPatternRequestMatcher.withDefaults().matcher(method, pattern.strip()))
+                .toList());
     }
 
     /** {@code rules} with the GET paths they open to anyone as public reads, and the paths they let stream bodies. */

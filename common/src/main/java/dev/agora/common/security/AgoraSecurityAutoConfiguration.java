@@ -11,6 +11,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.core.env.Environment;
@@ -26,10 +27,8 @@ import org.springframework.security.oauth2.server.resource.authentication.Delega
 import org.springframework.security.oauth2.server.resource.authentication.JwtAuthenticationConverter;
 import org.springframework.security.oauth2.server.resource.authentication.JwtGrantedAuthoritiesConverter;
 import org.springframework.security.web.SecurityFilterChain;
-import org.springframework.security.web.servlet.util.matcher.PathPatternRequestMatcher;
 import org.springframework.security.web.util.matcher.AndRequestMatcher;
 import org.springframework.security.web.util.matcher.NegatedRequestMatcher;
-import org.springframework.security.web.util.matcher.OrRequestMatcher;
 import org.springframework.security.web.util.matcher.RequestHeaderRequestMatcher;
 import org.springframework.security.web.util.matcher.RequestMatcher;
 
@@ -47,6 +46,7 @@ import org.springframework.security.web.util.matcher.RequestMatcher;
         })
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @EnableConfigurationProperties(AgoraSecurityProperties.class)
+@Import(ProblemSecurityHandlers.class)
 public class AgoraSecurityAutoConfiguration {
 
     /** Common's chain comes after any chain a service puts in front (the frontend's authorization server). */
@@ -68,11 +68,6 @@ public class AgoraSecurityAutoConfiguration {
             connector.setEncodedSolidusHandling(EncodedSolidusHandling.PASS_THROUGH.getValue());
             connector.setEncodedReverseSolidusHandling(EncodedSolidusHandling.PASS_THROUGH.getValue());
         });
-    }
-
-    @Bean
-    ProblemSecurityHandlers problemSecurityHandlers() {
-        return new ProblemSecurityHandlers();
     }
 
     @Bean
@@ -121,32 +116,25 @@ public class AgoraSecurityAutoConfiguration {
     }
 
     /**
-     * The anonymous public reads: a {@code GET} of a path one of the service's {@link AccessRules#publicReads} names
-     * that carries no {@code Authorization} header. A read that carries a token is not one of them: it goes to the
-     * resource server's chain, where a bad token is refused as everywhere.
-     */
-    private static RequestMatcher publicReads(ObjectProvider<AccessRules> rules) {
-        var paths = rules.orderedStream()
-                .flatMap(rule -> rule.publicReads().stream())
-                .map(path -> (RequestMatcher)
-                        PathPatternRequestMatcher.withDefaults().matcher(HttpMethod.GET, path))
-                .toList();
-        if (paths.isEmpty()) return request -> false;
-        return new AndRequestMatcher(
-                new NegatedRequestMatcher(new RequestHeaderRequestMatcher(HttpHeaders.AUTHORIZATION)),
-                new OrRequestMatcher(paths));
-    }
-
-    /**
-     * Anonymous public reads need no identity, no session and no authorization decision, and they are the hottest
-     * requests of the system (lookups, searches, downloads): a stateless chain of their own, first among the chains.
-     * Public data may be cached, so the default {@code Cache-Control: no-store} is left out, and no page is read here
-     * (the pages have chains of their own), so the frame and XSS headers are too.
+     * Anonymous public reads, a {@code GET} of a path one of the service's {@link AccessRules#publicReads} names that
+     * carries no {@code Authorization} header, need no identity, no session and no authorization decision, and they
+     * are the hottest requests of the system (lookups, searches, downloads): a stateless chain of their own, first
+     * among the chains. A read that carries a token goes to the resource server's chain, where a bad token is refused
+     * as everywhere. Public data may be cached, so the default {@code Cache-Control: no-store} is left out, and no page
+     * is read here (the pages have chains of their own), so the frame and XSS headers are too.
      */
     @Bean
     @Order(PUBLIC_READS_ORDER)
     SecurityFilterChain agoraPublicReads(HttpSecurity http, ObjectProvider<AccessRules> rules) throws Exception {
-        return anonymousReads(http, publicReads(rules))
+        var paths = rules.orderedStream()
+                .flatMap(rule -> rule.publicReads().stream())
+                .toList();
+        RequestMatcher publicReads = paths.isEmpty()
+                ? request -> false
+                : new AndRequestMatcher(
+                        new NegatedRequestMatcher(new RequestHeaderRequestMatcher(HttpHeaders.AUTHORIZATION)),
+                        AccessRules.anyOf(HttpMethod.GET, paths));
+        return anonymousReads(http, publicReads)
                 .headers(headers -> headers.cacheControl(cache -> cache.disable())
                         .frameOptions(frames -> frames.disable())
                         .xssProtection(xss -> xss.disable()))
@@ -176,7 +164,7 @@ public class AgoraSecurityAutoConfiguration {
      * The token's {@code roles} claim ({@code ["customer"]}) as {@code ROLE_CUSTOMER} authorities, beside the scopes
      * as {@code SCOPE_*}.
      */
-    public static JwtAuthenticationConverter rolesAndScopes() {
+    private static JwtAuthenticationConverter rolesAndScopes() {
         var roles = new JwtGrantedAuthoritiesConverter();
         roles.setAuthoritiesClaimName(Roles.CLAIM);
         roles.setAuthorityPrefix("");
@@ -215,8 +203,7 @@ public class AgoraSecurityAutoConfiguration {
                 })
                 .oauth2ResourceServer(
                         server -> server.jwt(jwt -> jwt.decoder(decoder).jwtAuthenticationConverter(rolesAndScopes()))
-                                .authenticationEntryPoint(problems)
-                                .accessDeniedHandler(problems))
+                                .authenticationEntryPoint(problems))
                 .exceptionHandling(
                         errors -> errors.authenticationEntryPoint(problems).accessDeniedHandler(problems));
         return http.build();

@@ -55,7 +55,6 @@ public final class VerifiedTokens implements JwtDecoder {
     private static Duration keepFor(Jwt jwt) {
         if (jwt.getExpiresAt() == null) return Duration.ZERO;
         Duration left = Duration.between(Instant.now(), jwt.getExpiresAt());
-        if (left.isNegative()) return Duration.ZERO;
-        return left.compareTo(LONGEST_KEPT) < 0 ? left : LONGEST_KEPT;
+        return left.isNegative() ? Duration.ZERO : left.compareTo(LONGEST_KEPT) < 0 ? left : LONGEST_KEPT;
     }
 }

@@ -6,10 +6,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
  * Whether and when a service sends itself its {@link WarmUpRequests} after start-up ({@code AGORA_WARMUP_MODE}),
- * before it reports ready or just after; not by default.
- *
- * @param maxRequests stop earlier after this many
- * @param mode when the requests are sent, and what happens after them
+ * before it reports ready or just after (at most {@code max-requests}, and {@link #DURATION}); not by default.
  */
 @ConfigurationProperties("agora.warm-up")
 public record WarmUpProperties(@DefaultValue("5000") int maxRequests, @DefaultValue("off") Mode mode) {

@@ -14,29 +14,29 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.ApplicationArguments;
 import org.springframework.boot.ApplicationRunner;
 import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.availability.AvailabilityChangeEvent;
 import org.springframework.boot.availability.ReadinessState;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ApplicationListener;
 
 /**
- * Sends the service's own request path through its HTTP stack, Spring MVC, Jackson and database driver until
- * the JIT has compiled the hot part of it. With {@code agora.warm-up.mode=before-ready} before the service reports
- * ready: as an application runner it runs after the web server started and before Spring Boot publishes readiness,
- * so health probes, the cluster launcher and the callers' balancers see the service only once it is warm. With {@code
- * after-ready} it runs on a background thread once the service is ready (the cluster launcher's, whose JVMs
- * start from AOT caches that already hold method profiles), and with {@code training} it runs before ready and the
- * service stops afterwards (the launcher's AOT training run); {@link WarmUpProperties.Mode}.
+ * Sends the service its own {@link WarmUpRequests} through its HTTP stack, Spring MVC, Jackson and database driver
+ * until the JIT has compiled the hot part of it, when {@link WarmUpProperties.Mode} says: as an application runner
+ * (after the web server started, before Spring Boot publishes readiness), or on a background thread once ready.
  *
  * <p>Why: on a small machine, JVMs that start together and then take load at once compile their request paths for
  * over a minute, and a cluster's first minute of buys then answers in seconds instead of milliseconds, or times out.
  */
+// Where a mode is named; off (the default) leaves it idle. A plain property condition, not an expression on the
+// mode's value: no SpEL evaluated while the configuration is read at start.
+@ConditionalOnProperty("agora.warm-up.mode")
 public final class WarmingUp
         implements ApplicationRunner, ApplicationListener<AvailabilityChangeEvent<ReadinessState>> {
 
@@ -53,11 +53,12 @@ public final class WarmingUp
 
     public WarmingUp(
             WarmUpProperties properties,
-            List<String> requests,
+            ObjectProvider<WarmUpRequests> requests,
             ServiceTokens tokens,
             WebServerApplicationContext context) {
         this.properties = properties;
-        this.requests = List.copyOf(requests);
+        this.requests =
+                requests.orderedStream().flatMap(own -> own.requests().stream()).toList();
         this.tokens = tokens;
         this.context = context;
     }
@@ -109,7 +110,7 @@ public final class WarmingUp
         long started = System.nanoTime();
         long deadline = started + WarmUpProperties.DURATION.toNanos();
         AtomicInteger sent = new AtomicInteger();
-        Map<Integer, LongAdder> byStatus = new ConcurrentHashMap<>();
+        Map<Integer, Long> byStatus = new ConcurrentHashMap<>();
         try (HttpClient client = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(2))
@@ -120,15 +121,13 @@ public final class WarmingUp
                     int next;
                     while (System.nanoTime() - deadline < 0
                             && (next = sent.getAndIncrement()) < properties.maxRequests()) {
-                        int status = send(client, sending.get(next % sending.size()));
-                        byStatus.computeIfAbsent(status, s -> new LongAdder()).increment();
+                        byStatus.merge(send(client, sending.get(next % sending.size())), 1L, Long::sum);
                     }
                 }));
             }
             for (Thread caller : callers) caller.join();
         }
-        Map<Integer, Long> counts = new TreeMap<>();
-        byStatus.forEach((status, count) -> counts.put(status, count.sum()));
+        Map<Integer, Long> counts = new TreeMap<>(byStatus);
         int total = (int) counts.values().stream().mapToLong(Long::longValue).sum();
         result = new Result(total, Map.copyOf(counts), Duration.ofNanos(System.nanoTime() - started));
         log.info(

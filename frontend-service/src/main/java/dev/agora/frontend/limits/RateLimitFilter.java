@@ -2,9 +2,9 @@ package dev.agora.frontend.limits;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import dev.agora.common.limits.LimitsAutoConfiguration;
 import dev.agora.common.problem.ProblemResponses;
 import dev.agora.common.problem.ProblemTypes;
+import dev.agora.common.security.AccessRules;
 import dev.agora.frontend.limits.RateLimitSettings.Per;
 import dev.agora.frontend.limits.RateLimitSettings.RateRule;
 import io.github.resilience4j.ratelimiter.RateLimiter;
@@ -56,7 +56,7 @@ final class RateLimitFilter extends OncePerRequestFilter {
                 .map(rule -> new Limit(
                         rule,
                         rule.methods(),
-                        LimitsAutoConfiguration.anyOf(rule.paths()),
+                        AccessRules.anyOf(null, rule.paths()),
                         RateLimiterConfig.custom()
                                 .limitForPeriod(rule.limit())
                                 .limitRefreshPeriod(rule.period())
