@@ -246,7 +246,8 @@ public final class Cluster implements InstanceControl, AutoCloseable {
         member.process().kill();
         frozen.remove(instanceName);
         long started = System.nanoTime();
-        Duration startToReady = ClusterStarter.startAndAwait(member, READY_TIMEOUT, CpuPriority.RESTART_NICENESS);
+        Duration startToReady = ClusterStarter.startAndAwait(
+                member, READY_TIMEOUT, CpuPriority.RESTART_NICENESS, ClusterStarter.LOW_PRIORITY_AT_MOST);
         if (mustLeadAgain) {
             member.process().awaitReady(READY_TIMEOUT);
             startToReady = Duration.ofNanos(System.nanoTime() - started);

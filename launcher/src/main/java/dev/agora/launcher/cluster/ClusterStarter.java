@@ -55,11 +55,12 @@ final class ClusterStarter {
             Math.max(6, 3 * Runtime.getRuntime().availableProcessors()));
 
     /**
-     * How long the instances after the first replicas start at a low priority at most: long enough for someone's
-     * first requests to be answered at full speed, short enough that on a machine busy with other work (where a
-     * low-priority JVM barely runs) they still start within their ready timeout.
+     * How long the instances after the first replicas, and a restarted instance ({@link Cluster#restart}), start at a
+     * low priority at most: long enough for someone's first requests to be answered at full speed and for the
+     * heaviest seconds of a restart to pass beside the survivors, short enough that on a machine busy with other work
+     * (where a low-priority JVM barely runs) they still start within their ready timeout.
      */
-    private static final Duration LOW_PRIORITY_AT_MOST = Duration.ofSeconds(30);
+    static final Duration LOW_PRIORITY_AT_MOST = Duration.ofSeconds(30);
 
     /**
      * How long the later replicas wait at most for the first ones to serve a lookup and an order read: on a quiet
@@ -293,15 +294,8 @@ final class ClusterStarter {
      * Starts the member's process, waits for readiness (an exchange: until it is active or stands by, since a standby
      * is never ready) and returns the time in between.
      *
-     * @param niceness CPU priority while starting (0 = normal), restored to normal once ready
-     */
-    static Duration startAndAwait(Cluster.Member member, Duration timeout, int niceness) {
-        return startAndAwait(member, timeout, niceness, timeout);
-    }
-
-    /**
-     * As {@link #startAndAwait(Cluster.Member, Duration, int)}, with the low priority restored after {@code
-     * lowPriorityAtMost} at the latest.
+     * @param niceness CPU priority while starting (0 = normal), restored to normal once ready or after {@code
+     *     lowPriorityAtMost}, whichever comes first
      */
     static Duration startAndAwait(Cluster.Member member, Duration timeout, int niceness, Duration lowPriorityAtMost) {
         appendToLog(

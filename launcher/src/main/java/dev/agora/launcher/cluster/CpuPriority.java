@@ -13,7 +13,10 @@ import java.util.concurrent.TimeUnit;
  * <p>Used while a replica restarts: in a deployment it would start on its own machine, but here its JIT and class
  * loading compete for the same two cores as the survivors, which then miss their timeouts. Starting it at a lower
  * priority keeps the survivors' behaviour what it would be. Also while a cluster's second replicas start, so that the
- * first replicas serve their first requests at full speed. Where renice is missing or not permitted, this does
+ * first replicas serve their first requests at full speed. Either way for 30 s at most ({@code
+ * ClusterStarter.LOW_PRIORITY_AT_MOST}): beside other busy work (a CI build testing two modules at once) a process at
+ * this priority barely runs, and a restart under the failover tests' load took two and a half minutes instead of
+ * seconds. Where renice is missing or not permitted, this does
  * nothing; and only a superuser may raise a priority again (Linux needs CAP_SYS_NICE for it), so for anyone else it
  * does not lower one either: an instance would otherwise run at the low priority for good.
  */

@@ -37,8 +37,9 @@ import tools.jackson.databind.JsonNode;
  */
 @ClusterTest
 @ExtendWith(SharedCluster.Resolver.class)
-// After ClusterFailoverTest: it restarts the whole shared cluster and leaves its active exchange killed.
-@Order(2)
+// Before ClusterFailoverTest: it restarts the whole shared cluster and leaves its active exchange killed, which
+// SharedCluster restarts for the next class; the failover test leaves two instances down that no class after it needs.
+@Order(1)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ClusterEndToEndTest {
