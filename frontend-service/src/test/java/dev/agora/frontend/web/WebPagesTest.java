@@ -90,7 +90,10 @@ class WebPagesTest {
         browsers = new Browsers();
     }
 
-    /** A test's browsers end with it: an open page (the live desk's stream) keeps a Chromium busy for nothing. */
+    /**
+     * A test's browsers are blanked and signed out with it, for the next test to reuse: an open page (the live desk's
+     * stream) would keep a Chromium busy for nothing.
+     */
     @AfterEach
     void closeBrowsers() {
         if (browsers != null) browsers.close();
@@ -98,7 +101,7 @@ class WebPagesTest {
 
     @AfterAll
     static void stop() {
-        if (browsers != null) browsers.close();
+        if (browsers != null) browsers.quit();
         if (frontend != null) frontend.close();
     }
 
