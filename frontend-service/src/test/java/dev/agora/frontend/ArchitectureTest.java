@@ -5,16 +5,31 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.springframework.web.bind.annotation.RestController;
 
 class ArchitectureTest {
 
-    private static final JavaClasses FRONTEND = new ClassFileImporter()
-            // Not DO_NOT_INCLUDE_TESTS: it knows only target/test-classes, and builds may use another output
-            // folder (-Dagora.target=...).
-            .withImportOption(location -> !location.contains("/test-classes/"))
-            .importPackages("dev.agora.frontend");
+    /**
+     * The frontend's main classes, read from where the application class was loaded (target/classes, or the output
+     * folder a build chose with -Dagora.target=...): scanning the class path for the package would open every jar
+     * on it, and the test classes are not the rules' subject.
+     */
+    private static final JavaClasses FRONTEND = new ClassFileImporter().importPath(mainClasses());
+
+    private static Path mainClasses() {
+        try {
+            return Path.of(FrontendApplication.class
+                    .getProtectionDomain()
+                    .getCodeSource()
+                    .getLocation()
+                    .toURI());
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
 
     @Test
     void controllersArePackagePrivate() {

@@ -3,19 +3,13 @@ package dev.agora.frontend.failover;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agora.frontend.cluster.BookstoreCluster;
+import dev.agora.frontend.cluster.ExchangePair;
 import dev.agora.frontend.cluster.Http;
 import dev.agora.frontend.cluster.Tokens;
-import dev.agora.local.cluster.FreePorts;
 import dev.agora.local.cluster.Health;
-import dev.agora.local.cluster.LocalProcesses;
-import dev.agora.local.cluster.LocalProfile;
-import dev.agora.local.postgres.PostgresServer;
-import dev.agora.local.postgres.SharedPostgres;
 import dev.agora.local.process.ServiceProcess;
 import java.math.BigDecimal;
-import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -57,15 +51,10 @@ class ExchangeTakeoverTest {
      */
     private static final Duration AFTER_FAULT = Duration.ofSeconds(5);
 
-    private static final List<String> JVM_OPTIONS =
-            List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xss512k", "-Xmx256m");
     private static final int TRADERS = 4;
     private static final BigDecimal OPENING_BALANCE = new BigDecimal("1000000");
 
-    private static final LocalProcesses processes = new LocalProcesses(Path.of("target", "cluster-logs"));
-    private static final List<ServiceProcess> exchanges = new ArrayList<>();
-    private static PostgresServer postgres;
-    private static String exchangeJdbcUrl;
+    private static ExchangePair exchanges;
     private static ConfigurableApplicationContext frontendContext;
     private static String frontend;
     private static Http http;
@@ -77,46 +66,30 @@ class ExchangeTakeoverTest {
         BookstoreCluster cluster = BookstoreCluster.get();
         tokens = cluster.tokens();
         http = new Http();
-        postgres = SharedPostgres.get();
-        exchangeJdbcUrl = postgres.jdbcUrl("fe_exchange_" + Long.toString(System.currentTimeMillis() % 1_000_000, 36));
-        String authorities = cluster.frontend(0) + "," + cluster.frontend(1);
-        for (int i = 0; i < 2; i++) {
-            int tcpPort = FreePorts.next();
-            exchanges.add(processes.service("exchange-service", "exchange-takeover-" + i, exchange -> exchange.env(
-                            LocalProfile.database(exchangeJdbcUrl, postgres.username(), postgres.password()))
-                    .env(LocalProfile.trusting(authorities))
-                    .env("AGORA_EXCHANGE_TCP_PORT", Integer.toString(tcpPort))
-                    .env("AGORA_EXCHANGE_TCP_HOST", "127.0.0.1")
-                    .jvmOptions(JVM_OPTIONS)));
-        }
-        // The first one migrates the database and takes the lease; the second then stands by. The frontend (in this
-        // JVM) starts meanwhile, on the other core: it follows whichever exchange is ready.
-        exchanges.get(0).start();
+        // The suite's exchanges, shared with WebPagesTest. When they are not running yet, the first one starts now,
+        // migrates the database and takes the lease, and the second then stands by; the frontend (in this JVM) starts
+        // meanwhile, on the other core: it follows whichever exchange is ready.
+        exchanges = ExchangePair.get();
         frontendContext = cluster.startAnotherFrontend(
-                "--agora.instances.exchange-service=" + LocalProcesses.urls(exchanges),
+                "--agora.instances.exchange-service=" + exchanges.urls(),
                 // Traders here send more than a production caller may.
                 "--agora.limits.rates-enabled=false");
         frontend = "http://127.0.0.1" + ":" + frontendContext.getEnvironment().getProperty("local.server.port");
-        exchanges.get(0).awaitReady(READY);
-        exchanges.get(1).start();
-        Health.await(exchanges.get(1), "\"role\":\"STANDBY\"", READY);
+        exchanges.awaitServing();
     }
 
     @AfterAll
     static void stop() throws Exception {
-        try {
-            for (ServiceProcess exchange : exchanges) exchange.thaw();
-            if (frontendContext != null) frontendContext.close();
-            if (http != null) http.close();
-        } finally {
-            processes.close();
-        }
+        // The exchanges stay for the suite's other trading tests (both running: a killed one was restarted).
+        if (exchanges != null) for (ServiceProcess exchange : exchanges.processes()) exchange.thaw();
+        if (frontendContext != null) frontendContext.close();
+        if (http != null) http.close();
     }
 
     @Test
     @Order(1)
     void ordersThroughTheFrontendReachTheSuccessorOfAKilledLeaderAndNoneIsLostOrDoubled() throws Exception {
-        ServiceProcess leader = active();
+        ServiceProcess leader = exchanges.active();
         Outcome outcome = underLoad(leader::kill);
 
         report("kill", outcome);
@@ -132,7 +105,7 @@ class ExchangeTakeoverTest {
     @Test
     @Order(2)
     void ordersThroughTheFrontendReachTheSuccessorOfAFrozenLeaderAndTheThawedOneAppliesNone() throws Exception {
-        ServiceProcess leader = active();
+        ServiceProcess leader = exchanges.active();
         Outcome outcome;
         try {
             outcome = underLoad(leader::freeze);
@@ -148,18 +121,6 @@ class ExchangeTakeoverTest {
         assertThat(leader.isReady()).as("the thawed former leader stands by").isFalse();
         // Whatever the thawed one still had queued or in flight was fenced off: the books are still exact.
         assertBooksMatch(outcome);
-    }
-
-    /** The exchange that is ready now (waits for one). */
-    private static ServiceProcess active() {
-        long deadline = System.nanoTime() + READY.toNanos();
-        while (System.nanoTime() < deadline) {
-            for (ServiceProcess exchange : exchanges) {
-                if (exchange.isAlive() && exchange.isReady()) return exchange;
-            }
-            sleep(50);
-        }
-        throw new AssertionError("no exchange became ready");
     }
 
     /** One acknowledged order: its id, account and the limit price that names it. */
@@ -278,7 +239,7 @@ class ExchangeTakeoverTest {
      */
     private static void assertBooksMatch(Outcome outcome) throws SQLException {
         assertThat(outcome.acknowledged()).as("orders acknowledged").isNotEmpty();
-        try (Connection db = DriverManager.getConnection(exchangeJdbcUrl, postgres.username(), postgres.password())) {
+        try (Connection db = exchanges.database()) {
             Map<Long, String[]> stored = new HashMap<>();
             try (var query = db.prepareStatement(
                     "SELECT id, account_id, limit_price FROM exchange_order WHERE account_id = ANY (?)")) {

@@ -4,13 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.agora.frontend.cluster.BookstoreCluster;
+import dev.agora.frontend.cluster.ExchangePair;
 import dev.agora.frontend.cluster.Http;
 import dev.agora.frontend.cluster.Tokens;
 import dev.agora.frontend.identity.Identities;
-import dev.agora.local.cluster.LocalProcesses;
-import dev.agora.local.cluster.LocalProfile;
-import dev.agora.local.postgres.SharedPostgres;
-import dev.agora.local.process.ServiceProcess;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -45,8 +42,7 @@ class WebPagesTest {
     private static final String SYMBOL = "WEB";
 
     private static BookstoreCluster cluster;
-    private static final LocalProcesses processes = new LocalProcesses(Path.of("target", "cluster-logs"));
-    private static ServiceProcess exchange;
+    private static ExchangePair exchanges;
     private static ConfigurableApplicationContext frontend;
     private static String base;
     private static Browsers browsers;
@@ -57,27 +53,21 @@ class WebPagesTest {
                 Browsers.installed(),
                 "Chromium and chromedriver are not installed (.ci/install-chromium.sh installs them)");
         cluster = BookstoreCluster.get();
-        String run = Long.toString(System.currentTimeMillis() % 1_000_000, 36);
-        var postgres = SharedPostgres.get();
-        String authorities = cluster.frontend(0) + "," + cluster.frontend(1);
-        exchange = processes.service("exchange-service", "exchange-web", web -> web.env(
-                        LocalProfile.database(postgres, "fe_exchange_" + run))
-                .env("AGORA_EXCHANGE_TCP_PORT", "0")
-                .env(LocalProfile.trusting(authorities))
-                .env("FRONTEND_INSTANCES", authorities)
-                .jvmOptions(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx256m")));
-        exchange.start();
-        frontend = cluster.startAnotherFrontend("--agora.instances.exchange-service=" + exchange.baseUrl());
+        // The suite's exchanges (active and standby), shared with ExchangeTakeoverTest; the frontend follows the
+        // active one.
+        exchanges = ExchangePair.get();
+        frontend = cluster.startAnotherFrontend("--agora.instances.exchange-service=" + exchanges.urls());
         base = "http://127.0.0.1:" + frontend.getEnvironment().getProperty("local.server.port");
         Identities identities = frontend.getBean(Identities.class);
         identities.ensureUser("web-customer", List.of("customer"), PASSWORD);
         identities.ensureUser("web-publisher", List.of("publisher"), PASSWORD);
         identities.ensureUser("web-trader-a", List.of("trader"), PASSWORD);
         identities.ensureUser("web-trader-b", List.of("trader"), PASSWORD);
-        exchange.awaitReady(BookstoreCluster.readyTimeout());
+        exchanges.awaitServing();
         try (Http http = new Http()) {
+            awaitOneExchangeAdmitted(http);
             Map<String, String> admin = Tokens.bearer(cluster.tokens().admin());
-            String exchangeUrl = exchange.baseUrl() + "/api/exchange";
+            String exchangeUrl = exchanges.active().baseUrl() + "/api/exchange";
             assertThat(http.post(
                                     exchangeUrl + "/accounts",
                                     "{\"id\":\"7001\",\"balance\":1000,\"owner\":\"web-trader-a\"}",
@@ -100,7 +90,10 @@ class WebPagesTest {
         browsers = new Browsers();
     }
 
-    /** A test's browsers end with it: an open page (the live desk's stream) keeps a Chromium busy for nothing. */
+    /**
+     * A test's browsers are blanked and signed out with it, for the next test to reuse: an open page (the live desk's
+     * stream) would keep a Chromium busy for nothing.
+     */
     @AfterEach
     void closeBrowsers() {
         if (browsers != null) browsers.close();
@@ -108,9 +101,24 @@ class WebPagesTest {
 
     @AfterAll
     static void stop() {
-        if (browsers != null) browsers.close();
+        if (browsers != null) browsers.quit();
         if (frontend != null) frontend.close();
-        processes.close();
+    }
+
+    /**
+     * Waits until the frontend's load balancer offers the active exchange alone: until its health checks have seen
+     * that the standby is not ready, a page's call could meet the standby's refusal.
+     */
+    private static void awaitOneExchangeAdmitted(Http http) throws InterruptedException {
+        String gauge = base + "/actuator/metrics/agora.client.instances.admitted?tag=service:exchange-service";
+        long deadline = System.nanoTime() + BookstoreCluster.readyTimeout().toNanos();
+        while (true) {
+            Http.Response answer = http.get(gauge);
+            if (answer.status() == 200
+                    && answer.json().get("measurements").get(0).get("value").asDouble() == 1) return;
+            if (System.nanoTime() > deadline) throw new AssertionError("exchanges admitted: " + answer.body());
+            Thread.sleep(50);
+        }
     }
 
     @Test
