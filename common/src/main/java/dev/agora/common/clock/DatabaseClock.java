@@ -70,9 +70,11 @@ public final class DatabaseClock implements SmartLifecycle, HealthIndicator, Met
         try (Connection connection = database.getConnection();
                 PreparedStatement query = connection.prepareStatement("SELECT clock_timestamp()")) {
             Instant before = local.instant();
-            ResultSet row = query.executeQuery(); // closed with the statement
-            row.next();
-            Instant databaseTime = row.getObject(1, OffsetDateTime.class).toInstant();
+            Instant databaseTime;
+            try (ResultSet row = query.executeQuery()) {
+                row.next();
+                databaseTime = row.getObject(1, OffsetDateTime.class).toInstant();
+            }
             ClockOffset offset = ClockOffset.of(before, databaseTime, local.instant());
             last = offset;
             lastNanos = System.nanoTime();

@@ -16,6 +16,7 @@ public final class ProblemTypes {
     public static final URI UNAUTHORIZED = of("unauthorized");
     public static final URI FORBIDDEN = of("forbidden");
     public static final URI METHOD_NOT_ALLOWED = of("method-not-allowed");
+    public static final URI UNSUPPORTED_MEDIA_TYPE = of("unsupported-media-type");
     public static final URI SERVICE_UNAVAILABLE = of("service-unavailable");
     /**
      * 503 from an instance that refused the request before applying any of it (a standby, a deposed leader): the
@@ -25,6 +26,7 @@ public final class ProblemTypes {
 
     public static final URI CONTENT_TOO_LARGE = of("content-too-large");
     public static final URI TOO_MANY_REQUESTS = of("too-many-requests");
+    public static final URI INTERNAL = of("internal");
 
     private ProblemTypes() {}
 
@@ -41,10 +43,10 @@ public final class ProblemTypes {
             case 405 -> METHOD_NOT_ALLOWED;
             case 409 -> CONFLICT;
             case 413 -> CONTENT_TOO_LARGE;
-            case 415 -> of("unsupported-media-type");
+            case 415 -> UNSUPPORTED_MEDIA_TYPE;
             case 429 -> TOO_MANY_REQUESTS;
             case 503 -> SERVICE_UNAVAILABLE;
-            default -> status.is4xxClientError() ? BAD_REQUEST : of("internal");
+            default -> status.is4xxClientError() ? BAD_REQUEST : INTERNAL;
         };
     }
 }

@@ -17,14 +17,20 @@ import org.springframework.security.oauth2.jwt.JwtValidators;
 import org.springframework.security.oauth2.jwt.NimbusJwtDecoder;
 
 /**
- * A JWT decoder whose keys come from the authorization server's replicas: each one's {@code /oauth2/jwks} (at most 64
- * KB, 1 s to connect and to read), in order, the next one when a replica does not answer (Nimbus's failover source).
- * Keys are cached for five minutes and refreshed 30 s ahead of expiry; a token with a key id the cache does not know
- * triggers at most one refresh a second, so forged key ids cannot turn into a flood of requests to the frontends.
+ * A JWT decoder whose keys come from the authorization server's replicas: each one's {@code /oauth2/jwks}, in
+ * order, the next one when a replica does not answer (Nimbus's failover source). Keys are cached and refreshed
+ * ahead of expiry; a token with a key id the cache does not know triggers at most one refresh a second, so
+ * forged key ids cannot turn into a flood of requests to the frontends.
  */
 public final class JwksFromAuthorities {
 
     private static final Logger log = LoggerFactory.getLogger(JwksFromAuthorities.class);
+
+    private static final int TIMEOUT_MILLIS = 1000;
+    private static final int MAX_JWKS_BYTES = 64 * 1024;
+    private static final long CACHE_MILLIS = 5 * 60_000;
+    private static final long REFRESH_AHEAD_MILLIS = 30_000;
+    private static final long MIN_REFRESH_INTERVAL_MILLIS = 1000;
 
     private JwksFromAuthorities() {}
 
@@ -47,10 +53,11 @@ public final class JwksFromAuthorities {
         JWKSource<SecurityContext> source = null;
         for (int i = authorities.size() - 1; i >= 0; i--) {
             JWKSourceBuilder<SecurityContext> builder = JWKSourceBuilder.<SecurityContext>create(
-                            jwksUrl(authorities.get(i)), new DefaultResourceRetriever(1000, 1000, 64 * 1024))
-                    .cache(5 * 60_000, 1000)
-                    .refreshAheadCache(30_000, true)
-                    .rateLimited(1000)
+                            jwksUrl(authorities.get(i)),
+                            new DefaultResourceRetriever(TIMEOUT_MILLIS, TIMEOUT_MILLIS, MAX_JWKS_BYTES))
+                    .cache(CACHE_MILLIS, TIMEOUT_MILLIS)
+                    .refreshAheadCache(REFRESH_AHEAD_MILLIS, true)
+                    .rateLimited(MIN_REFRESH_INTERVAL_MILLIS)
                     .retrying(false);
             if (source != null) builder = builder.failover(source);
             source = builder.build();

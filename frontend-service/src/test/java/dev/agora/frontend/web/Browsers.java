@@ -21,8 +21,9 @@ import org.openqa.selenium.chrome.ChromeOptions;
 /**
  * Headless Chromium from the system's packages ({@code .ci/install-chromium.sh}: Debian's {@code chromium} and
  * {@code chromium-driver}); Selenium is pointed at them, so nothing is downloaded at test time. A browser a test is done
- * with ({@link #close()}) is left on a blank page with no cookies or cache (the pages keep nothing else), and the next test that opens one
- * gets it instead of a new Chromium (a start is seconds of CPU on two cores); {@link #quit()} ends them all.
+ * with ({@link #close()}) is left on a blank page with no cookies or cache (the pages keep nothing else), and the next
+ * test that opens one gets it instead of a new Chromium (a start is seconds of CPU on two cores); {@link #quit()} ends
+ * them all.
  */
 final class Browsers implements AutoCloseable {
 
