@@ -16,6 +16,7 @@ import dev.agora.perf.report.Report;
 import dev.agora.perf.report.Table;
 import dev.agora.perf.stats.Comparison;
 import dev.agora.perf.stats.LatencyHistogram;
+import dev.agora.perf.stats.PairedRounds;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -57,7 +58,7 @@ public final class FailoverExperiment implements Experiment {
     private static final String CATALOG_FROZEN = "catalog frozen (lookups)";
     private static final String ORDER_FROZEN = "order frozen (buys)";
 
-    private static final int BETWEEN_REQUESTS_ROUNDS = 3;
+    private static final int CRASH_ROUNDS = 3;
     /** Between a repeated phase's label and its round's number. */
     private static final String ROUND = " #";
 
@@ -113,6 +114,7 @@ public final class FailoverExperiment implements Experiment {
         String orderVictim = target.instanceNames("order").getLast();
         String survivingCatalog = target.urls("catalog").getFirst();
         List<Phase> phases = new ArrayList<>();
+        int rounds = context.count(CRASH_ROUNDS, 1);
         try (HttpDriver http = context.http(16)) {
             Bookstore bookstore = new Bookstore(http, target.tokens());
             Stock.ensure(bookstore, survivingCatalog, Bookstore.BOOK_IDS, 20_000);
@@ -127,13 +129,13 @@ public final class FailoverExperiment implements Experiment {
                     (client, i) -> bookstore.buy(
                             frontends.get((int) ((client + i) % frontends.size())), 1 + (client + i) % 7, 1));
             FaultPhases run = new FaultPhases(context, target, phases);
-            run.phase(CATALOG_CRASH, catalogVictim, FaultRun.Fault.KILL, plan, lookups);
-            // Each such crash reaches only the few requests that meet the dead replica before their caller ejects
-            // it, so it is repeated for a handful of them.
-            int rounds = context.count(BETWEEN_REQUESTS_ROUNDS, 1);
+            // A kill reaches one or two requests, and what they cost depends on how long the kernel takes to tear the
+            // killed JVM down (tens of ms, varying run to run), so every crash is repeated and the figures of the
+            // kills in flight are medians over their rounds.
+            run.rounds(rounds, CATALOG_CRASH, catalogVictim, FaultRun.Fault.KILL, plan, lookups);
             run.rounds(
                     rounds, CATALOG_CRASH_BETWEEN, catalogVictim, FaultRun.Fault.KILL_BETWEEN_REQUESTS, plan, lookups);
-            run.phase(ORDER_CRASH, orderVictim, FaultRun.Fault.KILL, plan, buys);
+            run.rounds(rounds, ORDER_CRASH, orderVictim, FaultRun.Fault.KILL, plan, buys);
             run.rounds(rounds, ORDER_CRASH_BETWEEN, orderVictim, FaultRun.Fault.KILL_BETWEEN_REQUESTS, plan, buys);
             run.phase(CATALOG_FROZEN, catalogVictim, FaultRun.Fault.FREEZE, plan, lookups);
             run.phase(ORDER_FROZEN, orderVictim, FaultRun.Fault.FREEZE, plan, buys);
@@ -228,8 +230,6 @@ public final class FailoverExperiment implements Experiment {
             }
             raw.put(phase.label(), rawEntry(phase, f, bound));
         }
-        FaultFigures catalog = figures.get(CATALOG_CRASH);
-        FaultFigures order = figures.get(ORDER_CRASH);
         FaultFigures.Group catalogRefused = worstOfRounds(figures, CATALOG_CRASH_BETWEEN);
         FaultFigures.Group orderRefused = worstOfRounds(figures, ORDER_CRASH_BETWEEN);
         // The frontend's own measure: a client's latency minus the baseline median is mostly this box's scheduling
@@ -245,48 +245,62 @@ public final class FailoverExperiment implements Experiment {
                 SEED_SWITCH_ORDER_MS,
                 orderRefused.worstSwitchInFrontendMs());
         report.compare(catalogSwitch).compare(orderSwitch);
+        double catalogInFlight =
+                medianOfRounds(figures, CATALOG_CRASH, f -> f.atFault().worstSwitchMs());
+        double orderInFlight =
+                medianOfRounds(figures, ORDER_CRASH, f -> f.atFault().worstSwitchMs());
+        double catalogRotation = medianOfRounds(figures, CATALOG_CRASH, FaultFigures::readyToRotationMs);
+        double orderRotation = medianOfRounds(figures, ORDER_CRASH, FaultFigures::readyToRotationMs);
+        double catalogReady = medianOfRounds(figures, CATALOG_CRASH, FaultFigures::startToReadyMs);
+        double orderReady = medianOfRounds(figures, ORDER_CRASH, FaultFigures::startToReadyMs);
         report.compare(Comparison.lowerIsBetter(
-                "catalog detect+switch, crash with requests in flight (worst)",
+                "catalog detect+switch, crash with requests in flight (worst of a kill, median over kills)",
                 "ms",
                 SEED_SWITCH_CATALOG_MS,
-                catalog.atFault().worstSwitchMs()));
+                catalogInFlight));
         report.compare(Comparison.lowerIsBetter(
-                "order detect+switch, crash with requests in flight (worst)",
+                "order detect+switch, crash with requests in flight (worst of a kill, median over kills)",
                 "ms",
                 SEED_SWITCH_ORDER_MS,
-                order.atFault().worstSwitchMs()));
+                orderInFlight));
         report.compare(Comparison.lowerIsBetter(
-                "catalog back in rotation after ready", "ms", SEED_RECOVER_CATALOG_MS, catalog.readyToRotationMs()));
+                "catalog back in rotation after ready", "ms", SEED_RECOVER_CATALOG_MS, catalogRotation));
         report.compare(Comparison.lowerIsBetter(
-                "order back in rotation after ready", "ms", SEED_RECOVER_ORDER_MS, order.readyToRotationMs()));
+                "order back in rotation after ready", "ms", SEED_RECOVER_ORDER_MS, orderRotation));
         report.compare(Comparison.lowerIsBetter(
-                "catalog first request served after ready", "ms", SEED_RECOVER_CATALOG_MS, catalog.readyToServedMs()));
+                "catalog first request served after ready",
+                "ms",
+                SEED_RECOVER_CATALOG_MS,
+                medianOfRounds(figures, CATALOG_CRASH, FaultFigures::readyToServedMs)));
         report.compare(Comparison.lowerIsBetter(
-                "order first request served after ready", "ms", SEED_RECOVER_ORDER_MS, order.readyToServedMs()));
+                "order first request served after ready",
+                "ms",
+                SEED_RECOVER_ORDER_MS,
+                medianOfRounds(figures, ORDER_CRASH, FaultFigures::readyToServedMs)));
         report.compare(Comparison.lowerIsBetter(
                 "catalog restart to serving (JVM start included)",
                 "ms",
                 SEED_RECOVER_CATALOG_MS,
-                catalog.startToReadyMs() + catalog.readyToServedMs()));
+                medianOfRounds(figures, CATALOG_CRASH, f -> f.startToReadyMs() + f.readyToServedMs())));
         report.compare(Comparison.lowerIsBetter(
                 "order restart to serving (JVM start included)",
                 "ms",
                 SEED_RECOVER_ORDER_MS,
-                order.startToReadyMs() + order.readyToServedMs()));
+                medianOfRounds(figures, ORDER_CRASH, f -> f.startToReadyMs() + f.readyToServedMs())));
         long failures = phases.stream().mapToLong(p -> p.result().failures()).sum();
         report.headline(catalogSwitch.headline() + " (" + catalogRefused.count() + " requests met the crash); "
                 + orderSwitch.headline() + " (" + orderRefused.count() + " requests)"
                 + "; requests in flight at the kill (repeated after the attempt timeout, or when the kernel closed "
-                + "the sockets): "
-                + format(catalog.atFault().worstSwitchMs()) + " ms (catalog) / "
-                + format(order.atFault().worstSwitchMs()) + " ms (order); " + failures
+                + "the sockets; median over " + rounds + " kills of each): "
+                + format(catalogInFlight) + " ms (catalog) / "
+                + format(orderInFlight) + " ms (order); " + failures
                 + " client-visible failures; frozen replica, worst request "
                 + format(maxLatencyMs(figures, CATALOG_FROZEN)) + " ms (catalog) / "
                 + format(maxLatencyMs(figures, ORDER_FROZEN)) + " ms (order)"
-                + "; restarted replicas back in rotation " + format(catalog.readyToRotationMs())
-                + " ms (catalog) / " + format(order.readyToRotationMs()) + " ms (order) after ready (seed recovered in "
-                + "535 / 1074 ms); process start to ready " + format(catalog.startToReadyMs()) + " / "
-                + format(order.startToReadyMs()) + " ms");
+                + "; restarted replicas back in rotation " + format(catalogRotation)
+                + " ms (catalog) / " + format(orderRotation) + " ms (order) after ready (seed recovered in "
+                + "535 / 1074 ms); process start to ready " + format(catalogReady) + " / "
+                + format(orderReady) + " ms");
         report.section(
                 "Faults",
                 plan.clients() + " clients send requests through both frontends, each pausing "
@@ -295,7 +309,10 @@ public final class FailoverExperiment implements Experiment {
                         + "killed with SIGKILL (or frozen with SIGSTOP); "
                         + plan.outage().toSeconds() + " s "
                         + "later it is restarted (or thawed) while the load goes on until it has served again, and "
-                        + plan.afterRecovery().toSeconds() + " s more. A request is *affected* when the frontend "
+                        + plan.afterRecovery().toSeconds() + " s more. Each crash runs " + rounds + " times (rows "
+                        + "#1, #2, ...): a kill in flight reaches one or two requests, whose cost turns on the "
+                        + "kernel's teardown of that JVM, so the comparisons take each kill's worst request and then "
+                        + "the median over the kills. A request is *affected* when the frontend "
                         + "reports failover for it (header `Agora-Failover`: a call repeated on another replica "
                         + "after a refused, reset, timed-out or failed attempt) and it was "
                         + "still running at the fault or started after it, before the restart (or thaw); 'failover "
@@ -372,6 +389,16 @@ public final class FailoverExperiment implements Experiment {
                 .filter(value -> !Double.isNaN(value))
                 .max()
                 .orElse(Double.NaN);
+    }
+
+    /** The median over a repeated phase's rounds of one figure, leaving out rounds where it is NaN. */
+    private static double medianOfRounds(
+            Map<String, FaultFigures> figures, String phase, ToDoubleFunction<FaultFigures> figure) {
+        return PairedRounds.median(figures.entrySet().stream()
+                .filter(entry -> entry.getKey().startsWith(phase + ROUND))
+                .map(entry -> figure.applyAsDouble(entry.getValue()))
+                .filter(value -> !value.isNaN())
+                .toList());
     }
 
     /** The slowest request of a phase, in ms: what a freeze costs the requests caught on the frozen replica. */
