@@ -49,6 +49,13 @@ final class ClusterPool implements AutoCloseable {
     /** Up beside {@link #current} only while an experiment holds a {@link ClusterPair}. */
     private LaunchedTarget second;
 
+    /** Whether {@link #current} and {@link #second} run from AOT caches (a failed start falls back without). */
+    private boolean currentAot;
+
+    private boolean secondAot;
+    /** Whether a cluster handed out since the last {@link #takeAotUsed()} ran from AOT caches, for its report. */
+    private boolean aotHandedOut;
+
     private int started;
 
     ClusterPool(
@@ -73,9 +80,12 @@ final class ClusterPool implements AutoCloseable {
     Target acquire(ClusterShape shape) {
         if (reused != null) return reused;
         closeSecond();
-        if (current != null && current.shape().equals(shape)) return current;
-        closeCurrent();
-        current = launch(shape, dataRoot);
+        if (current == null || !current.shape().equals(shape)) {
+            closeCurrent();
+            current = launch(shape, dataRoot);
+            currentAot = usesAot(shape);
+        }
+        aotHandedOut |= currentAot;
         return current;
     }
 
@@ -92,6 +102,8 @@ final class ClusterPool implements AutoCloseable {
         }
         Target one = acquire(first);
         this.second = launch(second, dataRoot.resolve(SECOND_CLUSTER_DIRECTORY));
+        secondAot = usesAot(second);
+        aotHandedOut |= secondAot;
         return new ClusterPair(one, this.second, this::discard);
     }
 
@@ -115,6 +127,13 @@ final class ClusterPool implements AutoCloseable {
             warmUpNotes.add("Cluster " + (started - 1) + ": " + warmUpNote);
         }
         return launched;
+    }
+
+    /** Whether a cluster handed out since the last call ran its services from AOT caches. */
+    boolean takeAotUsed() {
+        boolean used = aotHandedOut;
+        aotHandedOut = false;
+        return used;
     }
 
     /** How the clusters started since the last call were warmed up. */

@@ -125,7 +125,10 @@ public final class RunCommand implements Callable<Integer> {
                 }
                 MachineLoad load = MachineLoad.between(before, MachineLoad.Reading.now());
                 report = report.withLoad(load)
-                        .measuring(commit, conditions(reused != null) + " Workload: " + experiment.workload() + ".");
+                        .measuring(
+                                commit,
+                                conditions(reused != null, clusters.takeAotUsed()) + " Workload: "
+                                        + experiment.workload() + ".");
                 context.log("  machine: load average " + Numbers.format(load.loadAverageStart()) + " -> "
                         + Numbers.format(load.loadAverageEnd()) + ", busy "
                         + Numbers.format(load.cpu().busyPercent())
@@ -143,13 +146,13 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     /** How the measured system ran, for every report of this run. */
-    private String conditions(boolean reused) {
+    private String conditions(boolean reused, boolean aotUsed) {
         if (reused)
             return "Against a cluster started elsewhere (`--reuse-cluster`/`--target-url`): its own JVM options.";
         return (throughputJvm
                         ? "Services with full tiered JIT and G1 (`--throughput-jvm`)"
                         : "Services with the launcher's fast-start JVM options (C1 only, Serial GC)")
-                + (aot ? ", from JDK AOT caches" : ", no AOT cache")
+                + (aotUsed ? ", from JDK AOT caches" : ", no AOT cache")
                 + "; warm-up as the notes say.";
     }
 
