@@ -1,7 +1,6 @@
 package dev.agora.common;
 
 import dev.agora.common.problem.AgoraProblemHandler;
-import dev.agora.common.problem.BusyPools;
 import dev.agora.common.timing.ServerTiming;
 import dev.agora.common.warmup.WarmUpProperties;
 import dev.agora.common.warmup.WarmingUp;
@@ -66,17 +65,6 @@ public class AgoraCommonAutoConfiguration {
     FilterRegistrationBean<ServerTiming.Filter> serverTimingFilter() {
         var registration = new FilterRegistrationBean<>(new ServerTiming.Filter());
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 1);
-        return registration;
-    }
-
-    /**
-     * After the request id, Server-Timing and the limits (which refuse before anything is read), before Spring
-     * Session's filter ({@code Integer.MIN_VALUE + 50}), whose database reads and writes happen outside Spring MVC.
-     */
-    @Bean
-    FilterRegistrationBean<?> busyPoolsFilter() {
-        var registration = new FilterRegistrationBean<>(BusyPools.filter());
-        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
         return registration;
     }
 }

@@ -4,15 +4,12 @@ import dev.agora.common.problem.ProblemException;
 import dev.agora.common.security.AccessRules;
 import dev.agora.common.security.Roles;
 import dev.agora.common.warmup.WarmUpRequests;
-import jakarta.servlet.Filter;
-import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.Positive;
 import java.io.IOException;
 import java.net.URI;
-import java.sql.SQLTransientConnectionException;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -21,9 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.hc.core5.http.ConnectionRequestTimeoutException;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
-import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
-import org.springframework.core.Ordered;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -60,25 +55,6 @@ public class CommonTestApplication {
     WarmUpRequests testWarmUp() {
         return () -> List.of(
                 "GET /public/items/1", "POST /public/items {\"name\": \"\", \"quantity\": 1}", "GET /internal/ping");
-    }
-
-    /**
-     * Stands in for a filter that reads the database around the request, as Spring Session's does: for
-     * {@code /public/session-busy} the database's pool has no connection free, as Hikari reports it.
-     */
-    @Bean
-    FilterRegistrationBean<?> sessionLikeFilter() {
-        var registration = new FilterRegistrationBean<>((Filter) (request, response, chain) -> {
-            if (((HttpServletRequest) request).getRequestURI().equals("/public/session-busy")) {
-                throw new IllegalStateException(
-                        "Failed to load session",
-                        new SQLTransientConnectionException(
-                                "HikariPool-1 - Connection is not available, request timed out after 5000ms."));
-            }
-            chain.doFilter(request, response);
-        });
-        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 50);
-        return registration;
     }
 
     record Item(@NotBlank String name, @Positive @Max(1000) int quantity) {}

@@ -17,8 +17,8 @@ import org.springframework.context.annotation.Import;
 /**
  * Replica calls for a service with Spring Cloud LoadBalancer, spring-retry and Spring Cloud CircuitBreaker (frontend,
  * order service): health-checked instance lists ({@link HealthCheckedInstances}), {@link ReplicaRetries}, and the
- * Resilience4j registries Spring Cloud CircuitBreaker takes (Resilience4j's own auto-configuration, which would make
- * them, is for Spring Boot 3 and left out).
+ * Resilience4j registries Spring Cloud CircuitBreaker takes. Resilience4j's Boot 4 starter would make them, but it
+ * also keeps every breaker's and bulkhead's last events in a buffer, work on every call, and binds its own meters.
  */
 @AutoConfiguration(
         afterName = {

@@ -1,5 +1,7 @@
 package dev.agora.common.web;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -7,6 +9,7 @@ import org.springframework.boot.EnvironmentPostProcessor;
 import org.springframework.boot.SpringApplication;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.MapPropertySource;
+import org.springframework.core.io.support.ResourcePropertySource;
 import org.springframework.util.StringUtils;
 
 /**
@@ -16,6 +19,8 @@ import org.springframework.util.StringUtils;
  * A launcher or compose file can then pass any number of replicas without indexed property names.
  */
 public class InstanceListEnvironmentPostProcessor implements EnvironmentPostProcessor {
+
+    private static final String DEFAULTS = "classpath:dev/agora/common/web/load-balancer-defaults.properties";
 
     public static final List<String> SERVICES =
             List.of("catalog-service", "order-service", "frontend-service", "exchange-service");
@@ -36,26 +41,12 @@ public class InstanceListEnvironmentPostProcessor implements EnvironmentPostProc
         if (!properties.isEmpty()) {
             environment.getPropertySources().addFirst(new MapPropertySource("agoraInstanceLists", properties));
         }
-        environment.getPropertySources().addLast(new MapPropertySource("agoraLoadBalancerDefaults", LOAD_BALANCER));
+        try {
+            // Spring Cloud LoadBalancer's settings as replica calls need them, below every other source (the file says
+            // why each).
+            environment.getPropertySources().addLast(new ResourcePropertySource("agoraLoadBalancerDefaults", DEFAULTS));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
-
-    /**
-     * Spring Cloud LoadBalancer as replica calls need it ({@code LoadBalancedClients}), below every other source so a
-     * service or deployment can still change it: every replica's readiness checked twice a second (the defaults
-     * are 25 s, far too slow to follow a crash or a restart). Its retry ({@code spring.cloud.loadbalancer.retry.*})
-     * is left on, as Spring Cloud ships it: {@code @LoadBalanced} clients repeat attempts with it.
-     */
-    private static final Map<String, Object> LOAD_BALANCER = Map.of(
-            "spring.cloud.loadbalancer.health-check.interval",
-            "500ms",
-            "spring.cloud.loadbalancer.health-check.path.default",
-            "/readyz",
-            // Each round's list whole, not growing replica by replica from empty (Spring Cloud's default): a list
-            // of one replica in the middle of every round would take all calls to it.
-            "spring.cloud.loadbalancer.health-check.update-results-list",
-            "false",
-            // It warns on every repeated attempt when the failed replica was the only one listed, which the replica
-            // clients expect and handle (they go to the same one, or to their last resort): a line per retry.
-            "logging.level.org.springframework.cloud.loadbalancer.core.RetryAwareServiceInstanceListSupplier",
-            "error");
 }

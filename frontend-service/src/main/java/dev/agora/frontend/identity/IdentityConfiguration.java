@@ -95,6 +95,13 @@ class IdentityConfiguration {
     }
 
     @Bean
+    FilterRegistrationBean<BusyIdentityDatabase> busyIdentityDatabase() {
+        var registration = new FilterRegistrationBean<>(new BusyIdentityDatabase());
+        registration.setOrder(BusyIdentityDatabase.ORDER);
+        return registration;
+    }
+
+    @Bean
     AuthorizationServerSettings authorizationServerSettings(AgoraSecurityProperties security) {
         return AuthorizationServerSettings.builder().issuer(security.issuer()).build();
     }
