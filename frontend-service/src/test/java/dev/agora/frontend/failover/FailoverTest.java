@@ -2,6 +2,7 @@ package dev.agora.frontend.failover;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agora.frontend.cluster.AdmittedInstances;
 import dev.agora.frontend.cluster.BookstoreCluster;
 import dev.agora.frontend.cluster.Http;
 import dev.agora.frontend.cluster.Metrics;
@@ -148,7 +149,10 @@ class FailoverTest {
         restarted.startAndAwaitReady(BookstoreCluster.readyTimeout());
         try (LookupLoad load = new LookupLoad(http, frontend, 2, 300)) {
             long ready = System.nanoTime();
-            report("restart: ready replica back in rotation after", awaitAllCatalogsAdmitted(ready));
+            report(
+                    "restart: ready replica back in rotation after",
+                    AdmittedInstances.await(
+                            http, frontend, "catalog-service", cluster.catalogs.size(), ready, Duration.ofSeconds(10)));
             long millis = awaitTraffic(restarted, ready);
             report("restart: ready replica back in service after", millis);
             load.stop();
@@ -174,23 +178,6 @@ class FailoverTest {
                 for (int i = 0; i < EJECTING_CALLS; i++) callers.submit(() -> http.get(frontend + "/api/books/1"));
             }
         }
-    }
-
-    /**
-     * Milliseconds from {@code since} until frontend C's {@code agora.client.instances.admitted} gauge, read over HTTP
-     * as perf's failover experiment reads it, counts every catalog replica again (fails after 10 s).
-     */
-    private static long awaitAllCatalogsAdmitted(long since) {
-        String gauge = frontend + "/actuator/metrics/agora.client.instances.admitted?tag=service:catalog-service";
-        while (System.nanoTime() - since < 10_000_000_000L) {
-            Http.Response answer = http.get(gauge);
-            assertThat(answer.status()).as(gauge).isEqualTo(200);
-            double admitted =
-                    answer.json().get("measurements").get(0).get("value").asDouble();
-            if (admitted == cluster.catalogs.size()) return (System.nanoTime() - since) / 1_000_000;
-            sleep(10);
-        }
-        throw new AssertionError("the restarted catalog was not admitted again within 10 s");
     }
 
     /** Milliseconds from {@code since} until the replica has served lookups again (fails after 10 s). */

@@ -3,6 +3,7 @@ package dev.agora.frontend.web;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.agora.frontend.cluster.AdmittedInstances;
 import dev.agora.frontend.cluster.BookstoreCluster;
 import dev.agora.frontend.cluster.ExchangePair;
 import dev.agora.frontend.cluster.Http;
@@ -65,7 +66,10 @@ class WebPagesTest {
         identities.ensureUser("web-trader-b", List.of("trader"), PASSWORD);
         exchanges.awaitServing();
         try (Http http = new Http()) {
-            awaitOneExchangeAdmitted(http);
+            // Until its health checks have seen that the standby is not ready, a page's call could meet the
+            // standby's refusal: wait until the load balancer offers the active exchange alone.
+            AdmittedInstances.await(
+                    http, base, "exchange-service", 1, System.nanoTime(), BookstoreCluster.readyTimeout());
             Map<String, String> admin = Tokens.bearer(cluster.tokens().admin());
             String exchangeUrl = exchanges.active().baseUrl() + "/api/exchange";
             assertThat(http.post(
@@ -103,22 +107,6 @@ class WebPagesTest {
     static void stop() {
         if (browsers != null) browsers.quit();
         if (frontend != null) frontend.close();
-    }
-
-    /**
-     * Waits until the frontend's load balancer offers the active exchange alone: until its health checks have seen
-     * that the standby is not ready, a page's call could meet the standby's refusal.
-     */
-    private static void awaitOneExchangeAdmitted(Http http) throws InterruptedException {
-        String gauge = base + "/actuator/metrics/agora.client.instances.admitted?tag=service:exchange-service";
-        long deadline = System.nanoTime() + BookstoreCluster.readyTimeout().toNanos();
-        while (true) {
-            Http.Response answer = http.get(gauge);
-            if (answer.status() == 200
-                    && answer.json().get("measurements").get(0).get("value").asDouble() == 1) return;
-            if (System.nanoTime() > deadline) throw new AssertionError("exchanges admitted: " + answer.body());
-            Thread.sleep(50);
-        }
     }
 
     @Test
