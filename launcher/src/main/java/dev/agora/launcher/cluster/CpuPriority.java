@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -45,6 +46,41 @@ final class CpuPriority {
             // The process may just have exited, or there is no renice here: priorities stay as they were.
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Lowers the priority of the process's C2 compiler threads that are not in {@code lowered} yet, and adds them
+     * there. The JVM adds compiler threads as its queues grow, so a caller repeats this while the process starts.
+     */
+    static void lowerCompilerThreads(long pid, int niceness, Set<String> lowered) {
+        if (!RESTORABLE) return;
+        Path tasks = Path.of("/proc", Long.toString(pid), "task");
+        List<String> command = new ArrayList<>(List.of("renice", "-n", Integer.toString(niceness), "-p"));
+        try (var threads = Files.list(tasks)) {
+            threads.filter(task -> !lowered.contains(task.getFileName().toString()))
+                    .filter(CpuPriority::isC2CompilerThread)
+                    .forEach(task -> command.add(task.getFileName().toString()));
+            if (command.size() == 4) return;
+            Process renice = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start();
+            renice.waitFor(5, TimeUnit.SECONDS);
+            lowered.addAll(command.subList(4, command.size()));
+        } catch (IOException | java.io.UncheckedIOException e) {
+            // The process may just have exited, or there is no renice here: priorities stay as they were.
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** HotSpot names them "C2 CompilerThread<n>", which the kernel cuts to 15 characters. */
+    private static boolean isC2CompilerThread(Path task) {
+        try {
+            return Files.readString(task.resolve("comm")).startsWith("C2 Compiler");
+        } catch (IOException | java.io.UncheckedIOException e) {
+            return false;
         }
     }
 
