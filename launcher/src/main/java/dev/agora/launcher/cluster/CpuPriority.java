@@ -17,7 +17,8 @@ import java.util.concurrent.TimeUnit;
  * first replicas serve their first requests at full speed. Either way for 30 s at most ({@code
  * ClusterStarter.LOW_PRIORITY_AT_MOST}): beside other busy work (a CI build testing two modules at once) a process at
  * this priority barely runs, and a restart under the failover tests' load took two and a half minutes instead of
- * seconds. Where renice is missing or not permitted, this does
+ * seconds. And for the C2 compiler threads alone while an instance of the launcher's command starts ({@code
+ * ClusterStarter.COMPILERS_BEHIND}). Where renice is missing or not permitted, this does
  * nothing; and only a superuser may raise a priority again (Linux needs CAP_SYS_NICE for it), so for anyone else it
  * does not lower one either: an instance would otherwise run at the low priority for good.
  */
