@@ -77,7 +77,7 @@ final class ClusterStarter {
     /**
      * While an instance of the launcher's command starts, its C2 compiler threads run at the lowest CPU priority
      * (restored with the rest once it is ready, or after {@link #LOW_PRIORITY_AT_MOST}). Replaying the AOT cache's
-     * profiles, C2 compiles the request path during the start (about 8 of a first replica's 15-20 CPU seconds),
+     * profiles, C2 compiles the request path during the start (6-9 of a first replica's 15-25 CPU seconds),
      * which nothing waits for before the instance is ready; on two cores it took CPU from the three main threads that
      * the first buy does wait for. {@code -Dagora.cluster.compilers-behind=false} leaves them as they are, to compare.
      */
@@ -134,6 +134,11 @@ final class ClusterStarter {
 
     Cluster start() {
         long started = System.nanoTime();
+        if (training == Cluster.AotTraining.AFTER_READY && COMPILERS_BEHIND) {
+            // The launcher's own C2 (4.4 CPU s by the first buy, compiling its polling and HTTP client) need not
+            // run beside the first replicas' main threads either; the launcher is idle once the cluster serves.
+            CpuPriority.lowerCompilerThreads(ProcessHandle.current().pid(), COMPILER_NICENESS, new HashSet<>());
+        }
         prepareDataDirectory();
         // Before any frontend starts: they create the demo users and clients from this file.
         Credentials credentials =
