@@ -17,9 +17,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Semaphore;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -72,6 +74,18 @@ final class ClusterStarter {
     private static final boolean CHECK_FIRST_SERVING =
             !"false".equals(System.getProperty("agora.cluster.first-serving-check"));
 
+    /**
+     * While an instance of the launcher's command starts, its C2 compiler threads run at the lowest CPU priority
+     * (restored with the rest once it is ready, or after {@link #LOW_PRIORITY_AT_MOST}). Replaying the AOT cache's
+     * profiles, C2 compiles the request path during the start (6-9 of a first replica's 15-25 CPU seconds),
+     * which nothing waits for before the instance is ready; on two cores it took CPU from the three main threads that
+     * the first buy does wait for. {@code -Dagora.cluster.compilers-behind=false} leaves them as they are, to compare.
+     */
+    static final boolean COMPILERS_BEHIND = !"false".equals(System.getProperty("agora.cluster.compilers-behind"));
+
+    private static final int COMPILER_NICENESS = 19;
+    private static final Duration COMPILER_THREADS_POLL = Duration.ofMillis(200);
+
     private static final String WARM_UP = "AGORA_WARMUP_MODE";
     private static final String FLYWAY_ENABLED = "SPRING_FLYWAY_ENABLED";
     private static final String DDL_AUTO = "SPRING_JPA_HIBERNATE_DDL_AUTO";
@@ -120,6 +134,11 @@ final class ClusterStarter {
 
     Cluster start() {
         long started = System.nanoTime();
+        if (training == Cluster.AotTraining.AFTER_READY && COMPILERS_BEHIND) {
+            // The launcher's own C2 (4.4 CPU s by the first buy, compiling its polling and HTTP client) need not
+            // run beside the first replicas' main threads either; the launcher is idle once the cluster serves.
+            CpuPriority.lowerCompilerThreads(ProcessHandle.current().pid(), COMPILER_NICENESS, new HashSet<>());
+        }
         prepareDataDirectory();
         // Before any frontend starts: they create the demo users and clients from this file.
         Credentials credentials =
@@ -215,7 +234,12 @@ final class ClusterStarter {
                                 false);
                         Duration wall;
                         try {
-                            wall = startAndAwait(member, READY_TIMEOUT, phase.niceness(), LOW_PRIORITY_AT_MOST);
+                            wall = startAndAwait(
+                                    member,
+                                    READY_TIMEOUT,
+                                    phase.niceness(),
+                                    phase.compilerNiceness(),
+                                    LOW_PRIORITY_AT_MOST);
                         } catch (RuntimeException e) {
                             progress.update(
                                     member.name(),
@@ -296,8 +320,11 @@ final class ClusterStarter {
      *
      * @param niceness CPU priority while starting (0 = normal), restored to normal once ready or after {@code
      *     lowPriorityAtMost}, whichever comes first
+     * @param compilerNiceness CPU priority of its C2 compiler threads while starting (0 = as the others), restored
+     *     the same way
      */
-    static Duration startAndAwait(Cluster.Member member, Duration timeout, int niceness, Duration lowPriorityAtMost) {
+    static Duration startAndAwait(
+            Cluster.Member member, Duration timeout, int niceness, int compilerNiceness, Duration lowPriorityAtMost) {
         appendToLog(
                 member.process().logFile(),
                 "=== agora cluster: starting " + member.name() + " at " + Instant.now() + " ===\n");
@@ -305,11 +332,17 @@ final class ClusterStarter {
         member.process().start();
         long pid = member.process().pid();
         Thread restore = null;
-        if (niceness != 0) {
+        if (niceness != 0 || compilerNiceness != 0) {
             CpuPriority.set(pid, niceness);
             restore = Thread.ofVirtual().name("priority-" + member.name()).start(() -> {
                 try {
-                    Thread.sleep(lowPriorityAtMost);
+                    long until = System.nanoTime() + lowPriorityAtMost.toNanos();
+                    Set<String> lowered = new HashSet<>();
+                    while (compilerNiceness != 0 && System.nanoTime() < until) {
+                        CpuPriority.lowerCompilerThreads(pid, compilerNiceness, lowered);
+                        Thread.sleep(COMPILER_THREADS_POLL);
+                    }
+                    Thread.sleep(Math.max(0, (until - System.nanoTime()) / 1_000_000));
                     CpuPriority.set(pid, 0);
                 } catch (InterruptedException ready) {
                     // restored below
@@ -325,14 +358,32 @@ final class ClusterStarter {
         } finally {
             if (restore != null) {
                 restore.interrupt();
+                // Not while it may still lower a compiler thread, which would then stay low.
+                joinUninterruptibly(restore);
                 CpuPriority.set(pid, 0);
             }
         }
         return Duration.ofNanos(System.nanoTime() - started);
     }
 
-    /** Instances that start together, at one CPU priority (niceness, 0 = normal), after the previous phase's. */
-    record Phase(List<Cluster.Member> members, int niceness) {}
+    private static void joinUninterruptibly(Thread thread) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                thread.join();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) Thread.currentThread().interrupt();
+    }
+
+    /**
+     * Instances that start together, at one CPU priority (niceness, 0 = normal), their C2 compiler threads at another
+     * ({@link #COMPILERS_BEHIND}), after the previous phase's.
+     */
+    record Phase(List<Cluster.Member> members, int niceness, int compilerNiceness) {}
 
     /**
      * The order in which {@code members} start ({@link #FIRST_REPLICAS_FIRST}): the first replica of each bookstore
@@ -356,13 +407,14 @@ final class ClusterStarter {
             // experiment waits for the whole cluster, and beside other busy processes (a CI build running two
             // modules' tests) niced instances would barely start.
             int later = training == Cluster.AotTraining.AFTER_READY ? CpuPriority.RESTART_NICENESS : 0;
-            phases.add(new Phase(first, 0));
+            int compilers = training == Cluster.AotTraining.AFTER_READY && COMPILERS_BEHIND ? COMPILER_NICENESS : 0;
+            phases.add(new Phase(first, 0, compilers));
             phases.add(new Phase(
-                    others.stream().filter(member -> !first.contains(member)).toList(), later));
-            phases.add(new Phase(standby, later));
+                    others.stream().filter(member -> !first.contains(member)).toList(), later, compilers));
+            phases.add(new Phase(standby, later, compilers));
         } else {
-            phases.add(new Phase(others, 0));
-            phases.add(new Phase(standby, 0));
+            phases.add(new Phase(others, 0, 0));
+            phases.add(new Phase(standby, 0, 0));
         }
         return phases.stream().filter(phase -> !phase.members().isEmpty()).toList();
     }

@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -16,7 +17,8 @@ import java.util.concurrent.TimeUnit;
  * first replicas serve their first requests at full speed. Either way for 30 s at most ({@code
  * ClusterStarter.LOW_PRIORITY_AT_MOST}): beside other busy work (a CI build testing two modules at once) a process at
  * this priority barely runs, and a restart under the failover tests' load took two and a half minutes instead of
- * seconds. Where renice is missing or not permitted, this does
+ * seconds. And for the C2 compiler threads alone while an instance of the launcher's command starts ({@code
+ * ClusterStarter.COMPILERS_BEHIND}). Where renice is missing or not permitted, this does
  * nothing; and only a superuser may raise a priority again (Linux needs CAP_SYS_NICE for it), so for anyone else it
  * does not lower one either: an instance would otherwise run at the low priority for good.
  */
@@ -45,6 +47,41 @@ final class CpuPriority {
             // The process may just have exited, or there is no renice here: priorities stay as they were.
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Lowers the priority of the process's C2 compiler threads that are not in {@code lowered} yet, and adds them
+     * there. The JVM adds compiler threads as its queues grow, so a caller repeats this while the process starts.
+     */
+    static void lowerCompilerThreads(long pid, int niceness, Set<String> lowered) {
+        if (!RESTORABLE) return;
+        Path tasks = Path.of("/proc", Long.toString(pid), "task");
+        List<String> command = new ArrayList<>(List.of("renice", "-n", Integer.toString(niceness), "-p"));
+        try (var threads = Files.list(tasks)) {
+            threads.filter(task -> !lowered.contains(task.getFileName().toString()))
+                    .filter(CpuPriority::isC2CompilerThread)
+                    .forEach(task -> command.add(task.getFileName().toString()));
+            if (command.size() == 4) return;
+            Process renice = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start();
+            renice.waitFor(5, TimeUnit.SECONDS);
+            lowered.addAll(command.subList(4, command.size()));
+        } catch (IOException | java.io.UncheckedIOException e) {
+            // The process may just have exited, or there is no renice here: priorities stay as they were.
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** HotSpot names them "C2 CompilerThread<n>", which the kernel cuts to 15 characters. */
+    private static boolean isC2CompilerThread(Path task) {
+        try {
+            return Files.readString(task.resolve("comm")).startsWith("C2 Compiler");
+        } catch (IOException | java.io.UncheckedIOException e) {
+            return false;
         }
     }
 

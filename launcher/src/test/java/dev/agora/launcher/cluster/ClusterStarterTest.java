@@ -84,6 +84,7 @@ class ClusterStarterTest {
         List<ClusterStarter.Phase> phases = starter.phases(members(spec));
 
         assertThat(phases).extracting(ClusterStarter.Phase::niceness).containsExactly(0, 10, 10);
+        assertThat(phases).extracting(ClusterStarter.Phase::compilerNiceness).containsExactly(19, 19, 19);
         assertThat(names(phases.get(0))).containsExactlyInAnyOrder("catalog-1", "order-1", "frontend-1");
         assertThat(names(phases.get(1))).containsExactlyInAnyOrder("catalog-2", "order-2", "frontend-2", "exchange-1");
         assertThat(names(phases.get(2))).containsExactly("exchange-2");
@@ -94,6 +95,7 @@ class ClusterStarterTest {
         List<ClusterStarter.Phase> phases = new ClusterStarter(spec).phases(members(spec));
 
         assertThat(phases).extracting(ClusterStarter.Phase::niceness).containsExactly(0, 0, 0);
+        assertThat(phases).extracting(ClusterStarter.Phase::compilerNiceness).containsExactly(0, 0, 0);
         assertThat(names(phases.get(0))).containsExactlyInAnyOrder("catalog-1", "order-1", "frontend-1");
     }
 

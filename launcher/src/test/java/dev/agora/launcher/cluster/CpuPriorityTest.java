@@ -1,0 +1,89 @@
+package dev.agora.launcher.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Priorities of a real JVM's threads, read back from /proc (Linux, as the superuser, who alone may restore them). */
+class CpuPriorityTest {
+
+    @TempDir
+    Path directory;
+
+    @Test
+    void lowersOnlyTheC2CompilerThreadsAndRestoresThemWithTheRest() throws Exception {
+        assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "Linux's /proc");
+        assumeTrue(
+                Files.readAllLines(Path.of("/proc/self/status")).stream()
+                        .anyMatch(line -> line.matches("Uid:\\s+\\d+\\s+0\\s.*")),
+                "restoring a priority needs the superuser");
+        Path source = Files.writeString(
+                directory.resolve("Idle.java"),
+                "class Idle { public static void main(String[] a) throws Exception { Thread.sleep(60_000); } }");
+        Process jvm = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(), source.toString())
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        try {
+            awaitThread(jvm.pid(), "C2 Compiler");
+
+            CpuPriority.lowerCompilerThreads(jvm.pid(), 19, new HashSet<>());
+
+            Map<String, Set<Integer>> lowered = nicenessByThreadKind(jvm.pid());
+            assertThat(lowered.get("C2 Compiler")).containsExactly(19);
+            assertThat(lowered.get("C1 Compiler")).containsExactly(0);
+            assertThat(lowered.get("VM Thread")).containsExactly(0);
+
+            CpuPriority.set(jvm.pid(), 0);
+
+            assertThat(nicenessByThreadKind(jvm.pid()).get("C2 Compiler")).containsExactly(0);
+        } finally {
+            jvm.destroyForcibly();
+            jvm.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    /** Niceness (field 19 of a task's stat) by the start of its name, for the three kinds this test looks at. */
+    private static Map<String, Set<Integer>> nicenessByThreadKind(long pid) throws IOException {
+        Map<String, Set<Integer>> niceness = new HashMap<>();
+        try (var tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+            for (Path task : tasks.toList()) {
+                String name = Files.readString(task.resolve("comm")).strip();
+                String stat = Files.readString(task.resolve("stat"));
+                // After the name in parentheses: state is field 3, so niceness (19) is the 17th from there.
+                String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                for (String kind : List.of("C2 Compiler", "C1 Compiler", "VM Thread")) {
+                    if (name.startsWith(kind)) {
+                        niceness.computeIfAbsent(kind, k -> new HashSet<>()).add(Integer.parseInt(fields[16]));
+                    }
+                }
+            }
+        }
+        return niceness;
+    }
+
+    private static void awaitThread(long pid, String name) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < deadline) {
+            try (var tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+                for (Path task : tasks.toList()) {
+                    if (Files.readString(task.resolve("comm")).startsWith(name)) return;
+                }
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("no thread " + name + " in " + pid);
+    }
+}
