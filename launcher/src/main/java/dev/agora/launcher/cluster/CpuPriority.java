@@ -35,18 +35,10 @@ final class CpuPriority {
         if (!RESTORABLE) return;
         Path tasks = Path.of("/proc", Long.toString(pid), "task");
         if (pid <= 0 || !Files.isDirectory(tasks)) return;
-        List<String> command = new ArrayList<>(List.of("renice", "-n", Integer.toString(niceness), "-p"));
         try (var threads = Files.list(tasks)) {
-            threads.map(task -> task.getFileName().toString()).forEach(command::add);
-            Process renice = new ProcessBuilder(command)
-                    .redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                    .start();
-            renice.waitFor(5, TimeUnit.SECONDS);
+            renice(niceness, threads.map(task -> task.getFileName().toString()).toList());
         } catch (IOException | java.io.UncheckedIOException e) {
-            // The process may just have exited, or there is no renice here: priorities stay as they were.
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            // The process may just have exited: priorities stay as they were.
         }
     }
 
@@ -56,21 +48,32 @@ final class CpuPriority {
      */
     static void lowerCompilerThreads(long pid, int niceness, Set<String> lowered) {
         if (!RESTORABLE) return;
-        Path tasks = Path.of("/proc", Long.toString(pid), "task");
-        List<String> command = new ArrayList<>(List.of("renice", "-n", Integer.toString(niceness), "-p"));
-        try (var threads = Files.list(tasks)) {
-            threads.filter(task -> !lowered.contains(task.getFileName().toString()))
+        try (var threads = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+            List<String> compilers = threads.filter(
+                            task -> !lowered.contains(task.getFileName().toString()))
                     .filter(CpuPriority::isC2CompilerThread)
-                    .forEach(task -> command.add(task.getFileName().toString()));
-            if (command.size() == 4) return;
+                    .map(task -> task.getFileName().toString())
+                    .toList();
+            if (compilers.isEmpty()) return;
+            renice(niceness, compilers);
+            lowered.addAll(compilers);
+        } catch (IOException | java.io.UncheckedIOException e) {
+            // The process may just have exited: priorities stay as they were.
+        }
+    }
+
+    /** Sets the niceness of these threads (task ids); where there is no renice, nothing changes. */
+    private static void renice(int niceness, List<String> threads) {
+        List<String> command = new ArrayList<>(List.of("renice", "-n", Integer.toString(niceness), "-p"));
+        command.addAll(threads);
+        try {
             Process renice = new ProcessBuilder(command)
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                     .start();
             renice.waitFor(5, TimeUnit.SECONDS);
-            lowered.addAll(command.subList(4, command.size()));
-        } catch (IOException | java.io.UncheckedIOException e) {
-            // The process may just have exited, or there is no renice here: priorities stay as they were.
+        } catch (IOException e) {
+            // No renice here: priorities stay as they were.
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
