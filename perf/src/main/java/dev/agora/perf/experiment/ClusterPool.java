@@ -49,10 +49,6 @@ final class ClusterPool implements AutoCloseable {
     /** Up beside {@link #current} only while an experiment holds a {@link ClusterPair}. */
     private LaunchedTarget second;
 
-    /** Whether {@link #current} and {@link #second} run from AOT caches (a failed start falls back without). */
-    private boolean currentAot;
-
-    private boolean secondAot;
     /** Whether a cluster handed out since the last {@link #takeAotUsed()} ran from AOT caches, for its report. */
     private boolean aotHandedOut;
 
@@ -83,9 +79,8 @@ final class ClusterPool implements AutoCloseable {
         if (current == null || !current.shape().equals(shape)) {
             closeCurrent();
             current = launch(shape, dataRoot);
-            currentAot = usesAot(shape);
         }
-        aotHandedOut |= currentAot;
+        aotHandedOut |= current.fromAotCaches();
         return current;
     }
 
@@ -102,8 +97,7 @@ final class ClusterPool implements AutoCloseable {
         }
         Target one = acquire(first);
         this.second = launch(second, dataRoot.resolve(SECOND_CLUSTER_DIRECTORY));
-        secondAot = usesAot(second);
-        aotHandedOut |= secondAot;
+        aotHandedOut |= this.second.fromAotCaches();
         return new ClusterPair(one, this.second, this::discard);
     }
 

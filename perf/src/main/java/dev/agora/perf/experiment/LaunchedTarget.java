@@ -25,6 +25,11 @@ final class LaunchedTarget implements Target, AutoCloseable {
         return shape;
     }
 
+    /** Whether its services run from AOT caches (a start that failed with them was retried without). */
+    boolean fromAotCaches() {
+        return cluster.spec().aotCache();
+    }
+
     @Override
     public List<String> urls(String service) {
         return cluster.urls(service);
