@@ -2,12 +2,18 @@ package dev.agora.perf.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agora.perf.experiment.Experiment;
+import dev.agora.perf.experiment.Experiments;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -52,7 +58,7 @@ class ReportsIndexTest {
     }
 
     @Test
-    void everyReportNamesItsMachineAndTheReportsWrittenSinceCommitsWereRecordedNameTheirs() throws IOException {
+    void everyReportNamesItsMachineAndItsCommit() throws IOException {
         List<ReportsIndex.Entry> entries = ReportsIndex.read(REPORTS);
 
         assertThat(entries).isNotEmpty();
@@ -67,15 +73,35 @@ class ReportsIndexTest {
                     .isNotBlank();
             assertThat(report.path("machine").path("cores").asInt()).as(name).isPositive();
             assertThat(report.path("startedAt").asString("")).as(name).isNotBlank();
-            // Reports from before perf recorded commits have no "commit" field at all; the index says "not recorded".
-            if (report.has("commit")) {
-                assertThat(report.path("commit").asString())
-                        .as("%s names its commit", name)
-                        .isNotBlank();
-                assertThat(Files.readString(REPORTS.resolve(name + ".md")))
-                        .as("%s.md names it too", name)
-                        .contains(report.path("commit").asString());
-            }
+            assertThat(report.path("commit").asString(""))
+                    .as("%s names the commit it measured", name)
+                    .isNotBlank()
+                    .doesNotContain("uncommitted");
+            assertThat(Files.readString(REPORTS.resolve(name + ".md")))
+                    .as("%s.md names it too", name)
+                    .contains(report.path("commit").asString());
         }
+    }
+
+    @Test
+    void everySeedExperimentHasOneReportAndAllOfThemComeFromOneSitting() throws IOException {
+        Map<String, JsonNode> reports = ReportsIndex.read(REPORTS).stream()
+                .collect(Collectors.toMap(ReportsIndex.Entry::name, ReportsIndex.Entry::json));
+        Set<String> commits = new TreeSet<>();
+        Set<String> machines = new TreeSet<>();
+        List<Experiment> experiments = Stream.concat(Experiments.all().stream(), Experiments.byNameOnly().stream())
+                .toList();
+
+        for (Experiment experiment : experiments) {
+            JsonNode report = reports.get(experiment.name());
+            assertThat(report).as("%s has a report", experiment.name()).isNotNull();
+            assertThat(report.path("quick").asBoolean())
+                    .as("%s ran at the seed's counts, not --quick", experiment.name())
+                    .isFalse();
+            commits.add(report.path("commit").asString());
+            machines.add(report.path("machine").toString());
+        }
+        assertThat(commits).as("the seed experiments measured one commit").hasSize(1);
+        assertThat(machines).as("the seed experiments ran on one machine").hasSize(1);
     }
 }
