@@ -40,6 +40,11 @@ final class FileWorkloads {
         return Long.toString(System.currentTimeMillis() % 100_000_000L, 36);
     }
 
+    /**
+     * The admin's token as of now: taken per request, never held for a run, since tokens live 15 minutes and the
+     * full register-search-download runs for most of an hour (held once, every registration failed from about
+     * 18 minutes into its run).
+     */
     static String admin(Target target) {
         return target.tokens().authorization(AccessTokens.User.ADMIN);
     }
@@ -48,14 +53,14 @@ final class FileWorkloads {
     static LoadResult register(
             FileClient files, Target target, int count, long size, java.util.function.IntFunction<String> name) {
         List<String> frontends = target.urls("frontend");
-        String admin = admin(target);
         int clients = Math.min(8, Math.max(1, count));
         int perClient = (count + clients - 1) / clients;
         return ClosedLoad.run(clients, perClient, (client, i, recorder) -> {
             int index = client * perClient + i;
             if (index >= count) return;
             String frontend = frontends.get(index % frontends.size());
-            recorder.time("register", () -> files.upload(frontend, BOOK, name.apply(index), size, index, admin));
+            recorder.time(
+                    "register", () -> files.upload(frontend, BOOK, name.apply(index), size, index, admin(target)));
         });
     }
 

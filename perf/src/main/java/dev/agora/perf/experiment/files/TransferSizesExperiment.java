@@ -75,7 +75,6 @@ public final class TransferSizesExperiment implements Experiment {
         Instant started = Instant.now();
         Target target = context.cluster(ClusterShape.bookstore());
         List<String> frontends = target.urls("frontend");
-        String admin = FileWorkloads.admin(target);
         String run = FileWorkloads.runId();
         List<Step> steps = context.choose(SEED, QUICK);
         Report.Builder report = Report.builder(name(), "Download throughput by file size")
@@ -98,8 +97,13 @@ public final class TransferSizesExperiment implements Experiment {
                 HttpDriver http = context.http(8)) {
             for (Step step : steps) {
                 String file = run + "-size-" + step.size() + ".bin";
-                var uploaded =
-                        files.upload(frontends.getFirst(), FileWorkloads.BOOK, file, step.size(), step.size(), admin);
+                var uploaded = files.upload(
+                        frontends.getFirst(),
+                        FileWorkloads.BOOK,
+                        file,
+                        step.size(),
+                        step.size(),
+                        FileWorkloads.admin(target));
                 if (!uploaded.isSuccess()) {
                     throw new IllegalStateException("Could not register the " + step.label() + " file: "
                             + uploaded.status() + " " + uploaded.body());
