@@ -33,7 +33,7 @@ final class TrainingTurns {
      */
     void prepare(FileChannel jarLock, Locked ready, Locked train) throws IOException {
         while (true) {
-            try (FileLock ignored = jarLock.lock()) {
+            try (FileLock ignored = lockWaiting(jarLock)) {
                 if (ready.run()) return;
             }
             turns.acquireUninterruptibly();
@@ -49,6 +49,28 @@ final class TrainingTurns {
                 }
             } finally {
                 turns.release();
+            }
+        }
+    }
+
+    /**
+     * {@code jarLock.lock()}, asked again when the kernel refuses it as a deadlock (EDEADLK, "Resource deadlock
+     * avoided"). fcntl locks belong to the process, so two JVMs, each with one thread holding one jar's lock and
+     * another thread waiting for the jar the other JVM holds, look like a cycle where there is none: each holder
+     * finishes its training and lets go.
+     */
+    private static FileLock lockWaiting(FileChannel jarLock) throws IOException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return jarLock.lock();
+            } catch (IOException refused) {
+                if (attempt == 6_000 || !String.valueOf(refused.getMessage()).contains("deadlock")) throw refused;
+                try {
+                    Thread.sleep(100);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw refused;
+                }
             }
         }
     }
