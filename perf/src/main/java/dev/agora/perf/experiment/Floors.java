@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.agora.perf.load.ClosedLoad;
 import dev.agora.perf.load.HttpDriver;
 import dev.agora.perf.load.LoadResult;
+import dev.agora.perf.stats.Numbers;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -48,6 +49,26 @@ public final class Floors {
         }
         Optional<Double> commit = database.map(db -> bareCommits(db, clients, requests));
         return new Figures(loadGenerator, spring.all().meanMillis(), commit);
+    }
+
+    /**
+     * The report's floor line for {@code clients} clients: each floor's mean, so that a reader can hold an Agora figure
+     * measured with the same clients against what the machine gives for none of Agora's work.
+     */
+    public static String line(Figures floors, int clients) {
+        return "per request, " + clients + (clients == 1 ? " client" : " clients") + ": the load generator against a"
+                + " trivial HTTP server " + Numbers.format(floors.loadGenerator())
+                + " ms; a Spring Boot endpoint of the first frontend that does no work of Agora's (its liveness probe)"
+                + " " + Numbers.format(floors.springEndpoint()) + " ms; a bare durable commit on"
+                + " the cluster's PostgreSQL "
+                + floors.commit().map(Numbers::format).orElse("-")
+                + " ms (means, measured right after the figures above)";
+    }
+
+    /** {@link #measure} against the first frontend's liveness probe, and the report's line for it. */
+    public static String measureBeside(HttpDriver http, Target target, int clients, int requests) {
+        String frontend = target.urls("frontend").getFirst();
+        return line(measure(http, frontend + "/livez", target.database(), clients, requests), clients);
     }
 
     private static double againstTrivialServer(HttpDriver http, int clients, int requests) {

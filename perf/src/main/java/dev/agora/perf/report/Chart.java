@@ -4,7 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What to draw: a line (or scatter) chart of numeric series, or a bar chart of categories. Drawn to PNG
+ * What to draw: a line (or scatter) chart of numeric series, a timeline of rates per time bin (drawn as steps), or a
+ * bar chart of categories. Drawn to PNG
  * by {@link ChartRenderer}; kept as data so the report's JSON holds the same numbers.
  */
 public record Chart(
@@ -13,10 +14,12 @@ public record Chart(
     public enum Kind {
         LINE,
         SCATTER,
+        /** Rates per time bin, each held across its bin: steps, no markers. */
+        TIMELINE,
         BAR
     }
 
-    /** X values are numbers for LINE/SCATTER; for BAR the categories are {@code categories}. */
+    /** X values are numbers for LINE, SCATTER and TIMELINE; for BAR the categories are {@code categories}. */
     public record Series(String name, List<Double> x, List<Double> y, List<String> categories) {
 
         public static Series numeric(String name, List<Double> x, List<Double> y) {
@@ -38,6 +41,10 @@ public record Chart(
 
     public static Builder scatter(String fileName, String title, String xAxis, String yAxis) {
         return new Builder(fileName, Kind.SCATTER, title, xAxis, yAxis);
+    }
+
+    public static Builder timeline(String fileName, String title, String xAxis, String yAxis) {
+        return new Builder(fileName, Kind.TIMELINE, title, xAxis, yAxis);
     }
 
     public static Builder bar(String fileName, String title, String xAxis, String yAxis) {

@@ -29,7 +29,8 @@ public final class ChartRenderer {
         String withoutExtension = file.toString().replaceFirst("\\.png$", "");
         switch (chart.kind()) {
             case BAR -> BitmapEncoder.saveBitmap(bars(chart), withoutExtension, BitmapEncoder.BitmapFormat.PNG);
-            case LINE, SCATTER -> BitmapEncoder.saveBitmap(xy(chart), withoutExtension, BitmapEncoder.BitmapFormat.PNG);
+            case LINE, SCATTER, TIMELINE ->
+                BitmapEncoder.saveBitmap(xy(chart), withoutExtension, BitmapEncoder.BitmapFormat.PNG);
         }
         return file;
     }
@@ -46,14 +47,17 @@ public final class ChartRenderer {
         xy.getStyler().setYAxisLogarithmic(chart.logY());
         xy.getStyler()
                 .setDefaultSeriesRenderStyle(
-                        chart.kind() == Chart.Kind.SCATTER
-                                ? XYSeries.XYSeriesRenderStyle.Scatter
-                                : XYSeries.XYSeriesRenderStyle.Line);
+                        switch (chart.kind()) {
+                            case SCATTER -> XYSeries.XYSeriesRenderStyle.Scatter;
+                            case TIMELINE -> XYSeries.XYSeriesRenderStyle.Step;
+                            default -> XYSeries.XYSeriesRenderStyle.Line;
+                        });
         if (chart.kind() == Chart.Kind.SCATTER) xy.getStyler().setMarkerSize(3);
         for (Chart.Series series : chart.series()) {
             if (series.x().isEmpty()) continue;
             XYSeries drawn = xy.addSeries(series.name(), series.x(), positive(series, chart.logY()));
             if (chart.kind() == Chart.Kind.LINE) drawn.setMarker(SeriesMarkers.CIRCLE);
+            if (chart.kind() == Chart.Kind.TIMELINE) drawn.setMarker(SeriesMarkers.NONE);
         }
         return xy;
     }

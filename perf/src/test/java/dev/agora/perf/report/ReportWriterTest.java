@@ -41,6 +41,10 @@ class ReportWriterTest {
                         .bars("miss", List.of("book 1", "book 2"), List.of(5.0, 6.0))
                         .logY()
                         .build())
+                .chart(Chart.timeline("cache-timeline.png", "Lookups per second", "s", "per second")
+                        .series("answered", List.of(0.0, 1.0, 2.0), List.of(40.0, 0.0, 38.0))
+                        .series("failed", List.of(0.0, 1.0, 2.0), List.of(0.0, 12.0, 0.0))
+                        .build())
                 .note("seeds ran elsewhere")
                 .floor("Spring endpoint 0.2 ms")
                 .raw("lookupMs", List.of(0.5, 0.4, 0.6))
@@ -124,13 +128,17 @@ class ReportWriterTest {
                 .containsExactlyInAnyOrder(
                         directory.resolve("cache.png"),
                         directory.resolve("cache-bars.png"),
+                        directory.resolve("cache-timeline.png"),
                         directory.resolve("cache.md"),
                         directory.resolve("cache.json"),
                         directory.resolve(ReportsIndex.FILE_NAME));
-        byte[] png = Files.readAllBytes(directory.resolve("cache.png"));
-        assertThat(png.length).isGreaterThan(1000);
-        assertThat(new String(png, 1, 3, java.nio.charset.StandardCharsets.US_ASCII))
-                .isEqualTo("PNG");
+        for (String chart : List.of("cache.png", "cache-bars.png", "cache-timeline.png")) {
+            byte[] png = Files.readAllBytes(directory.resolve(chart));
+            assertThat(png.length).as(chart).isGreaterThan(1000);
+            assertThat(new String(png, 1, 3, java.nio.charset.StandardCharsets.US_ASCII))
+                    .as(chart)
+                    .isEqualTo("PNG");
+        }
         assertThat(Files.readString(directory.resolve("cache.md"))).doesNotContain("Charts not drawn");
     }
 

@@ -84,6 +84,20 @@ class ReportsIndexTest {
     }
 
     @Test
+    void everyChartAReportListsIsBesideItAndShownInItsMarkdown() throws IOException {
+        for (ReportsIndex.Entry entry : ReportsIndex.read(REPORTS)) {
+            String markdown = Files.readString(REPORTS.resolve(entry.name() + ".md"));
+            for (JsonNode chart : entry.json().path("charts")) {
+                String file = chart.path("fileName").asString("");
+                assertThat(REPORTS.resolve(file))
+                        .as("%s's chart %s", entry.name(), file)
+                        .isRegularFile();
+                assertThat(markdown).as("%s.md shows %s", entry.name(), file).contains("](" + file + ")");
+            }
+        }
+    }
+
+    @Test
     void everySeedExperimentHasOneReportAndAllOfThemComeFromOneSitting() throws IOException {
         Map<String, JsonNode> reports = ReportsIndex.read(REPORTS).stream()
                 .collect(Collectors.toMap(ReportsIndex.Entry::name, ReportsIndex.Entry::json));

@@ -5,6 +5,7 @@ import static dev.agora.perf.stats.Numbers.format;
 import dev.agora.perf.experiment.ClusterShape;
 import dev.agora.perf.experiment.Experiment;
 import dev.agora.perf.experiment.ExperimentContext;
+import dev.agora.perf.experiment.Floors;
 import dev.agora.perf.experiment.Runs;
 import dev.agora.perf.experiment.Seeds;
 import dev.agora.perf.experiment.Stock;
@@ -115,6 +116,7 @@ public final class BookstoreConcurrentExperiment implements Experiment {
                             + format(result.latency("session").meanMillis()) + " ms (" + Runs.fail(result) + ")");
                 }
                 if (cache) {
+                    report.floor(Floors.measureBeside(http, target, 10, context.count(100, 40)));
                     for (int clients : buyers) {
                         Stock.ensure(bookstore, catalog, 1L, (long) clients * buysEach + 100);
                         LoadResult result = ClosedLoad.run(

@@ -5,6 +5,7 @@ import static dev.agora.perf.stats.Numbers.format;
 import dev.agora.perf.experiment.ClusterShape;
 import dev.agora.perf.experiment.Experiment;
 import dev.agora.perf.experiment.ExperimentContext;
+import dev.agora.perf.experiment.Floors;
 import dev.agora.perf.experiment.KneeProbe;
 import dev.agora.perf.experiment.Runs;
 import dev.agora.perf.experiment.Seeds;
@@ -114,6 +115,7 @@ public final class BookstoreSequentialExperiment implements Experiment {
                         },
                         "sequential " + label);
                 rounds002.put(label, sequential);
+                if (cache) report.floor(Floors.measureBeside(http, target, 1, context.count(1_000, 200)));
                 Runs.addLatencies(report, label, sequential);
                 context.log("  sequential " + label + ": search "
                         + format(sequential.latency("search").meanMillis())

@@ -6,6 +6,7 @@ import dev.agora.perf.experiment.ClusterPair;
 import dev.agora.perf.experiment.ClusterShape;
 import dev.agora.perf.experiment.Experiment;
 import dev.agora.perf.experiment.ExperimentContext;
+import dev.agora.perf.experiment.Floors;
 import dev.agora.perf.experiment.KneeProbe;
 import dev.agora.perf.experiment.Runs;
 import dev.agora.perf.experiment.Seeds;
@@ -145,6 +146,7 @@ public final class CacheExperiment implements Experiment {
                 context.log("  lookups " + side.label() + ": mean "
                         + format(lookupRun.latency("lookup").meanMillis()) + " ms");
             }
+            report.floor(Floors.measureBeside(http, withCache.target(), 1, lookups));
             for (Side side : List.of(withoutCache, withCache)) ClosedLoad.run(1, warmBuys, side.lookupAndBuy());
             for (int round = 1; round <= buyRounds; round++) {
                 withCacheRounds.add(BuyRound.run(withCache, pairsPerRound));

@@ -5,6 +5,7 @@ import static dev.agora.perf.stats.Numbers.format;
 import dev.agora.perf.experiment.ClusterShape;
 import dev.agora.perf.experiment.Experiment;
 import dev.agora.perf.experiment.ExperimentContext;
+import dev.agora.perf.experiment.Floors;
 import dev.agora.perf.experiment.Runs;
 import dev.agora.perf.experiment.Seeds;
 import dev.agora.perf.experiment.ServerMetrics;
@@ -103,6 +104,7 @@ public final class TierBreakdownExperiment implements Experiment {
                                 201));
             });
             serverSide.forEach(timer -> after.put(timer, timer.read(http)));
+            report.floor(Floors.measureBeside(http, target, 1, requests));
         }
         Table.Builder perBuy = Table.with("where", "calls", "mean ms per call", "what the server timed");
         for (ServerSide timer : serverSide) {

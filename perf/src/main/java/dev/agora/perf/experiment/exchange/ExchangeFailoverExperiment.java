@@ -11,9 +11,11 @@ import dev.agora.perf.experiment.ExperimentContext;
 import dev.agora.perf.experiment.Seeds;
 import dev.agora.perf.experiment.Target;
 import dev.agora.perf.load.HttpDriver;
+import dev.agora.perf.report.Chart;
 import dev.agora.perf.report.Report;
 import dev.agora.perf.report.Table;
 import dev.agora.perf.stats.Comparison;
+import dev.agora.perf.stats.Timeline;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -23,6 +25,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -43,6 +46,9 @@ public final class ExchangeFailoverExperiment implements Experiment {
     static final double TAKEOVER_TARGET_MS = 1_000;
 
     private static final Duration XML_TIMEOUT = Duration.ofMillis(500);
+    /** A takeover takes about a second: bins a tenth of that show its shape. */
+    private static final Duration TIMELINE_BIN = Duration.ofMillis(100);
+
     private static final Pattern GAUGE_VALUE = Pattern.compile("\"value\":([0-9.Ee+-]+)");
 
     enum Fault {
@@ -66,7 +72,8 @@ public final class ExchangeFailoverExperiment implements Experiment {
             long xmlRequests,
             long xmlFailed,
             long restRequests,
-            long restFailed) {}
+            long restFailed,
+            Map<String, Timeline> timelines) {}
 
     @Override
     public String name() {
@@ -188,6 +195,7 @@ public final class ExchangeFailoverExperiment implements Experiment {
                                         + " shares (positions plus open sells) are what it started with."
                                 : "Problems: " + String.join("; ", problems.subList(0, Math.min(20, problems.size()))))
                 .note("The lead measures this on a quiet machine; a run on a busy one says only that it works.")
+                .chart(timeline(phases))
                 .raw("exchangeFailover", raw)
                 .timing(started, Duration.between(started, Instant.now()));
         if (!problems.isEmpty()) report.status(Report.Status.FAILED);
@@ -237,9 +245,43 @@ public final class ExchangeFailoverExperiment implements Experiment {
                 count(traders, "xml", null),
                 count(traders, "xml", false),
                 count(traders, "rest", null),
-                count(traders, "rest", false));
+                count(traders, "rest", false),
+                timelines(traders, signalled, before, after));
         context.log("  " + phase);
         return phase;
+    }
+
+    /** Per client ("xml", "rest"): its attempts around the fault, by when each ended. */
+    private static Map<String, Timeline> timelines(
+            ExchangeTraders traders, long signalled, Duration before, Duration after) {
+        Map<String, Timeline> timelines = new LinkedHashMap<>();
+        for (String via : List.of("xml", "rest")) {
+            timelines.put(via, new Timeline(signalled, before, after, TIMELINE_BIN));
+        }
+        for (ExchangeTraders.Outcome outcome : traders.outcomes) {
+            Timeline timeline = timelines.get(outcome.via());
+            if (timeline != null) timeline.add(outcome.endedNanos(), outcome.acknowledged());
+        }
+        return timelines;
+    }
+
+    /** Both faults on one time axis, each from its signal: acknowledged and failed attempts per second per client. */
+    private static Chart timeline(List<Phase> phases) {
+        Chart.Builder chart = Chart.timeline(
+                "exchange-failover.png",
+                "Orders per second around each fault (t = 0 at the signal)",
+                "seconds since the signal",
+                "attempts per second");
+        for (Phase phase : phases) {
+            for (Map.Entry<String, Timeline> client : phase.timelines().entrySet()) {
+                String name = phase.fault().signal + ", " + client.getKey().toUpperCase(Locale.ROOT);
+                Timeline timeline = client.getValue();
+                List<Double> seconds = timeline.binStartSeconds();
+                chart.series(name + " acknowledged", seconds, timeline.answeredPerSecond());
+                chart.series(name + " failed", seconds, timeline.failedPerSecond());
+            }
+        }
+        return chart.build();
     }
 
     /** Milliseconds from {@code since} to the end of the first acknowledged request started after it; -1 if none. */

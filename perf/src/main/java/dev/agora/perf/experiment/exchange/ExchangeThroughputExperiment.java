@@ -8,6 +8,7 @@ import dev.agora.perf.experiment.Experiment;
 import dev.agora.perf.experiment.ExperimentContext;
 import dev.agora.perf.experiment.Seeds;
 import dev.agora.perf.experiment.Target;
+import dev.agora.perf.report.Chart;
 import dev.agora.perf.report.Report;
 import dev.agora.perf.report.Table;
 import dev.agora.perf.stats.Comparison;
@@ -283,6 +284,7 @@ public final class ExchangeThroughputExperiment implements Experiment {
                     + " req/s at " + bestCeiling.clients() + " clients");
         }
         report.headline("2 cores: " + headline);
+        report.chart(throughputChart(outcomes, ceiling));
         report.section(
                 "Throughput and latency per configuration",
                 "Closed loop: each client sends one request, reads the reply to the end of stream, and sends the "
@@ -316,6 +318,32 @@ public final class ExchangeThroughputExperiment implements Experiment {
                 + "last column is the exchange's creates on 2 cores at the same client count as a share of it. "
                 + "(A system-wide `perf record` of an exchange run put two thirds of the box's samples in the "
                 + "kernel, mostly TCP connection set-up and tear-down over loopback.)";
+    }
+
+    /** Throughput against clients, a line per cores and kind, and the null server's beside them. */
+    private static Chart throughputChart(List<Outcome> outcomes, List<Outcome> ceiling) {
+        Chart.Builder chart =
+                Chart.line("exchange-throughput.png", "Throughput by clients", "clients", "requests per second");
+        Map<String, List<Outcome>> lines = new LinkedHashMap<>();
+        for (Outcome o : outcomes) {
+            lines.computeIfAbsent(
+                            o.cores()
+                                    + (o.cores() == 1 ? " core, " : " cores, ")
+                                    + o.kind().name().toLowerCase(),
+                            label -> new ArrayList<>())
+                    .add(o);
+        }
+        if (!ceiling.isEmpty()) lines.put("null server", ceiling);
+        for (Map.Entry<String, List<Outcome>> line : lines.entrySet()) {
+            List<Outcome> points = line.getValue().stream()
+                    .sorted(Comparator.comparingInt(Outcome::clients))
+                    .toList();
+            chart.series(
+                    line.getKey(),
+                    points.stream().map(o -> (double) o.clients()).toList(),
+                    points.stream().map(Outcome::throughput).toList());
+        }
+        return chart.build();
     }
 
     private static Table ceilingTable(List<Outcome> outcomes, List<Outcome> ceiling, Map<String, Object> raw) {

@@ -5,13 +5,16 @@ import dev.agora.launcher.toxiproxy.ToxiproxyServer;
 import dev.agora.perf.experiment.Experiment;
 import dev.agora.perf.experiment.ExperimentContext;
 import dev.agora.perf.experiment.Seeds;
+import dev.agora.perf.report.Chart;
 import dev.agora.perf.report.Report;
 import dev.agora.perf.report.Table;
+import dev.agora.perf.stats.Timeline;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -107,6 +110,55 @@ public final class PartitionsExperiment implements Experiment {
         return spec.withFreePortOffset(PORT_OFFSETS);
     }
 
+    /**
+     * The load through the run, second by second: what each client had answered, what failed, and a band over the
+     * seconds in which a fault was applied (which one: the table of faults).
+     */
+    static Chart timeline(PartitionsRun.Result result) {
+        long origin = result.startNanos();
+        long end =
+                result.calls().stream().mapToLong(Calls.Call::endedNanos).max().orElse(origin);
+        Duration span = Duration.ofNanos(Math.max(1, end - origin + 1));
+        Duration second = Duration.ofSeconds(1);
+        Timeline failed = new Timeline(origin, Duration.ZERO, span, second);
+        Map<String, Timeline> answered = new LinkedHashMap<>();
+        Map<String, String> names =
+                Map.of("buy", "buys answered", "xml", "XML orders answered", "rest", "REST orders answered");
+        for (String client : List.of("buy", "xml", "rest")) {
+            answered.put(client, new Timeline(origin, Duration.ZERO, span, second));
+        }
+        for (Calls.Call call : result.calls()) {
+            Timeline timeline = call.answered() ? answered.get(call.kind()) : failed;
+            if (timeline != null) timeline.add(call.endedNanos(), call.answered());
+        }
+        List<Double> seconds = failed.binStartSeconds();
+        Chart.Builder chart = Chart.timeline(
+                "partitions.png",
+                "Attempts per second through the faults (the band: a fault applied, see the table)",
+                "seconds since the load started",
+                "attempts per second");
+        double peak = 0;
+        for (Map.Entry<String, Timeline> client : answered.entrySet()) {
+            List<Double> rates = client.getValue().answeredPerSecond();
+            peak = Math.max(
+                    peak, rates.stream().mapToDouble(Double::doubleValue).max().orElse(0));
+            chart.series(names.get(client.getKey()), seconds, rates);
+        }
+        chart.series("failed, all clients", seconds, failed.failedPerSecond());
+        double band = peak * 1.05;
+        chart.series(
+                "a fault applied",
+                seconds,
+                seconds.stream()
+                        .map(at -> faultAt(result.faults(), origin + (long) ((at + 0.5) * 1e9)) ? band : 0.0)
+                        .toList());
+        return chart.build();
+    }
+
+    private static boolean faultAt(List<Nemesis.Applied> faults, long nanos) {
+        return faults.stream().anyMatch(f -> f.startNanos() <= nanos && nanos < f.endNanos());
+    }
+
     static Report.Builder report(
             Report.Builder report, PartitionsRun.Result result, PartitionsRun.Plan plan, boolean clockStepped) {
         Checks.Bookstore bookstore = result.bookstore();
@@ -186,6 +238,7 @@ public final class PartitionsExperiment implements Experiment {
                                 + " fault); an error is an attempt nobody answered (a buy or a REST order is then"
                                 + " sent again with its idempotency key, an XML order is not). p99 over all attempts.",
                         costs.build())
+                .chart(timeline(result))
                 .note(
                         clockStepped
                                 ? "The clock step moves one instance's wall clock alone, while it runs: libfaketime"

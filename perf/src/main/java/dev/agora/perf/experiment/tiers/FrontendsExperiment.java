@@ -3,6 +3,7 @@ package dev.agora.perf.experiment.tiers;
 import dev.agora.perf.experiment.ClusterShape;
 import dev.agora.perf.experiment.Experiment;
 import dev.agora.perf.experiment.ExperimentContext;
+import dev.agora.perf.experiment.Floors;
 import dev.agora.perf.experiment.Runs;
 import dev.agora.perf.experiment.Seeds;
 import dev.agora.perf.experiment.Stock;
@@ -130,6 +131,7 @@ public final class FrontendsExperiment implements Experiment {
                         Numbers.format(byClients.get(10).all().percentileMillis(99)),
                         Numbers.format(throughput10.get(n)));
             }
+            report.floor(Floors.measureBeside(http, target, 10, requests));
             // After the load, every frontend is warm: what each costs while nobody calls it.
             idle = IdleCost.measure(target, http, "frontend", IDLE_WINDOW);
         }
