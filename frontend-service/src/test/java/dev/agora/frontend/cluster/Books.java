@@ -15,10 +15,17 @@ public final class Books {
                 cluster.ordersServeTheContract(), "order-service does not serve the order contract yet");
     }
 
-    /** Registers a book directly on a catalog replica (the admin passthrough has its own test). */
+    /**
+     * Registers a book directly on a live catalog replica, the first one (the admin passthrough has its own test):
+     * a test that killed the first may register with the second.
+     */
     public static long register(Http http, BookstoreCluster cluster, String title, long stock) {
+        ServiceProcess catalog = cluster.catalogs.stream()
+                .filter(ServiceProcess::isAlive)
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("No live catalog to register a book with"));
         Http.Response created = http.post(
-                cluster.catalogs.getFirst().baseUrl() + "/admin/books",
+                catalog.baseUrl() + "/admin/books",
                 "{\"title\":\"" + title + "\",\"topic\":\"frontend tests\",\"price\":10.00,\"stock\":" + stock + "}",
                 cluster.tokens().adminAuthorization());
         assertThat(created.status()).as(created.body()).isEqualTo(201);

@@ -291,7 +291,7 @@ class BookFilesThroughFrontendTest {
     void anUploadThatCannotGetItsTwoCopiesRegistersNothing() {
         assumeTrue(
                 cluster.catalogs.stream().anyMatch(c -> !c.isAlive()), "needs the catalog killed by the test before");
-        long book = Books.register(http, registeringCluster(), "Under-replicated", 1);
+        long book = Books.register(http, cluster, "Under-replicated", 1);
         HttpResponse<String> refused = FileTransfer.upload(url(book, "lonely.bin"), 1000, 5, admin);
         assertThat(refused.statusCode()).isEqualTo(503);
         assertThat(refused.headers().firstValue("Content-Type")).hasValue("application/problem+json");
@@ -299,7 +299,6 @@ class BookFilesThroughFrontendTest {
                 .isZero();
     }
 
-    /** Registering a title needs a live catalog; {@link Books#register} uses the first one. */
     /** Uploads the live catalog nodes have answered (whatever the outcome), from their own request counters. */
     private static long catalogUploadsAnswered() {
         long total = 0;
@@ -316,11 +315,6 @@ class BookFilesThroughFrontendTest {
             }
         }
         return total;
-    }
-
-    private static BookstoreCluster registeringCluster() {
-        assumeTrue(cluster.catalogs.getFirst().isAlive(), "the first catalog is the one killed");
-        return cluster;
     }
 
     /** The catalog whose sendfile count went up since {@code before}: the one sending the download. */

@@ -33,12 +33,14 @@ import tools.jackson.databind.JsonNode;
 /**
  * The launched cluster end to end, as a client sees it: the bookstore through the frontends, the exchange through
  * the frontend's proxy and over its TCP protocol, the control endpoint, the demo users the launcher creates and
- * what their tokens may and may not do (SECURITY.md), and state surviving a restart of the whole cluster.
+ * what their tokens may and may not do (SECURITY.md), and state surviving a restart of the whole cluster. The
+ * exchange standby taking over from a killed active exchange is {@link ClusterFailoverTest}'s last case.
  */
 @ClusterTest
 @ExtendWith(SharedCluster.Resolver.class)
-// Before ClusterFailoverTest: it restarts the whole shared cluster and leaves its active exchange killed, which
-// SharedCluster restarts for the next class; the failover test leaves two instances down that no class after it needs.
+// Before ClusterFailoverTest: it restarts the whole shared cluster and leaves it whole for the failover test, which
+// leaves instances down that no class after it needs (the exchange standby's takeover is its last case, so that no
+// exchange is restarted between the classes for it).
 @Order(1)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -212,12 +214,9 @@ class ClusterEndToEndTest {
                     "Bearer " + token);
             assertThat(wrongMethod.status()).isEqualTo(405);
             assertThat(wrongMethod.isProblem()).isTrue();
-
-            long oldPid = pidOf("frontend-2");
-            Duration ready = client.restart("frontend-2");
-            assertThat(ready).isPositive();
-            assertThat(pidOf("frontend-2")).isPositive().isNotEqualTo(oldPid);
-            assertThat(bookstore.lookup(bookstore.frontend(2), 1).status()).isEqualTo(200);
+            // A restart through the endpoint (answered once ready, a new process) is proven in ClusterFailoverTest,
+            // whose faults all go through it: restarting an instance here too would cost a service start for the
+            // same path.
         }
     }
 
@@ -444,6 +443,7 @@ class ClusterEndToEndTest {
         Http.Reply bought = bookstore.buy(bookstore.frontend(1), 3);
         assertThat(bought.status()).as("buy: %s", bought).isEqualTo(201);
         long orderId = bought.json().path("orderId").asLong();
+        long stock = bookstore.catalogBook(3).path("stock").asLong();
         String account = Long.toString(ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE));
         assertThat(XmlClient.sendToActive(
                                 cluster.exchangeTcpPorts(),
@@ -464,6 +464,9 @@ class ClusterEndToEndTest {
                 http.get(bookstore.frontend(2) + "/api/orders/" + orderId, "Authorization", bookstore.customer());
         assertThat(order.status()).as("order after restart: %s", order).isEqualTo(200);
         assertThat(order.json().path("status").asString()).isEqualTo("CONFIRMED");
+        assertThat(bookstore.catalogBook(3).path("stock").asLong())
+                .as("the catalog's stock after the restart")
+                .isEqualTo(stock);
         Http.Reply earlier =
                 http.get(bookstore.frontend(1) + "/api/orders/" + orderId, "Authorization", tokenBeforeRestart);
         assertThat(earlier.status())
@@ -473,49 +476,6 @@ class ClusterEndToEndTest {
                 bookstore.frontend(1) + "/api/exchange/accounts/" + account, "Authorization", bookstore.admin());
         assertThat(reply.status())
                 .as("account %s after restart: %s", account, reply)
-                .isEqualTo(200);
-    }
-
-    /**
-     * The launcher's exchange standby: the active exchange is killed, the standby takes the lease, listens on its own
-     * XML port and serves the state the killed one acknowledged, and the frontends send the JSON API to it (they
-     * follow the ready instance). Last, since it leaves the cluster with one exchange.
-     */
-    @Test
-    @Order(30)
-    void theExchangeStandbyTakesOverWhenTheActiveOneIsKilled() throws Exception {
-        String account = Long.toString(ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE));
-        XmlClient.Reply created = XmlClient.sendToActive(
-                cluster.exchangeTcpPorts(),
-                "<create><account id=\"" + account + "\" balance=\"5\"/></create>",
-                TAKEOVER);
-        assertThat(created.xml()).contains("<created id=\"" + account + "\"/>");
-
-        // Usually exchange-1; exchange-2 if it took the lease earlier (see XmlClient#sendToActive).
-        int active = created.instance();
-        int standby = active == 1 ? 2 : 1;
-        cluster.kill("exchange-" + active);
-        int standbyPort = cluster.exchangeTcpPorts().get(standby - 1);
-        String reply = "";
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (System.nanoTime() < deadline && !reply.contains("account already exists")) {
-            try {
-                reply = XmlClient.send(standbyPort, "<create><account id=\"" + account + "\" balance=\"5\"/></create>");
-            } catch (IOException notListeningYet) {
-                Thread.sleep(20);
-            }
-        }
-        assertThat(reply)
-                .as("exchange-%d knows what exchange-%d acknowledged", standby, active)
-                .contains("account already exists");
-        Http.Reply viaFrontend = null;
-        while (System.nanoTime() < deadline && (viaFrontend == null || viaFrontend.status() != 200)) {
-            viaFrontend = http.get(
-                    bookstore.frontend(1) + "/api/exchange/accounts/" + account, "Authorization", bookstore.admin());
-            if (viaFrontend.status() != 200) Thread.sleep(100);
-        }
-        assertThat(viaFrontend.status())
-                .as("through the frontend: %s", viaFrontend)
                 .isEqualTo(200);
     }
 
@@ -534,13 +494,5 @@ class ClusterEndToEndTest {
 
     private static String local(int port) {
         return "http://127.0.0.1:" + port;
-    }
-
-    private long pidOf(String instance) {
-        return cluster.instances().stream()
-                .filter(candidate -> candidate.name().equals(instance))
-                .findFirst()
-                .orElseThrow()
-                .pid();
     }
 }

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -23,7 +24,8 @@ import tools.jackson.databind.JsonNode;
 /**
  * Issue 5 against real processes: replicas of catalog and order are SIGKILLed, SIGSTOPped and restarted under a
  * concurrent load of lookups and buys through both frontends. No client request may fail, nothing is oversold,
- * every confirmed buy is in the order log exactly once and the catalog's stock agrees.
+ * every confirmed buy is in the order log exactly once and the catalog's stock agrees. Last, the exchange standby
+ * takes over from a killed active exchange.
  */
 @ClusterTest
 // Part of the full build (launcher/pom.xml sets agora.failover-tests=true); -Dagora.failover-tests=false skips it.
@@ -35,9 +37,8 @@ import tools.jackson.databind.JsonNode;
 // answers 503 not-applied, which the order service sends again (catalog-service/README.md, "Data tier").
 @EnabledIfSystemProperty(named = "agora.failover-tests", matches = "true")
 @ExtendWith(SharedCluster.Resolver.class)
-// After ClusterEndToEndTest, last: the tier-down case leaves catalog-2 and order-2 down, which no class after it
-// would need (SharedCluster restarts them for one). The exchange the end-to-end test left killed is restarted before
-// this class and sits idle here.
+// After ClusterEndToEndTest, last: the tier-down case leaves catalog-2 and order-2 down and the exchange standby case,
+// last, the active exchange killed, which no class after it would need (SharedCluster restarts them for one).
 @Order(2)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -48,6 +49,8 @@ class ClusterFailoverTest {
     private static final Duration THINK_TIME = Duration.ofMillis(20);
     private static final long PLENTY = 1_000_000;
     private static final long SCARCE = 40;
+    /** How long the XML port may stay closed while the standby takes over the lease. */
+    private static final Duration TAKEOVER = Duration.ofSeconds(15);
 
     private final Http http = new Http(Duration.ofSeconds(10));
     private Cluster cluster;
@@ -74,6 +77,8 @@ class ClusterFailoverTest {
     @Order(1)
     void killingOneReplicaOfEachTierUnderLoadFailsNoRequest() throws Exception {
         Books books = registerBooks("kill");
+        long catalogPid = pidOf("catalog-2");
+        long orderPid = pidOf("order-2");
         try (BookstoreLoad load = startLoad(books)) {
             load.runFor(Duration.ofSeconds(4));
             faults.kill("catalog-2");
@@ -83,7 +88,11 @@ class ClusterFailoverTest {
                     .extracting(Instance::name)
                     .containsExactlyInAnyOrder("catalog-2", "order-2");
             load.runFor(Duration.ofSeconds(5));
-            restartInParallel("catalog-2", "order-2");
+            // The control endpoint's restart answers once the instance is ready, and runs a new process.
+            assertThat(restartInParallel("catalog-2", "order-2"))
+                    .allSatisfy(ready -> assertThat(ready).isPositive());
+            assertThat(pidOf("catalog-2")).isPositive().isNotEqualTo(catalogPid);
+            assertThat(pidOf("order-2")).isPositive().isNotEqualTo(orderPid);
             load.runFor(Duration.ofSeconds(6));
             load.close();
             assertNoFailures(load);
@@ -159,6 +168,51 @@ class ClusterFailoverTest {
         // class that runs after this one.
     }
 
+    /**
+     * The launcher's exchange standby: the active exchange is killed, the standby takes the lease, listens on its own
+     * XML port and serves the state the killed one acknowledged, and the frontends send the JSON API to it (they
+     * follow the ready instance). Last of the cluster tests, since it leaves the cluster with one exchange: in
+     * ClusterEndToEndTest, which it once ended, it left the exchange killed for this class, whose SharedCluster then
+     * restarted it for nothing (no case here uses the exchange).
+     */
+    @Test
+    @Order(4)
+    void theExchangeStandbyTakesOverWhenTheActiveOneIsKilled() throws Exception {
+        String account = Long.toString(ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE));
+        XmlClient.Reply created = XmlClient.sendToActive(
+                cluster.exchangeTcpPorts(),
+                "<create><account id=\"" + account + "\" balance=\"5\"/></create>",
+                TAKEOVER);
+        assertThat(created.xml()).contains("<created id=\"" + account + "\"/>");
+
+        // Usually exchange-1; exchange-2 if it took the lease earlier (see XmlClient#sendToActive).
+        int active = created.instance();
+        int standby = active == 1 ? 2 : 1;
+        cluster.kill("exchange-" + active);
+        int standbyPort = cluster.exchangeTcpPorts().get(standby - 1);
+        String reply = "";
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (System.nanoTime() < deadline && !reply.contains("account already exists")) {
+            try {
+                reply = XmlClient.send(standbyPort, "<create><account id=\"" + account + "\" balance=\"5\"/></create>");
+            } catch (IOException notListeningYet) {
+                Thread.sleep(20);
+            }
+        }
+        assertThat(reply)
+                .as("exchange-%d knows what exchange-%d acknowledged", standby, active)
+                .contains("account already exists");
+        Http.Reply viaFrontend = null;
+        while (System.nanoTime() < deadline && (viaFrontend == null || viaFrontend.status() != 200)) {
+            viaFrontend = http.get(
+                    bookstore.frontend(1) + "/api/exchange/accounts/" + account, "Authorization", bookstore.admin());
+            if (viaFrontend.status() != 200) Thread.sleep(100);
+        }
+        assertThat(viaFrontend.status())
+                .as("through the frontend: %s", viaFrontend)
+                .isEqualTo(200);
+    }
+
     private record Books(long plenty, long scarce) {}
 
     private Books registerBooks(String label) throws IOException, InterruptedException {
@@ -178,8 +232,17 @@ class ClusterFailoverTest {
                 THINK_TIME);
     }
 
-    private void restartInParallel(String... instances) {
-        Cluster.inParallel(List.of(instances), faults::restart);
+    /** Restarts the instances through the control endpoint at once; how long each took to be ready. */
+    private List<Duration> restartInParallel(String... instances) {
+        return Cluster.inParallel(List.of(instances), faults::restart);
+    }
+
+    private long pidOf(String instance) {
+        return cluster.instances().stream()
+                .filter(candidate -> candidate.name().equals(instance))
+                .findFirst()
+                .orElseThrow()
+                .pid();
     }
 
     private static void assertNoFailures(BookstoreLoad load) {
