@@ -3,12 +3,15 @@ package dev.agora.frontend.identity;
 import dev.agora.common.security.FailClosedSecrets;
 import java.io.IOException;
 import java.io.Reader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,6 +41,16 @@ final class SeedingIdentities {
         Path file = properties.seedFile();
         Properties seed = file == null || file.toString().isBlank() ? null : read(file);
         if (seed != null && failClosed) refuseUnsafeSecrets(seed, file);
+        SeedStamp stamp = new SeedStamp(properties.seedStamp());
+        if (stamp.matches(state(identities, properties, file, seed))) {
+            log.info("Identities as seeded before (stamp {}): nothing to hash again", properties.seedStamp());
+            return;
+        }
+        seedAll(identities, properties, seed);
+        stamp.record(state(identities, properties, file, seed));
+    }
+
+    private static void seedAll(Identities identities, IdentityProperties properties, Properties seed) {
         properties.serviceClients().forEach((clientId, secret) -> {
             if (secret != null && !secret.isBlank()) identities.ensureServiceClient(clientId, secret);
         });
@@ -57,6 +70,36 @@ final class SeedingIdentities {
                     client ? " and its client " + clientId : "",
                     password != null ? " and a password" : "");
         });
+    }
+
+    /**
+     * What seeding starts from and what it leaves: the seed file, the service clients' secrets, and what is stored
+     * for every identity either names (in a fixed order).
+     */
+    private static List<String> state(
+            Identities identities, IdentityProperties properties, Path file, Properties seed) {
+        List<String> state = new ArrayList<>();
+        state.add(seed == null ? "no seed file" : readString(file));
+        new TreeMap<>(properties.serviceClients()).forEach((clientId, secret) -> {
+            state.add(clientId);
+            state.add(secret);
+            state.add(identities.storedClient(clientId));
+        });
+        if (seed == null) return state;
+        for (String user : new TreeSet<>(SEEDED_USERS.keySet())) {
+            state.add(user);
+            state.add(identities.storedUser(user));
+            state.add(identities.storedClient(seed.getProperty(user + ".client-id")));
+        }
+        return state;
+    }
+
+    private static String readString(Path file) {
+        try {
+            return Files.readString(file, StandardCharsets.ISO_8859_1);
+        } catch (IOException e) {
+            throw new IllegalStateException("Cannot read the identity seed file " + file, e);
+        }
     }
 
     static Properties read(Path file) {

@@ -90,6 +90,9 @@ final class ClusterStarter {
     private static final String FLYWAY_ENABLED = "SPRING_FLYWAY_ENABLED";
     private static final String DDL_AUTO = "SPRING_JPA_HIBERNATE_DDL_AUTO";
 
+    /** Where a frontend notes what it seeded from the demo credentials (the frontend's {@code SeedStamp}). */
+    static final String SEED_STAMP = "AGORA_IDENTITY_SEED_STAMP";
+
     /** Kept by {@code --fresh}: derived from the build, not state, and slow to make again. */
     private static final List<String> BUILD_CACHES = List.of("jars", "aot");
 
@@ -680,6 +683,8 @@ final class ClusterStarter {
             env.put(
                     "AGORA_IDENTITY_SEED_FILE",
                     Cluster.credentialsFile(spec).toAbsolutePath().toString());
+            // Beside the file: a restart whose file and identities are unchanged hashes no secret again.
+            env.put(SEED_STAMP, seedStamp(spec).toAbsolutePath().toString());
             // A lab cluster: the seed experiments send thousands of requests a second from one address as one
             // customer, which production rate limits exist to refuse. -e frontend:AGORA_LIMITS_RATES_ENABLED=true
             // turns them on. Body caps stay.
@@ -705,6 +710,10 @@ final class ClusterStarter {
         env.putAll(spec.environmentByService().getOrDefault(tier.service(), Map.of()));
         env.putAll(spec.environmentByService().getOrDefault(tier.instanceName(index), Map.of()));
         return env;
+    }
+
+    static Path seedStamp(ClusterSpec spec) {
+        return spec.dataDirectory().resolve("identity-seeded.txt");
     }
 
     private List<String> urls(Tier tier) {
