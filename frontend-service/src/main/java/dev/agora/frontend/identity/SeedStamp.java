@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
  * What the last seeding left, so that a start with the same seed file, the same service secrets and the same stored
  * identities seeds nothing: seeding hashes every client secret again and checks every seeded password (about a dozen
  * BCrypt hashes, seconds of CPU in a fresh JVM, on the first frontend's way to ready), though nothing changed. The
- * stamp is a SHA-256 over the seed file's bytes, the service clients' secrets and what the identity database holds
+ * stamp is a SHA-256 over what seeding reads of the seed file, the service clients' secrets and what the identity database holds
  * for every seeded user and client (password and secret hashes, roles, settings), written owner-only beside the
  * seed file, which holds those secrets in plain text already; the database keeps BCrypt hashes only. A changed
  * file, a rotated service secret, another or a rebuilt database, or an identity changed since (a new password hash,

@@ -3,7 +3,6 @@ package dev.agora.frontend.identity;
 import dev.agora.common.security.FailClosedSecrets;
 import java.io.IOException;
 import java.io.Reader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -42,12 +41,12 @@ final class SeedingIdentities {
         Properties seed = file == null || file.toString().isBlank() ? null : read(file);
         if (seed != null && failClosed) refuseUnsafeSecrets(seed, file);
         SeedStamp stamp = new SeedStamp(properties.seedStamp());
-        if (stamp.matches(state(identities, properties, file, seed))) {
+        if (stamp.matches(state(identities, properties, seed))) {
             log.info("Identities as seeded before (stamp {}): nothing to hash again", properties.seedStamp());
             return;
         }
         seedAll(identities, properties, seed);
-        stamp.record(state(identities, properties, file, seed));
+        stamp.record(state(identities, properties, seed));
     }
 
     private static void seedAll(Identities identities, IdentityProperties properties, Properties seed) {
@@ -76,10 +75,9 @@ final class SeedingIdentities {
      * What seeding starts from and what it leaves: the seed file, the service clients' secrets, and what is stored
      * for every identity either names (in a fixed order).
      */
-    private static List<String> state(
-            Identities identities, IdentityProperties properties, Path file, Properties seed) {
+    private static List<String> state(Identities identities, IdentityProperties properties, Properties seed) {
         List<String> state = new ArrayList<>();
-        state.add(seed == null ? "no seed file" : readString(file));
+        state.add(seed == null ? "no seed file" : "seed file");
         new TreeMap<>(properties.serviceClients()).forEach((clientId, secret) -> {
             state.add(clientId);
             state.add(secret);
@@ -87,19 +85,16 @@ final class SeedingIdentities {
         });
         if (seed == null) return state;
         for (String user : new TreeSet<>(SEEDED_USERS.keySet())) {
+            // What seeding reads of the file (not its other lines, such as the token URL a restart on other ports
+            // moves), and what it left in the database.
+            for (String key : List.of(".client-id", ".client-secret", ".password")) {
+                state.add(seed.getProperty(user + key));
+            }
             state.add(user);
             state.add(identities.storedUser(user));
             state.add(identities.storedClient(seed.getProperty(user + ".client-id")));
         }
         return state;
-    }
-
-    private static String readString(Path file) {
-        try {
-            return Files.readString(file, StandardCharsets.ISO_8859_1);
-        } catch (IOException e) {
-            throw new IllegalStateException("Cannot read the identity seed file " + file, e);
-        }
     }
 
     static Properties read(Path file) {

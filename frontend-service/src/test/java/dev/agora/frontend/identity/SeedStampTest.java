@@ -60,6 +60,10 @@ class SeedStampTest {
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(folder.resolve("stamp"))))
                 .isEqualTo("rw-------");
 
+        Files.writeString(file, SEED + "token-url=http://127.0.0.1:13080/oauth2/token\n");
+        seed(properties);
+        assertThat(passwords.hashes).as("a line seeding does not read").hasValue(firstStart);
+
         Files.writeString(file, SEED.replace("customer-password-", "another-password-"));
         seed(properties);
 
