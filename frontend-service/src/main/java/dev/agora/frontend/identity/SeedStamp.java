@@ -36,6 +36,11 @@ final class SeedStamp {
         this.file = file == null || file.toString().isBlank() ? null : file;
     }
 
+    /** Whether a stamp is kept at all; without one every start seeds, and nothing reads the stored identities. */
+    boolean enabled() {
+        return file != null;
+    }
+
     /** Whether the last seeding left exactly {@code state}. */
     boolean matches(List<String> state) {
         if (file == null) return false;

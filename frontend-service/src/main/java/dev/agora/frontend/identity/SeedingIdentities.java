@@ -41,6 +41,10 @@ final class SeedingIdentities {
         Properties seed = file == null || file.toString().isBlank() ? null : read(file);
         if (seed != null && failClosed) refuseUnsafeSecrets(seed, file);
         SeedStamp stamp = new SeedStamp(properties.seedStamp());
+        if (!stamp.enabled()) {
+            seedAll(identities, properties, seed);
+            return;
+        }
         if (stamp.matches(state(identities, properties, seed))) {
             log.info("Identities as seeded before (stamp {}): nothing to hash again", properties.seedStamp());
             return;
