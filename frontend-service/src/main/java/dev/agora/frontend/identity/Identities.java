@@ -6,8 +6,11 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.UUID;
 import org.springframework.security.core.GrantedAuthority;
+import org.springframework.security.core.authority.AuthorityUtils;
 import org.springframework.security.core.authority.SimpleGrantedAuthority;
 import org.springframework.security.core.userdetails.User;
 import org.springframework.security.core.userdetails.UserDetails;
@@ -106,6 +109,33 @@ public final class Identities {
                         .build());
         if (scope != null) client.scope(scope);
         clients.save(client.build());
+    }
+
+    /**
+     * What is stored for the user (password hash, roles, whether enabled), empty when there is none: enough to tell
+     * whether it changed since it was seeded ({@link SeedStamp}).
+     */
+    String storedUser(String username) {
+        if (!users.userExists(username)) return "";
+        UserDetails user = users.loadUserByUsername(username);
+        return String.join(
+                "\n",
+                user.getPassword(),
+                new TreeSet<>(AuthorityUtils.authorityListToSet(user.getAuthorities())).toString(),
+                Boolean.toString(user.isEnabled()));
+    }
+
+    /** What is stored for the client (secret hash, scopes, settings), empty when there is none or no id is given. */
+    String storedClient(String clientId) {
+        RegisteredClient client = clientId == null ? null : clients.findByClientId(clientId);
+        if (client == null) return "";
+        return String.join(
+                "\n",
+                client.getId(),
+                String.valueOf(client.getClientSecret()),
+                new TreeSet<>(client.getScopes()).toString(),
+                new TreeMap<>(client.getClientSettings().getSettings()).toString(),
+                String.valueOf(client.getTokenSettings().getAccessTokenTimeToLive()));
     }
 
     static String randomSecret() {

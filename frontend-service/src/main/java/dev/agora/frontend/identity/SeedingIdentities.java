@@ -9,6 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,6 +40,20 @@ final class SeedingIdentities {
         Path file = properties.seedFile();
         Properties seed = file == null || file.toString().isBlank() ? null : read(file);
         if (seed != null && failClosed) refuseUnsafeSecrets(seed, file);
+        SeedStamp stamp = new SeedStamp(properties.seedStamp());
+        if (!stamp.enabled()) {
+            seedAll(identities, properties, seed);
+            return;
+        }
+        if (stamp.matches(state(identities, properties, seed))) {
+            log.info("Identities as seeded before (stamp {}): nothing to hash again", properties.seedStamp());
+            return;
+        }
+        seedAll(identities, properties, seed);
+        stamp.record(state(identities, properties, seed));
+    }
+
+    private static void seedAll(Identities identities, IdentityProperties properties, Properties seed) {
         properties.serviceClients().forEach((clientId, secret) -> {
             if (secret != null && !secret.isBlank()) identities.ensureServiceClient(clientId, secret);
         });
@@ -57,6 +73,32 @@ final class SeedingIdentities {
                     client ? " and its client " + clientId : "",
                     password != null ? " and a password" : "");
         });
+    }
+
+    /**
+     * What seeding starts from and what it leaves: the seed file, the service clients' secrets, and what is stored
+     * for every identity either names (in a fixed order).
+     */
+    private static List<String> state(Identities identities, IdentityProperties properties, Properties seed) {
+        List<String> state = new ArrayList<>();
+        state.add(seed == null ? "no seed file" : "seed file");
+        new TreeMap<>(properties.serviceClients()).forEach((clientId, secret) -> {
+            state.add(clientId);
+            state.add(secret);
+            state.add(identities.storedClient(clientId));
+        });
+        if (seed == null) return state;
+        for (String user : new TreeSet<>(SEEDED_USERS.keySet())) {
+            // What seeding reads of the file (not its other lines, such as the token URL a restart on other ports
+            // moves), and what it left in the database.
+            for (String key : List.of(".client-id", ".client-secret", ".password")) {
+                state.add(seed.getProperty(user + key));
+            }
+            state.add(user);
+            state.add(identities.storedUser(user));
+            state.add(identities.storedClient(seed.getProperty(user + ".client-id")));
+        }
+        return state;
     }
 
     static Properties read(Path file) {

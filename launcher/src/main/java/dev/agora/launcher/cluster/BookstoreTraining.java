@@ -162,6 +162,8 @@ final class BookstoreTraining {
         // A first replica's start: it migrates and checks its (empty) database.
         env.remove("SPRING_FLYWAY_ENABLED");
         env.remove("SPRING_JPA_HIBERNATE_DDL_AUTO");
+        // Its throwaway identity database is seeded in full; a stamp of it would only void the cluster's.
+        env.remove(ClusterStarter.SEED_STAMP);
         DatabaseOwners.Login login = DatabaseOwners.ensure(
                 postgres, DATABASE_PREFIX + tier.database().orElseThrow());
         env.putAll(LocalProfile.database(login));

@@ -1,6 +1,7 @@
 package dev.agora.launcher.cluster;
 
 import dev.agora.launcher.credentials.Credentials;
+import dev.agora.local.cluster.FreePorts;
 import dev.agora.local.cluster.Health;
 import dev.agora.local.cluster.LocalProfile;
 import dev.agora.local.postgres.DatabaseOwners;
@@ -22,6 +23,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.Semaphore;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -90,6 +93,19 @@ final class ClusterStarter {
     private static final String FLYWAY_ENABLED = "SPRING_FLYWAY_ENABLED";
     private static final String DDL_AUTO = "SPRING_JPA_HIBERNATE_DDL_AUTO";
 
+    /** Where a frontend notes what it seeded from the demo credentials (the frontend's {@code SeedStamp}). */
+    static final String SEED_STAMP = "AGORA_IDENTITY_SEED_STAMP";
+
+    /** {@code -Dagora.cluster.start-beside-postgres=false} starts no instance before PostgreSQL, to compare against. */
+    private static final boolean START_BESIDE_POSTGRES =
+            !"false".equals(System.getProperty("agora.cluster.start-beside-postgres"));
+
+    /** Hikari's wait for the database at a pool's first connection (Spring Boot's relaxed form of the property). */
+    private static final String WAIT_FOR_DATABASE = "SPRING_DATASOURCE_HIKARI_INITIALIZATION_FAIL_TIMEOUT";
+
+    /** As long as the launcher itself waits for PostgreSQL to start ({@code EmbeddedPostgresServer}). */
+    private static final Duration WAIT_FOR_DATABASE_AT_MOST = Duration.ofSeconds(60);
+
     /** Kept by {@code --fresh}: derived from the build, not state, and slow to make again. */
     private static final List<String> BUILD_CACHES = List.of("jars", "aot");
 
@@ -113,6 +129,8 @@ final class ClusterStarter {
     private final NetworkLinks links;
 
     private final SchemaStamps schemaStamps;
+    /** Null until it is started; trainings after the start use it. */
+    private volatile EmbeddedPostgresServer postgres;
     /** Tiers whose AOT cache is to be trained once the cluster is ready. */
     private final List<Runnable> laterTraining = new ArrayList<>();
 
@@ -144,23 +162,49 @@ final class ClusterStarter {
         Credentials credentials =
                 Credentials.ensure(Cluster.credentialsFile(spec), Credentials.tokenUrlOf(url(Tier.FRONTEND, 1)));
         Cluster.requirePortsFree(wellKnownPorts());
-        progress.update("postgres", "starting", false);
-        EmbeddedPostgresServer postgres;
-        try {
-            postgres = EmbeddedPostgresServer.start(spec.dataDirectory().resolve("postgres"), spec.postgresPort());
-        } catch (RuntimeException e) {
-            progress.update("postgres", "failed: " + e.getMessage(), true);
-            throw e;
+        int postgresPort = spec.postgresPort();
+        Map<Tier, DatabaseOwners.Login> keptLogins = null;
+        if (mayStartBesidePostgres()) {
+            // The instances need the port before PostgreSQL has it: take a free one now rather than after.
+            if (postgresPort == 0) postgresPort = FreePorts.next();
+            keptLogins = keptLogins(postgresPort);
         }
-        Shutdown shutdown = new Shutdown(postgres);
+        Shutdown shutdown = new Shutdown();
         Thread hook = new Thread(shutdown, "agora-cluster-stop");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
-            // Each tier logs in as its own role, owner of its database only (replicas of a tier share it).
+            Semaphore starting = new Semaphore(MAX_PARALLEL_STARTS, true);
+            Map<Tier, ServiceLaunch> launches = null;
+            List<Cluster.Member> members = null;
+            List<Phase> phases = null;
+            CompletableFuture<List<Readiness>> besidePostgres = null;
+            if (keptLogins != null) {
+                // A restart: every role's login is known, so the first replicas start while PostgreSQL starts and
+                // recovers; each waits for it at its first connection (Hikari's initialization-fail-timeout).
+                launches = prepareLaunches(keptLogins, credentials);
+                members = members(launches, keptLogins, shutdown, true);
+                phases = phases(members);
+                showWaiting(members, phases);
+                Phase first = phases.getFirst();
+                besidePostgres = CompletableFuture.supplyAsync(
+                        () -> startPhase(first, starting, shutdown),
+                        runnable -> Thread.ofPlatform().name("first-replicas").start(runnable));
+            }
+            progress.update("postgres", "starting", false);
+            try {
+                postgres = EmbeddedPostgresServer.start(spec.dataDirectory().resolve("postgres"), postgresPort);
+            } catch (RuntimeException e) {
+                progress.update("postgres", "failed: " + e.getMessage(), true);
+                throw e;
+            }
+            shutdown.postgres(postgres);
+            // Each tier logs in as its own role, owner of its database only (replicas of a tier share it); the
+            // password is kept in the data directory, so that the next start knows it before PostgreSQL is up.
             Map<Tier, DatabaseOwners.Login> databaseLogins = new EnumMap<>(Tier.class);
             for (Tier tier : activeTiers()) {
                 tier.database()
-                        .ifPresent(database -> databaseLogins.put(tier, DatabaseOwners.ensure(postgres, database)));
+                        .ifPresent(database -> databaseLogins.put(
+                                tier, DatabaseOwners.ensure(postgres, database, passwordFile(database))));
             }
             if (links != null) links.open(spec, postgres.port());
             long postgresReady = System.nanoTime();
@@ -168,42 +212,16 @@ final class ClusterStarter {
                     "postgres",
                     "ready on port " + postgres.port() + " in " + seconds(Duration.ofNanos(postgresReady - started)),
                     true);
-            Map<Tier, ServiceLaunch> launches = prepareLaunches(postgres, databaseLogins, credentials);
+            if (keptLogins == null) {
+                launches = prepareLaunches(databaseLogins, credentials);
+                members = members(launches, databaseLogins, shutdown, false);
+                phases = phases(members);
+                showWaiting(members, phases);
+            }
             long prepared = System.nanoTime();
 
-            List<Cluster.Member> members = new ArrayList<>();
-            for (Tier tier : activeTiers()) {
-                ServiceLaunch launch = launches.get(tier);
-                for (int index = 1; index <= spec.replicas(tier); index++) {
-                    String name = tier.instanceName(index);
-                    Map<String, String> env = withoutRedundantWarmUp(
-                            tier, index, launch, environment(tier, index, postgres, databaseLogins));
-                    if (index == 1) withoutRepeatedSchemaCheck(tier, launch, env);
-                    ServiceProcess process = ServiceProcess.builder(
-                                    name, launch.jar(), tier.port(index, spec.portOffset()))
-                            .jvmOptions(launch.jvmOptions())
-                            .env(env)
-                            .logFile(spec.dataDirectory().resolve("logs").resolve(name + ".log"))
-                            .build();
-                    members.add(new Cluster.Member(name, tier, process));
-                    shutdown.add(process);
-                }
-            }
             Map<String, Duration> readiness = new LinkedHashMap<>();
             Map<String, Duration> cpu = new LinkedHashMap<>();
-            List<Phase> phases = phases(members);
-            for (Cluster.Member member : members) {
-                String waiting;
-                if (phases.getFirst().members().contains(member)) {
-                    waiting = "waiting";
-                } else if (isExchangeStandby(member)) {
-                    waiting = "waiting for " + Tier.EXCHANGE.instanceName(1) + " to lead";
-                } else {
-                    waiting = "waiting for the first replicas";
-                }
-                progress.update(member.name(), waiting, false);
-            }
-            Semaphore starting = new Semaphore(MAX_PARALLEL_STARTS, true);
             // Say when the first replicas serve, while the others still start (FIRST_REPLICAS_FIRST).
             String firstFrontend = spec.frontends() > 0 ? url(Tier.FRONTEND, 1) : null;
             boolean servingEarly = false;
@@ -222,41 +240,9 @@ final class ClusterStarter {
                                     + (phase.niceness() != 0 ? " at low CPU priority" : ""),
                             false);
                 }
-                List<Readiness> times = Cluster.inParallel(phase.members(), member -> {
-                    starting.acquireUninterruptibly();
-                    try {
-                        // Stopped (Ctrl-C) while this one waited for its turn: it would outlive the launcher.
-                        if (shutdown.isDone()) throw new IllegalStateException("The cluster is stopping");
-                        progress.update(
-                                member.name(),
-                                "starting on " + member.process().baseUrl()
-                                        + (phase.niceness() != 0 ? " (low CPU priority)" : ""),
-                                false);
-                        Duration wall;
-                        try {
-                            wall = startAndAwait(
-                                    member,
-                                    READY_TIMEOUT,
-                                    phase.niceness(),
-                                    phase.compilerNiceness(),
-                                    LOW_PRIORITY_AT_MOST);
-                        } catch (RuntimeException e) {
-                            progress.update(
-                                    member.name(),
-                                    "failed, see " + member.process().logFile(),
-                                    true);
-                            throw e;
-                        }
-                        progress.update(
-                                member.name(),
-                                (isExchangeStandby(member) ? "standing by" : "ready") + " in " + seconds(wall) + " on "
-                                        + member.process().baseUrl(),
-                                true);
-                        return new Readiness(wall, cpuTime(member.process().pid()));
-                    } finally {
-                        starting.release();
-                    }
-                });
+                List<Readiness> times = phase == phases.getFirst() && besidePostgres != null
+                        ? joined(besidePostgres)
+                        : startPhase(phase, starting, shutdown);
                 for (int i = 0; i < phase.members().size(); i++) {
                     readiness.put(phase.members().get(i).name(), times.get(i).wall());
                     cpu.put(phase.members().get(i).name(), times.get(i).cpu());
@@ -265,9 +251,8 @@ final class ClusterStarter {
             if (servingEarly) progress.update("bookstore", "every replica ready", true);
             // Every first replica has migrated and checked its database with this build: the next start need not.
             for (Tier tier : activeTiers()) {
-                tier.database()
-                        .ifPresent(database ->
-                                schemaStamps.record(database, launches.get(tier).jar()));
+                Path jar = launches.get(tier).jar();
+                tier.database().ifPresent(database -> schemaStamps.record(database, jar));
             }
             long instancesReady = System.nanoTime();
             List<String> frontends = members.stream()
@@ -310,6 +295,127 @@ final class ClusterStarter {
             } catch (IllegalStateException shuttingDown) {
                 // Interrupted by Ctrl-C: the hook has stopped everything already.
             }
+            throw e;
+        }
+    }
+
+    /**
+     * Whether the first replicas may start beside PostgreSQL ({@code -Dagora.cluster.start-beside-postgres=false}
+     * never, to compare against): only for the launcher's command on an existing database (a new one has no roles
+     * yet), with no proxies (they need PostgreSQL's port first) and no test AOT caches (trained on a database of this
+     * PostgreSQL before the start).
+     */
+    private boolean mayStartBesidePostgres() {
+        return START_BESIDE_POSTGRES
+                && FIRST_REPLICAS_FIRST
+                && training == Cluster.AotTraining.AFTER_READY
+                && !TEST_AOT_CACHES
+                && links == null
+                && Files.isRegularFile(spec.dataDirectory().resolve("postgres").resolve("PG_VERSION"));
+    }
+
+    /** Every tier's login from the passwords kept in the data directory, or null when one is missing. */
+    private Map<Tier, DatabaseOwners.Login> keptLogins(int postgresPort) {
+        Map<Tier, DatabaseOwners.Login> logins = new EnumMap<>(Tier.class);
+        for (Tier tier : activeTiers()) {
+            String database = tier.database().orElse(null);
+            if (database == null) continue;
+            DatabaseOwners.Login login = DatabaseOwners.kept(
+                    "jdbc:postgresql://localhost:" + postgresPort + "/" + database, database, passwordFile(database));
+            if (login == null) return null;
+            logins.put(tier, login);
+        }
+        return logins;
+    }
+
+    private Path passwordFile(String database) {
+        return spec.dataDirectory().resolve("logins").resolve(database + ".password");
+    }
+
+    /** Every instance's process, not started yet, in the order of {@link #activeTiers()}. */
+    private List<Cluster.Member> members(
+            Map<Tier, ServiceLaunch> launches,
+            Map<Tier, DatabaseOwners.Login> databaseLogins,
+            Shutdown shutdown,
+            boolean besidePostgres) {
+        List<Cluster.Member> members = new ArrayList<>();
+        for (Tier tier : activeTiers()) {
+            ServiceLaunch launch = launches.get(tier);
+            for (int index = 1; index <= spec.replicas(tier); index++) {
+                String name = tier.instanceName(index);
+                Map<String, String> env =
+                        withoutRedundantWarmUp(tier, index, launch, environment(tier, index, postgres, databaseLogins));
+                if (index == 1) withoutRepeatedSchemaCheck(tier, launch, env);
+                if (besidePostgres && index == 1 && tier.database().isPresent()) {
+                    // Started before PostgreSQL listens: the pool's first connection waits for it (retrying once a
+                    // second) instead of failing the start; later connections fail fast as ever.
+                    env.putIfAbsent(WAIT_FOR_DATABASE, Long.toString(WAIT_FOR_DATABASE_AT_MOST.toMillis()));
+                }
+                ServiceProcess process = ServiceProcess.builder(name, launch.jar(), tier.port(index, spec.portOffset()))
+                        .jvmOptions(launch.jvmOptions())
+                        .env(env)
+                        .logFile(spec.dataDirectory().resolve("logs").resolve(name + ".log"))
+                        .build();
+                members.add(new Cluster.Member(name, tier, process));
+                shutdown.add(process);
+            }
+        }
+        return members;
+    }
+
+    private void showWaiting(List<Cluster.Member> members, List<Phase> phases) {
+        for (Cluster.Member member : members) {
+            String waiting;
+            if (phases.getFirst().members().contains(member)) {
+                waiting = "waiting";
+            } else if (isExchangeStandby(member)) {
+                waiting = "waiting for " + Tier.EXCHANGE.instanceName(1) + " to lead";
+            } else {
+                waiting = "waiting for the first replicas";
+            }
+            progress.update(member.name(), waiting, false);
+        }
+    }
+
+    /** Starts {@code phase}'s instances together (at most {@link #MAX_PARALLEL_STARTS} at a time) until ready. */
+    private List<Readiness> startPhase(Phase phase, Semaphore starting, Shutdown shutdown) {
+        return Cluster.inParallel(phase.members(), member -> {
+            starting.acquireUninterruptibly();
+            try {
+                // Stopped (Ctrl-C) while this one waited for its turn: it would outlive the launcher.
+                if (shutdown.isDone()) throw new IllegalStateException("The cluster is stopping");
+                progress.update(
+                        member.name(),
+                        "starting on " + member.process().baseUrl()
+                                + (phase.niceness() != 0 ? " (low CPU priority)" : ""),
+                        false);
+                Duration wall;
+                try {
+                    wall = startAndAwait(
+                            member, READY_TIMEOUT, phase.niceness(), phase.compilerNiceness(), LOW_PRIORITY_AT_MOST);
+                } catch (RuntimeException e) {
+                    progress.update(
+                            member.name(), "failed, see " + member.process().logFile(), true);
+                    throw e;
+                }
+                progress.update(
+                        member.name(),
+                        (isExchangeStandby(member) ? "standing by" : "ready") + " in " + seconds(wall) + " on "
+                                + member.process().baseUrl(),
+                        true);
+                return new Readiness(wall, cpuTime(member.process().pid()));
+            } finally {
+                starting.release();
+            }
+        });
+    }
+
+    private static <T> T joined(CompletableFuture<T> future) {
+        try {
+            return future.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException cause) throw cause;
+            if (e.getCause() instanceof Error error) throw error;
             throw e;
         }
     }
@@ -443,8 +549,13 @@ final class ClusterStarter {
                 .toList();
     }
 
+    /**
+     * Each tier's jar and JVM options; the trainings it leaves for after the start, and a test AOT cache's or a
+     * training before the start (which happen only where the instances start after PostgreSQL), use {@link
+     * #postgres}.
+     */
     private Map<Tier, ServiceLaunch> prepareLaunches(
-            EmbeddedPostgresServer postgres, Map<Tier, DatabaseOwners.Login> databaseLogins, Credentials credentials) {
+            Map<Tier, DatabaseOwners.Login> databaseLogins, Credentials credentials) {
         boolean aot = spec.aotCache() && AotCache.supported();
         if (spec.aotCache() && !aot) {
             // JDK 21-24 run the services as well, only without the cache: nothing to warn about.
@@ -680,6 +791,8 @@ final class ClusterStarter {
             env.put(
                     "AGORA_IDENTITY_SEED_FILE",
                     Cluster.credentialsFile(spec).toAbsolutePath().toString());
+            // Beside the file: a restart whose file and identities are unchanged hashes no secret again.
+            env.put(SEED_STAMP, seedStamp(spec).toAbsolutePath().toString());
             // A lab cluster: the seed experiments send thousands of requests a second from one address as one
             // customer, which production rate limits exist to refuse. -e frontend:AGORA_LIMITS_RATES_ENABLED=true
             // turns them on. Body caps stay.
@@ -705,6 +818,10 @@ final class ClusterStarter {
         env.putAll(spec.environmentByService().getOrDefault(tier.service(), Map.of()));
         env.putAll(spec.environmentByService().getOrDefault(tier.instanceName(index), Map.of()));
         return env;
+    }
+
+    static Path seedStamp(ClusterSpec spec) {
+        return spec.dataDirectory().resolve("identity-seeded.txt");
     }
 
     private List<String> urls(Tier tier) {

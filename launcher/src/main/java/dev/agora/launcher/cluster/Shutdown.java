@@ -16,12 +16,18 @@ final class Shutdown implements Runnable {
 
     private static final Logger log = LoggerFactory.getLogger(Shutdown.class);
 
-    private final EmbeddedPostgresServer postgres;
+    /** Null until started: on a restart the first instances start beside it. */
+    private volatile EmbeddedPostgresServer postgres;
+
     private final List<ServiceProcess> processes = new CopyOnWriteArrayList<>();
     private final AtomicBoolean done = new AtomicBoolean();
 
-    Shutdown(EmbeddedPostgresServer postgres) {
-        this.postgres = postgres;
+    Shutdown() {}
+
+    /** The cluster's PostgreSQL, once it runs; stopped at once when the cluster stopped while it started. */
+    void postgres(EmbeddedPostgresServer started) {
+        this.postgres = started;
+        if (done.get()) closePostgres(started);
     }
 
     void add(ServiceProcess process) {
@@ -37,6 +43,11 @@ final class Shutdown implements Runnable {
     public void run() {
         if (!done.compareAndSet(false, true)) return;
         Cluster.stopAll(processes);
+        EmbeddedPostgresServer started = postgres;
+        if (started != null) closePostgres(started);
+    }
+
+    private static void closePostgres(EmbeddedPostgresServer postgres) {
         try {
             postgres.close();
         } catch (RuntimeException e) {

@@ -1,5 +1,12 @@
 package dev.agora.local.postgres;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -24,11 +31,35 @@ public final class DatabaseOwners {
 
     /** The database (created when missing) and its owning role, named like it, with a new random password. */
     public static Login ensure(PostgresServer server, String database) {
+        return ensure(server, database, newPassword());
+    }
+
+    /**
+     * Like {@link #ensure(PostgresServer, String)}, with the password kept in {@code passwordFile} (owner-only): the
+     * one found there, or a new one written there first. So a restart on the same data directory knows every role's
+     * login before PostgreSQL is up ({@link #kept}), and can start the services beside it.
+     */
+    public static Login ensure(PostgresServer server, String database, Path passwordFile) {
+        String password = readPassword(passwordFile);
+        if (password == null) {
+            password = newPassword();
+            writeOwnerOnly(passwordFile, password);
+        }
+        return ensure(server, database, password);
+    }
+
+    /**
+     * The login {@link #ensure(PostgresServer, String, Path)} gave {@code database} on {@code jdbcUrl}'s server, when
+     * {@code passwordFile} holds its password; null otherwise. Asks nothing of the server, which may still be starting.
+     */
+    public static Login kept(String jdbcUrl, String database, Path passwordFile) {
+        String password = readPassword(passwordFile);
+        return password == null ? null : new Login(jdbcUrl, database, password);
+    }
+
+    private static Login ensure(PostgresServer server, String database, String password) {
         String url = server.jdbcUrl(database);
         String role = database;
-        byte[] secret = new byte[24];
-        RANDOM.nextBytes(secret);
-        String password = HexFormat.of().formatHex(secret);
         try (Connection admin =
                         DriverManager.getConnection(server.jdbcUrl("postgres"), server.username(), server.password());
                 Statement statement = admin.createStatement()) {
@@ -44,6 +75,41 @@ public final class DatabaseOwners {
         }
         handOverObjects(url, server, role);
         return new Login(url, role, password);
+    }
+
+    private static String newPassword() {
+        byte[] secret = new byte[24];
+        RANDOM.nextBytes(secret);
+        return HexFormat.of().formatHex(secret);
+    }
+
+    private static String readPassword(Path file) {
+        try {
+            if (!Files.isRegularFile(file)) return null;
+            String password = Files.readString(file).strip();
+            // Only what newPassword makes: the password goes into a statement, and a changed file must not inject.
+            return password.matches("[0-9a-f]{48}") ? password : null;
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not read " + file, e);
+        }
+    }
+
+    private static void writeOwnerOnly(Path file, String password) {
+        try {
+            Files.createDirectories(file.toAbsolutePath().getParent());
+            Path temporary = Files.createTempFile(file.toAbsolutePath().getParent(), "password", ".tmp");
+            try {
+                if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
+                    Files.setPosixFilePermissions(temporary, PosixFilePermissions.fromString("rw-------"));
+                }
+                Files.writeString(temporary, password + "\n");
+                Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            } finally {
+                Files.deleteIfExists(temporary);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not write " + file, e);
+        }
     }
 
     /** Tables, sequences, views and functions of the public schema, made by the superuser in an earlier run. */
