@@ -321,7 +321,7 @@ final class ClusterStarter {
             String database = tier.database().orElse(null);
             if (database == null) continue;
             DatabaseOwners.Login login = DatabaseOwners.kept(
-                    "jdbc:postgresql://localhost:" + postgresPort + "/" + database, database, passwordFile(database));
+                    EmbeddedPostgresServer.jdbcUrl(postgresPort, database), database, passwordFile(database));
             if (login == null) return null;
             logins.put(tier, login);
         }

@@ -1,12 +1,10 @@
 package dev.agora.launcher.cluster;
 
+import dev.agora.local.cluster.OwnerOnlyFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.Optional;
@@ -29,17 +27,8 @@ public final class ControlToken {
         RANDOM.nextBytes(bytes);
         String token = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
         Path file = dataDirectory.resolve(FILE_NAME);
-        Path partial = dataDirectory.resolve(FILE_NAME + ".partial");
         try {
-            Files.deleteIfExists(partial);
-            if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
-                Files.createFile(
-                        partial, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-            } else {
-                Files.createFile(partial);
-            }
-            Files.writeString(partial, token + "\n");
-            Files.move(partial, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            OwnerOnlyFiles.write(file, token + "\n");
         } catch (IOException e) {
             throw new UncheckedIOException("Could not write the control token " + file, e);
         }

@@ -1,12 +1,10 @@
 package dev.agora.local.postgres;
 
+import dev.agora.local.cluster.OwnerOnlyFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -96,17 +94,7 @@ public final class DatabaseOwners {
 
     private static void writeOwnerOnly(Path file, String password) {
         try {
-            Files.createDirectories(file.toAbsolutePath().getParent());
-            Path temporary = Files.createTempFile(file.toAbsolutePath().getParent(), "password", ".tmp");
-            try {
-                if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
-                    Files.setPosixFilePermissions(temporary, PosixFilePermissions.fromString("rw-------"));
-                }
-                Files.writeString(temporary, password + "\n");
-                Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            } finally {
-                Files.deleteIfExists(temporary);
-            }
+            OwnerOnlyFiles.write(file, password + "\n");
         } catch (IOException e) {
             throw new UncheckedIOException("Could not write " + file, e);
         }

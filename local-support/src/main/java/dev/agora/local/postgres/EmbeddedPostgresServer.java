@@ -70,7 +70,12 @@ public final class EmbeddedPostgresServer implements PostgresServer {
     public String jdbcUrl(String database) {
         PostgresServer.createDatabaseIfMissing(
                 postgres.getJdbcUrl("postgres", "postgres"), username(), password(), database);
-        return "jdbc:postgresql://localhost:" + postgres.getPort() + "/" + database;
+        return jdbcUrl(postgres.getPort(), database);
+    }
+
+    /** Where {@code database} of the embedded server on {@code port} is, before it has started or been created. */
+    public static String jdbcUrl(int port, String database) {
+        return "jdbc:postgresql://localhost:" + port + "/" + database;
     }
 
     @Override
