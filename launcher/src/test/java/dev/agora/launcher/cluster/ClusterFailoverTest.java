@@ -298,19 +298,20 @@ class ClusterFailoverTest {
      */
     private static Http.Reply awaitStatus(Call call, int status) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        Http.Reply reply = null;
-        HttpTimeoutException timedOut = null;
-        do {
-            if (reply != null || timedOut != null) Thread.sleep(200);
+        while (true) {
+            Http.Reply reply = null;
             try {
                 reply = call.send();
-                timedOut = null;
-            } catch (HttpTimeoutException e) {
-                timedOut = e;
+            } catch (HttpTimeoutException timedOut) {
+                if (System.nanoTime() >= deadline) throw timedOut;
             }
-        } while ((reply == null || timedOut != null || reply.status() != status) && System.nanoTime() < deadline);
-        if (timedOut != null) throw timedOut;
-        assertThat(reply.status()).as("service resumed by itself: %s", reply).isEqualTo(status);
-        return reply;
+            if (reply != null && (reply.status() == status || System.nanoTime() >= deadline)) {
+                assertThat(reply.status())
+                        .as("service resumed by itself: %s", reply)
+                        .isEqualTo(status);
+                return reply;
+            }
+            Thread.sleep(200);
+        }
     }
 }

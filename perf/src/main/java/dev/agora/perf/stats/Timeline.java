@@ -2,6 +2,7 @@ package dev.agora.perf.stats;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -57,8 +58,8 @@ public final class Timeline {
 
     @Override
     public synchronized String toString() {
-        return java.util.Arrays.stream(answered).sum() + " answered, "
-                + java.util.Arrays.stream(failed).sum() + " failed in " + answered.length + " bins";
+        return Arrays.stream(answered).sum() + " answered, "
+                + Arrays.stream(failed).sum() + " failed in " + answered.length + " bins";
     }
 
     private List<Double> perSecond(long[] counts) {

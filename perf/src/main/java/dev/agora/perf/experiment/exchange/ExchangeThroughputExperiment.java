@@ -90,8 +90,12 @@ public final class ExchangeThroughputExperiment implements Experiment {
         }
 
         String label() {
-            return cores + (cores == 1 ? " core, " : " cores, ") + kind.name().toLowerCase() + ", " + clients
-                    + " clients";
+            return line() + ", " + clients + " clients";
+        }
+
+        /** The configuration without its client count: one line of the throughput chart. */
+        String line() {
+            return cores + (cores == 1 ? " core, " : " cores, ") + kind.name().toLowerCase();
         }
 
         LatencySummary latencySummary() {
@@ -326,12 +330,7 @@ public final class ExchangeThroughputExperiment implements Experiment {
                 Chart.line("exchange-throughput.png", "Throughput by clients", "clients", "requests per second");
         Map<String, List<Outcome>> lines = new LinkedHashMap<>();
         for (Outcome o : outcomes) {
-            lines.computeIfAbsent(
-                            o.cores()
-                                    + (o.cores() == 1 ? " core, " : " cores, ")
-                                    + o.kind().name().toLowerCase(),
-                            label -> new ArrayList<>())
-                    .add(o);
+            lines.computeIfAbsent(o.line(), line -> new ArrayList<>()).add(o);
         }
         if (!ceiling.isEmpty()) lines.put("null server", ceiling);
         for (Map.Entry<String, List<Outcome>> line : lines.entrySet()) {
