@@ -41,9 +41,9 @@ final class AotCache {
     /**
      * Compile each method the training compiled as soon as its class is initialized, from the cache's profiles, rather
      * than once it has run often enough again (JDK 25's experimental {@code AOTCompileEagerly}; the cache holds
-     * profiles, not code). Without it the first 100 buys of a fresh cluster waited for the JIT: their p50 was 289 ms
-     * against 32 ms later, the compilers taking 73% of the CPU those buys cost; with it 44 ms, for about 2 CPU s more
-     * per instance's start (launcher/README, "Measured: what the first 100 buys wait for"). Only with a cache, so JDK
+     * profiles, not code). Without it the first buys of a fresh cluster waited for the JIT, which took most of the
+     * CPU they cost; with it those compilations move into the start, which costs a little more CPU (launcher/README,
+     * "What bounds a start and the first buys"). Only with a cache, so JDK
      * 21-24, which do not know the option, never see it. {@code -Dagora.aot.compile-eagerly=false} (a JVM option of
      * the launcher) leaves it out, to compare against.
      */
