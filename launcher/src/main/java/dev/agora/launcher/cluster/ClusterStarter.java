@@ -153,7 +153,7 @@ final class ClusterStarter {
     Cluster start() {
         long started = System.nanoTime();
         if (training == Cluster.AotTraining.AFTER_READY && COMPILERS_BEHIND) {
-            // The launcher's own C2 (4.4 CPU s by the first buy, compiling its polling and HTTP client) need not
+            // The launcher's own C2 (seconds of CPU by the first buy, compiling its polling and HTTP client) need not
             // run beside the first replicas' main threads either; the launcher is idle once the cluster serves.
             CpuPriority.lowerCompilerThreads(ProcessHandle.current().pid(), COMPILER_NICENESS, new HashSet<>());
         }
@@ -695,8 +695,8 @@ final class ClusterStarter {
     /**
      * An instance that starts from a cache trained on the bookstore's real work ({@link BookstoreTraining}) has the
      * profiles its warm-up would gather, and its warm-up after readiness (up to thousands of requests from two
-     * callers over 30 s) only takes the CPU its first callers need: with it the first 100 sequential buys of a fresh
-     * 1-1-1 cluster had a p50 of 178-378 ms, without it 100-115 ms (launcher/README, "Measured"). So a cluster-wide
+     * callers over 30 s) only takes the CPU its first callers need: the first sequential buys of a fresh cluster were
+     * slower with it than without (launcher/README, point 4). So a cluster-wide
      * {@code AGORA_WARMUP_MODE} (the launcher's default) leaves such an instance out; one set for its tier or for
      * the instance itself still holds.
      */
