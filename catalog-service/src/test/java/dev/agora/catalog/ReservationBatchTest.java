@@ -26,8 +26,10 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 /**
  * Group commit of reservations (catalog-service/README.md, "Data tier"): reservations that wait while the writer is
  * busy are decided together in one transaction, with every guarantee of one decided alone. To make a batch form for
- * sure, a test holds every connection of the catalog's pool, so the writer stalls on its first reservation (a "plug")
- * while the others queue behind it; released, the writer decides the plug, then everything that waited in one go.
+ * sure, a test holds every connection of the catalog's pool and sends two "plugs": the first reservation, decided on
+ * its request's thread because nothing else is being decided, and the second, handed to the writer because the first
+ * is under way; both stall on the pool while the others queue behind them. Released, the writer decides the second
+ * plug, then everything that waited in one go.
  */
 class ReservationBatchTest extends CatalogTestSupport {
 
@@ -58,13 +60,13 @@ class ReservationBatchTest extends CatalogTestSupport {
 
         assertThat(responses).allSatisfy(r -> assertThat(r.status()).as("%s", r).isEqualTo(200));
         assertThat(batches().count() - transactionsBefore)
-                .as("transactions: the plug's, then one for the %d reservations that waited", books.size())
+                .as("the writer's transactions: the second plug's, then one for the %d that waited", books.size())
                 .isEqualTo(2);
         assertThat(batches().totalAmount() - decidedBefore).isEqualTo(books.size() + 1);
         assertSold(plentiful, responses, books, 30, 15);
         assertSold(scarce, responses, books, 10, 10);
         assertSold(nearlyGone, responses, books, 2, 2);
-        assertThat(book(plugBook).path("stock").asLong()).isEqualTo(4);
+        assertThat(book(plugBook).path("stock").asLong()).isEqualTo(3);
     }
 
     /** Of a book with {@code copies}, {@code sold} were reserved, each with its own stock after, and no more. */
@@ -157,23 +159,26 @@ class ReservationBatchTest extends CatalogTestSupport {
     }
 
     /**
-     * Holds every connection of the pool but one already taken, sends a plug reservation (the writer takes it and
-     * waits for a connection), then the calls, one after another in index order when {@code inOrder}, else all at
+     * Holds every connection of the pool but one already taken, sends two plug reservations (the first is decided on
+     * its own thread, the writer takes the second; both wait for a connection), then the calls, one after another in index order when {@code inOrder}, else all at
      * once; once they all wait for the writer, lets the pool go. Returns their responses in call order.
      */
     private List<Response> queuedBehindAPlug(long plugBook, int calls, ReservationTest.Call call, boolean inOrder)
             throws Exception {
         List<Connection> held = new ArrayList<>();
-        try (ExecutorService threads = Executors.newFixedThreadPool(calls + 1)) {
-            Future<Response> plug;
+        try (ExecutorService threads = Executors.newFixedThreadPool(calls + 2)) {
+            List<Future<Response>> plugs = new ArrayList<>();
             List<Future<Response>> futures = new ArrayList<>();
             try {
                 while (database.getHikariPoolMXBean().getTotalConnections() < database.getMaximumPoolSize()
                         || database.getHikariPoolMXBean().getIdleConnections() > 0) {
                     held.add(database.getConnection());
                 }
-                plug = threads.submit(() -> reserve(nextOrderId(), plugBook, 1));
-                awaitUntil(() -> database.getHikariPoolMXBean().getThreadsAwaitingConnection() >= 1);
+                for (int p = 1; p <= 2; p++) {
+                    int stalled = p;
+                    plugs.add(threads.submit(() -> reserve(nextOrderId(), plugBook, 1)));
+                    awaitUntil(() -> database.getHikariPoolMXBean().getThreadsAwaitingConnection() >= stalled);
+                }
                 for (int i = 0; i < calls; i++) {
                     int index = i;
                     futures.add(threads.submit(() -> call.run(index)));
@@ -183,7 +188,8 @@ class ReservationBatchTest extends CatalogTestSupport {
             } finally {
                 for (Connection connection : held) close(connection);
             }
-            assertThat(outcome(plug.get(30, TimeUnit.SECONDS))).isEqualTo("RESERVED");
+            for (Future<Response> plug : plugs)
+                assertThat(outcome(plug.get(30, TimeUnit.SECONDS))).isEqualTo("RESERVED");
             List<Response> responses = new ArrayList<>();
             for (Future<Response> future : futures) responses.add(future.get(30, TimeUnit.SECONDS));
             return responses;

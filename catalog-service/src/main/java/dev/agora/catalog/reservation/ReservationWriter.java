@@ -1,26 +1,19 @@
 package dev.agora.catalog.reservation;
 
 import dev.agora.catalog.book.BookChangeListener.Announcement;
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Gauge;
+import dev.agora.common.batch.GroupCommit;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.annotation.PreDestroy;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Optional;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 /**
- * Group commit of reservations: request threads hand their reservation over and wait; one writer thread takes every
- * reservation waiting (up to {@value #MOST_PER_COMMIT}) and decides them together in one transaction
- * ({@link DecidingTogether}). While its commit waits for the disk, the next reservations gather behind it, so under
- * load a burst of buys costs one commit of the catalog instead of one each. A reservation that finds the writer idle
- * is decided at once, alone: nothing waits for a timer or for company.
+ * Group commit ({@link GroupCommit}) of reservations. A reservation that finds no other being decided is decided at
+ * once, alone, on its request's thread. One that finds a decision under way is handed over and waits: one writer
+ * thread takes every reservation waiting (up to {@value #MOST_PER_COMMIT}) and decides them together in one
+ * transaction ({@link DecidingTogether}). While its commit waits for the disk, the next reservations gather behind it,
+ * so under load a burst of buys costs one commit of the catalog instead of one each. Nothing waits for a timer or for
+ * company.
  *
  * <p>A reservation the writer cannot decide in a batch (its batch failed, its order id was claimed before, its book
  * is unknown) is handed back, and the request's own thread decides it alone as before ({@link ReservingStock}), so
@@ -35,7 +28,6 @@ import org.springframework.stereotype.Component;
 @Component
 class ReservationWriter {
 
-    private static final Logger log = LoggerFactory.getLogger(ReservationWriter.class);
     /** The writer thread's name (statements are counted by thread in tests). */
     static final String THREAD = "reservation-writer";
     /** Most reservations one transaction decides; bounds how long it holds its books' rows. */
@@ -61,67 +53,28 @@ class ReservationWriter {
         }
     }
 
-    private final DecidingTogether deciding;
-    private final ArrayBlockingQueue<Ask> waiting = new ArrayBlockingQueue<>(BACKLOG);
-    private final Counter backlogFull;
-    private final Thread writer;
-    private volatile boolean stopping;
-    private volatile boolean stopped;
+    private final GroupCommit<Ask> commits;
 
     ReservationWriter(DecidingTogether deciding, MeterRegistry meters) {
-        this.deciding = deciding;
-        this.backlogFull = DecidingTogether.alone(meters, "backlog-full");
-        Gauge.builder("agora.reservations.waiting", waiting, ArrayBlockingQueue::size)
-                .description("Reservations handed to the writer and not yet taken into a transaction")
-                .register(meters);
-        Gauge.builder("agora.reservations.waiting.capacity", () -> BACKLOG)
-                .description("Most reservations that may wait for the writer; past it each is decided alone")
-                .register(meters);
-        this.writer = Thread.ofPlatform().name(THREAD).daemon().start(this::run);
+        this.commits = new GroupCommit<>(
+                THREAD,
+                MOST_PER_COMMIT,
+                BACKLOG,
+                deciding::decide,
+                ask -> ask.alone(Announcement.NONE),
+                DecidingTogether.alone(meters, "backlog-full"),
+                meters,
+                "agora.reservations");
     }
 
-    /** Hands the reservation over; empty when the backlog is full or the writer stopped: decide it alone. */
-    Optional<CompletableFuture<Answer>> submit(long orderId, long bookId, int quantity) {
-        if (stopped) return Optional.empty();
-        Ask ask = new Ask(orderId, bookId, quantity, new CompletableFuture<>());
-        if (!waiting.offer(ask)) {
-            backlogFull.increment();
-            return Optional.empty();
-        }
-        // The writer may have drained its backlog for the last time meanwhile; what it drained, it answered.
-        if (stopped && waiting.remove(ask)) return Optional.empty();
-        return Optional.of(ask.answer());
+    /** Decide it now on the request's thread, or wait for the writer's answer ({@link GroupCommit.Turn}). */
+    GroupCommit.Turn offer(Ask ask) {
+        return commits.offer(ask);
     }
 
-    private void run() {
-        List<Ask> batch = new ArrayList<>(MOST_PER_COMMIT);
-        try {
-            while (!stopping) {
-                Ask first = waiting.poll(100, TimeUnit.MILLISECONDS);
-                if (first == null) continue;
-                batch.add(first);
-                waiting.drainTo(batch, MOST_PER_COMMIT - 1);
-                decide(batch);
-                batch.clear();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } finally {
-            stopped = true;
-            batch.forEach(ask -> ask.alone(Announcement.NONE));
-            for (Ask left; (left = waiting.poll()) != null; ) left.alone(Announcement.NONE);
-        }
-    }
-
-    private void decide(List<Ask> batch) {
-        try {
-            deciding.decide(batch);
-        } catch (RuntimeException | Error unexpected) {
-            log.warn("Deciding {} reservations together failed, each is decided alone", batch.size(), unexpected);
-        } finally {
-            // Whatever the batch did not answer (an unexpected failure) its own thread decides.
-            batch.forEach(ask -> ask.alone(Announcement.NONE));
-        }
+    /** Ends a {@link GroupCommit.Turn#WRITE_NOW} reservation. */
+    void doneAlone() {
+        commits.doneAlone();
     }
 
     /**
@@ -130,7 +83,6 @@ class ReservationWriter {
      */
     @PreDestroy
     void stop() throws InterruptedException {
-        stopping = true;
-        writer.join(TimeUnit.SECONDS.toMillis(10));
+        commits.close();
     }
 }

@@ -13,10 +13,11 @@ import org.springframework.transaction.TransactionStatus;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Reserves copies of a book for an order, exactly once per order id. Reservations are handed to the
- * {@link ReservationWriter}, which decides every reservation waiting in one transaction ({@link DecidingTogether});
- * one it hands back (its batch failed, its order id was claimed before, its book is unknown) is decided alone here, on
- * the request's thread, in a transaction of its own: take the copies when enough are left ({@link BookStock#take}:
+ * Reserves copies of a book for an order, exactly once per order id. A reservation that finds no other being decided
+ * is decided alone here, on the request's thread; one that finds others under way is handed to the
+ * {@link ReservationWriter}, which decides every reservation waiting in one transaction ({@link DecidingTogether}).
+ * One it hands back (its batch failed, its order id was claimed before, its book is unknown) is decided alone here
+ * too. Alone means a transaction of its own: take the copies when enough are left ({@link BookStock#take}:
  * never below zero), claim the order id with the decided reservation ({@link Reservations#claim}). A repeat finds the
  * claim taken, rolls back and returns the stored outcome. Running out of stock is an ordinary outcome. The push
  * telling the frontends of a decrement starts before the commit (see {@link BookChangeListener#announce}) and ends
@@ -57,12 +58,22 @@ public class ReservingStock {
     private record Decision(Reservation reservation, boolean claimedNow, Announcement announced, BookChanged current) {}
 
     public ReservationResult reserve(long orderId, long bookId, int quantity) {
-        Optional<CompletableFuture<ReservationWriter.Answer>> handedOver = writer.submit(orderId, bookId, quantity);
-        if (handedOver.isPresent()) {
-            ReservationWriter.Answer answer =
-                    ServerTiming.measure(ServerTiming.DB, () -> handedOver.get().join());
-            answer.announced().await();
-            if (answer.result() != null) return answer.result();
+        ReservationWriter.Ask ask = new ReservationWriter.Ask(orderId, bookId, quantity, new CompletableFuture<>());
+        switch (writer.offer(ask)) {
+            case WRITE_NOW -> {
+                try {
+                    return reserveAlone(orderId, bookId, quantity);
+                } finally {
+                    writer.doneAlone();
+                }
+            }
+            case HANDED_OVER -> {
+                ReservationWriter.Answer answer =
+                        ServerTiming.measure(ServerTiming.DB, () -> ask.answer().join());
+                answer.announced().await();
+                if (answer.result() != null) return answer.result();
+            }
+            case WRITE_ALONE -> {}
         }
         return reserveAlone(orderId, bookId, quantity);
     }
