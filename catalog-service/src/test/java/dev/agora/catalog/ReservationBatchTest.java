@@ -154,46 +154,127 @@ class ReservationBatchTest extends CatalogTestSupport {
         assertThat(outcome(reserve(nextOrderId(), held, 1))).isEqualTo("RESERVED");
     }
 
+    @Test
+    void aBatchTellsEachFrontendOfEachBookOnceAndIsAnsweredOnlyOnceTheyHeard() throws Exception {
+        long often = newBook("batched-pushes", 10).path("id").asLong();
+        long twice = newBook("batched-pushes", 10).path("id").asLong();
+        long plugBook = newBook("batched-pushes", 5).path("id").asLong();
+        List<Long> books = List.of(often, twice, often, often, twice);
+        double transactionsBefore = batches().count();
+        List<Response> responses;
+        FRONTEND.holdAcknowledgements();
+        try (ExecutorService threads = Executors.newFixedThreadPool(books.size() + 2)) {
+            Queued queued;
+            try {
+                queued = queueBehindPlugs(
+                        threads, plugBook, books.size(), i -> reserve(nextOrderId(), books.get(i), 1), false);
+                // The batch took three copies of one book and two of the other: versions 4 and 3.
+                for (FakeFrontend frontend : List.of(FRONTEND, OTHER_FRONTEND)) {
+                    awaitPushed(frontend, often, 4);
+                    awaitPushed(frontend, twice, 3);
+                }
+
+                for (FakeFrontend frontend : List.of(FRONTEND, OTHER_FRONTEND)) {
+                    assertThat(versionsPushed(frontend, often))
+                            .as("its registration, then one message for the batch's three takes")
+                            .containsExactly(1L, 4L);
+                    assertThat(versionsPushed(frontend, twice)).containsExactly(1L, 3L);
+                }
+                assertThat(queued.all())
+                        .as("nothing answered while a frontend has not acknowledged")
+                        .noneMatch(Future::isDone);
+            } finally {
+                FRONTEND.releaseAcknowledgements();
+            }
+            responses = answers(queued.calls());
+            for (Response plug : answers(queued.plugs()))
+                assertThat(outcome(plug)).isEqualTo("RESERVED");
+        }
+
+        assertThat(responses).allSatisfy(r -> assertThat(outcome(r)).as("%s", r).isEqualTo("RESERVED"));
+        assertThat(batches().count() - transactionsBefore)
+                .as("transactions: the writer's plug, then the batch")
+                .isEqualTo(2);
+        assertThat(book(often).path("version").asLong()).isEqualTo(4);
+        assertThat(book(twice).path("version").asLong()).isEqualTo(3);
+    }
+
+    private static void awaitPushed(FakeFrontend frontend, long bookId, long version) {
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(2))
+                .pollInterval(Duration.ofMillis(5))
+                .until(() -> versionsPushed(frontend, bookId).contains(version));
+    }
+
+    private static List<Long> versionsPushed(FakeFrontend frontend, long bookId) {
+        return frontend.receivedFor(bookId).stream()
+                .map(r -> r.body().path("version").asLong())
+                .toList();
+    }
+
     private List<Response> queuedBehindAPlug(long plugBook, int calls, ReservationTest.Call call) throws Exception {
         return queuedBehindAPlug(plugBook, calls, call, false);
     }
 
-    /**
-     * Holds every connection of the pool but one already taken, sends two plug reservations (the first is decided on
-     * its own thread, the writer takes the second; both wait for a connection), then the calls, one after another in index order when {@code inOrder}, else all at
-     * once; once they all wait for the writer, lets the pool go. Returns their responses in call order.
-     */
+    /** As {@link #queueBehindPlugs}, then waits for every answer; returns the calls' responses in call order. */
     private List<Response> queuedBehindAPlug(long plugBook, int calls, ReservationTest.Call call, boolean inOrder)
             throws Exception {
-        List<Connection> held = new ArrayList<>();
         try (ExecutorService threads = Executors.newFixedThreadPool(calls + 2)) {
-            List<Future<Response>> plugs = new ArrayList<>();
-            List<Future<Response>> futures = new ArrayList<>();
-            try {
-                while (database.getHikariPoolMXBean().getTotalConnections() < database.getMaximumPoolSize()
-                        || database.getHikariPoolMXBean().getIdleConnections() > 0) {
-                    held.add(database.getConnection());
-                }
-                for (int p = 1; p <= 2; p++) {
-                    int stalled = p;
-                    plugs.add(threads.submit(() -> reserve(nextOrderId(), plugBook, 1)));
-                    awaitUntil(() -> database.getHikariPoolMXBean().getThreadsAwaitingConnection() >= stalled);
-                }
-                for (int i = 0; i < calls; i++) {
-                    int index = i;
-                    futures.add(threads.submit(() -> call.run(index)));
-                    if (inOrder) awaitUntil(() -> waiting() >= index + 1);
-                }
-                awaitUntil(() -> waiting() >= calls);
-            } finally {
-                for (Connection connection : held) close(connection);
-            }
-            for (Future<Response> plug : plugs)
+            Queued queued = queueBehindPlugs(threads, plugBook, calls, call, inOrder);
+            for (Future<Response> plug : queued.plugs())
                 assertThat(outcome(plug.get(30, TimeUnit.SECONDS))).isEqualTo("RESERVED");
-            List<Response> responses = new ArrayList<>();
-            for (Future<Response> future : futures) responses.add(future.get(30, TimeUnit.SECONDS));
-            return responses;
+            return answers(queued.calls());
         }
+    }
+
+    /** The plugs' and the calls' answers to come. */
+    private record Queued(List<Future<Response>> plugs, List<Future<Response>> calls) {
+        List<Future<Response>> all() {
+            List<Future<Response>> all = new ArrayList<>(plugs);
+            all.addAll(calls);
+            return all;
+        }
+    }
+
+    /**
+     * Holds every connection of the pool but one already taken, sends two plug reservations on {@code threads} (the
+     * first is decided on its own thread, the writer takes the second; both wait for a connection), then the calls,
+     * one after another in index order when {@code inOrder}, else all at once; once they all wait for the writer, lets
+     * the pool go and returns, the answers still to come.
+     */
+    private Queued queueBehindPlugs(
+            ExecutorService threads, long plugBook, int calls, ReservationTest.Call call, boolean inOrder) {
+        List<Connection> held = new ArrayList<>();
+        List<Future<Response>> plugs = new ArrayList<>();
+        List<Future<Response>> futures = new ArrayList<>();
+        try {
+            while (database.getHikariPoolMXBean().getTotalConnections() < database.getMaximumPoolSize()
+                    || database.getHikariPoolMXBean().getIdleConnections() > 0) {
+                held.add(database.getConnection());
+            }
+            for (int p = 1; p <= 2; p++) {
+                int stalled = p;
+                plugs.add(threads.submit(() -> reserve(nextOrderId(), plugBook, 1)));
+                awaitUntil(() -> database.getHikariPoolMXBean().getThreadsAwaitingConnection() >= stalled);
+            }
+            for (int i = 0; i < calls; i++) {
+                int index = i;
+                futures.add(threads.submit(() -> call.run(index)));
+                if (inOrder) awaitUntil(() -> waiting() >= index + 1);
+            }
+            awaitUntil(() -> waiting() >= calls);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        } finally {
+            for (Connection connection : held) close(connection);
+        }
+        return new Queued(plugs, futures);
+    }
+
+    private static List<Response> answers(List<Future<Response>> futures) throws Exception {
+        List<Response> responses = new ArrayList<>();
+        for (Future<Response> future : futures) responses.add(future.get(30, TimeUnit.SECONDS));
+        return responses;
     }
 
     private static void awaitUntil(java.util.concurrent.Callable<Boolean> condition) {
