@@ -41,6 +41,10 @@ class BoundsMetricsTest extends CatalogTestSupport {
                         "executor_active_threads{name=\"agora.invalidation.sessions\"",
                         "agora_executor_queue_capacity{name=\"agora.invalidation.sessions\"",
                         "agora_executor_rejected_total{name=\"agora.invalidation.sessions\"",
+                        // The reservation writer's backlog (group commit).
+                        "# TYPE agora_reservations_waiting gauge",
+                        "# TYPE agora_reservations_waiting_capacity gauge",
+                        "agora_reservations_alone_total{reason=\"backlog-full\"",
                         // Single-thread schedulers, one task each.
                         "executor_queued_tasks{name=\"agora.invalidation.reconnects\"",
                         "agora_executor_rejected_total{name=\"agora.invalidation.reconnects\"",

@@ -15,6 +15,7 @@ import jakarta.websocket.server.ServerEndpointConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
@@ -54,6 +55,10 @@ final class FakeFrontend implements AutoCloseable {
     private final AtomicInteger sessionsOpened = new AtomicInteger();
     private final Set<Session> sessions = ConcurrentHashMap.newKeySet();
     private volatile boolean silent;
+    /** Acknowledgements held back while {@code holding}; both guarded by the list. */
+    private final List<Runnable> held = new ArrayList<>();
+
+    private boolean holding;
 
     private FakeFrontend(TestIssuer issuer) {
         this.tokens =
@@ -133,14 +138,24 @@ final class FakeFrontend implements AutoCloseable {
                 if (!"invalidate".equals(message.path("type").asString(""))) return;
                 received.add(new Received(message, caller));
                 if (silent) return;
-                try {
-                    session.getBasicRemote()
-                            .sendText("{\"type\":\"ack\",\"seq\":"
-                                    + message.path("seq").asLong() + "}");
-                } catch (IOException closed) {
-                    // the catalog went away
+                Runnable acknowledge =
+                        () -> acknowledge(session, message.path("seq").asLong());
+                synchronized (held) {
+                    if (holding) {
+                        held.add(acknowledge);
+                        return;
+                    }
                 }
+                acknowledge.run();
             });
+        }
+
+        private void acknowledge(Session session, long seq) {
+            try {
+                session.getBasicRemote().sendText("{\"type\":\"ack\",\"seq\":" + seq + "}");
+            } catch (IOException closed) {
+                // the catalog went away
+            }
         }
 
         @Override
@@ -180,6 +195,24 @@ final class FakeFrontend implements AutoCloseable {
 
     void acknowledgeAgain() {
         silent = false;
+    }
+
+    /** From now on acknowledgements are held back (a slow frontend) until {@link #releaseAcknowledgements()}. */
+    void holdAcknowledgements() {
+        synchronized (held) {
+            holding = true;
+        }
+    }
+
+    /** Sends the acknowledgements held back, and acknowledges at once again. */
+    void releaseAcknowledgements() {
+        List<Runnable> release;
+        synchronized (held) {
+            holding = false;
+            release = new ArrayList<>(held);
+            held.clear();
+        }
+        release.forEach(Runnable::run);
     }
 
     /** Closes every open session, as a frontend that restarted would. */

@@ -15,10 +15,15 @@ import org.junit.jupiter.api.Test;
  */
 class ReservationStatementsTest extends CatalogTestSupport {
 
-    /** Take the copies ({@code UPDATE ... RETURNING}), claim the order id ({@code INSERT}). */
+    /**
+     * Lock the book ({@code SELECT ... FOR NO KEY UPDATE}), claim the order id and take the copies (one {@code INSERT}
+     * with an {@code UPDATE}); decided alone: take the copies ({@code UPDATE ... RETURNING}), claim ({@code INSERT}).
+     */
     static final long STATEMENTS_PER_RESERVATION = 2;
 
-    private static final Predicate<String> REQUEST_THREADS = thread -> thread.contains("-exec-");
+    /** Request threads, and the reservation writer's, which decides reservations for them (group commit). */
+    private static final Predicate<String> REQUEST_THREADS =
+            thread -> thread.contains("-exec-") || thread.equals("reservation-writer");
 
     @Test
     void aReservationMakesTwoStatementsInOneCommit() {

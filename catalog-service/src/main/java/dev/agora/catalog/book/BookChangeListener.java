@@ -30,6 +30,16 @@ public interface BookChangeListener {
     Announcement announce(BookChanged change);
 
     /**
+     * As {@link #announce(BookChanged)}, for a change that {@code writes} writes made together (a batch of
+     * reservations of one book): each of them calls {@link Announcement#await()} once, on the thread that answers it,
+     * and the announcement is over when all of them have. Every write must await it, also one that ends up not
+     * answered by this change (the batch failed), or the change counts as in flight for good.
+     */
+    default Announcement announce(BookChanged change, int writes) {
+        return announce(change);
+    }
+
+    /**
      * Whether changes reach anyone; when not, a write need not make room for an announcement before its
      * commit (which costs it a round trip to the database of its own).
      */

@@ -33,6 +33,26 @@ interface BookRepository extends JpaRepository<Book, Long> {
             nativeQuery = true)
     Optional<TakenCopies> takeIfLeft(long id, int quantity);
 
+    /** A book's row as a batch of reservations locked it ({@link #lockAll}). */
+    record LockedRow(long id, BigDecimal price, long stock, long version, String topic) {}
+
+    /**
+     * The books, their rows locked until the transaction ends, taken in id order so that two batches (of this replica
+     * and another) wanting the same books wait for each other instead of deadlocking. {@code lockWait} is this
+     * transaction's {@code lock_timeout} from here on (set by the same statement: {@code set_config} in the filter
+     * runs while the rows are read, before the sort hands them to be locked), so a batch stuck behind a frozen holder
+     * gives up sooner than a single reservation would. Unknown ids are left out.
+     */
+    @Query(
+            value =
+                    """
+                    select id, price, stock, version, topic from books
+                    where id = any(cast(:ids as bigint[])) and set_config('lock_timeout', :lockWait, true) is not null
+                    order by id
+                    for no key update""",
+            nativeQuery = true)
+    List<LockedRow> lockAll(Long[] ids, String lockWait);
+
     /** The book, its row locked until the transaction ends ({@code SELECT ... FOR NO KEY UPDATE}). */
     @Lock(LockModeType.PESSIMISTIC_WRITE)
     @Query("select b from Book b where b.id = :id")

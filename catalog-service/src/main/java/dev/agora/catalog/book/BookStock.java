@@ -1,6 +1,7 @@
 package dev.agora.catalog.book;
 
 import java.math.BigDecimal;
+import java.util.Collection;
 import java.util.Optional;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Propagation;
@@ -34,6 +35,16 @@ public class BookStock {
      * @param after the book as the take left it (its version raised), to announce; null when nothing was taken
      */
     public record Take(boolean taken, BigDecimal unitPrice, long stockAfter, BookChanged before, BookChanged after) {}
+
+    /**
+     * Locks the books (in id order, {@link BookRepository#lockAll}) for a batch of takes decided in Java
+     * ({@link LockedStock}); unknown ids are not among them. {@code lockWait} bounds this transaction's waits for a
+     * lock from here on (a PostgreSQL interval such as {@code 200ms}).
+     */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public LockedStock lockAll(Collection<Long> bookIds, String lockWait) {
+        return new LockedStock(books.lockAll(bookIds.toArray(Long[]::new), lockWait));
+    }
 
     /** Locks the book and takes the copies when enough are left; empty for an unknown book. */
     @Transactional(propagation = Propagation.MANDATORY)

@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.ExecutionException;
@@ -25,6 +26,8 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -114,24 +117,66 @@ final class FrontendInvalidator implements BookChangeListener, AutoCloseable {
 
     @Override
     public Announcement announce(BookChanged change) {
+        return announce(change, 1);
+    }
+
+    /**
+     * Sends the change to every frontend now; each write awaits every frontend but the one it came through (asked on
+     * the awaiting thread, which handles that write's request). A frontend's acknowledgement is waited for once however
+     * many writes share the change: its failure is counted once, its session revoked once. The change stays in flight
+     * (no lease for a session opened meanwhile) until the last of the writes has awaited it.
+     */
+    @Override
+    public Announcement announce(BookChanged change, int writes) {
         long started = System.nanoTime();
         long number = announcements.incrementAndGet();
         inFlight.add(number);
-        Optional<URI> writer = WriterOfRequest.current();
-        List<FrontendSession.Sent> awaited = new ArrayList<>();
-        for (FrontendSession session : sessions()) {
-            boolean isWriter = writer.isPresent() && WriterOfRequest.sameInstance(session.frontend(), writer.get());
-            FrontendSession.Sent sent = session.send(change);
-            if (!isWriter) awaited.add(sent);
-        }
+        List<Push> pushes = new ArrayList<>();
+        for (FrontendSession session : sessions()) pushes.add(new Push(session.send(change)));
+        AtomicInteger awaiting = new AtomicInteger(writes);
         return () -> {
+            Optional<URI> writer = WriterOfRequest.current();
+            boolean awaitedAny = false;
             try {
-                for (FrontendSession.Sent sent : awaited) await(sent, change, started);
+                for (Push push : pushes) {
+                    URI frontend = push.sent().session().frontend();
+                    if (writer.isPresent() && WriterOfRequest.sameInstance(frontend, writer.get())) continue;
+                    awaitedAny = true;
+                    push.settle(() -> await(push.sent(), change, started));
+                }
             } finally {
-                inFlight.remove(number);
-                if (!awaited.isEmpty()) pushTime.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+                if (awaiting.decrementAndGet() <= 0) inFlight.remove(number);
+                if (awaitedAny) pushTime.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
             }
         };
+    }
+
+    /** One frontend's part of an announcement: waited for by the first write that needs it, the others wait for it. */
+    private static final class Push {
+
+        private final FrontendSession.Sent sent;
+        private final AtomicBoolean claimed = new AtomicBoolean();
+        private final CompletableFuture<Void> settled = new CompletableFuture<>();
+
+        Push(FrontendSession.Sent sent) {
+            this.sent = sent;
+        }
+
+        FrontendSession.Sent sent() {
+            return sent;
+        }
+
+        void settle(Runnable awaiting) {
+            if (!claimed.compareAndSet(false, true)) {
+                settled.join();
+                return;
+            }
+            try {
+                awaiting.run();
+            } finally {
+                settled.complete(null);
+            }
+        }
     }
 
     /**

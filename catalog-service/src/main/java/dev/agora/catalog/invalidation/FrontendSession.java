@@ -5,6 +5,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -33,7 +34,7 @@ final class FrontendSession implements WebSocket.Listener {
     private static final Logger log = LoggerFactory.getLogger(FrontendSession.class);
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    /** An invalidation sent and its acknowledgement to come. */
+    /** An invalidation sent (or waiting to go with a later one: {@code seq} -1) and its acknowledgement to come. */
     record Sent(FrontendSession session, long seq, CompletableFuture<Void> acknowledged) {}
 
     private final URI frontend;
@@ -50,6 +51,9 @@ final class FrontendSession implements WebSocket.Listener {
     private final Executor writes;
 
     private final AtomicLong sequence = new AtomicLong();
+    /** Books with a message on its way, by id (see {@link #send}); guarded by this session's lock. */
+    private final Map<Long, InFlight> inFlight = new HashMap<>();
+
     private final Map<Long, CompletableFuture<Void>> acknowledgements = new ConcurrentHashMap<>();
     private final StringBuilder partial = new StringBuilder();
 
@@ -101,8 +105,80 @@ final class FrontendSession implements WebSocket.Listener {
      * Sends the change, over a new socket when there is none; never blocks (a reservation announces while its
      * transaction holds the book's row): the message is written on the invalidator's writing thread. The
      * acknowledgement fails with {@link Unreachable} when the frontend cannot be reached or its socket ends first.
+     *
+     * <p>Changes of one book's row are coalesced: while a message about the book is on its way to this frontend (sent,
+     * not yet acknowledged), later changes of the book wait, and when that message has been acknowledged (or failed)
+     * they go as one message, carrying the newest version, whose acknowledgement answers each of them. The frontend
+     * refuses the book below the newest version it heard of, so that one message covers every change it replaces;
+     * under load a hot book costs each frontend one message per round trip rather than one per write. A change of a
+     * book's files carries its file's name and revision and always goes on its own.
      */
     Sent send(BookChanged change) {
+        if (change.file() != null) return sendNow(change);
+        synchronized (this) {
+            InFlight flight = inFlight.get(change.bookId());
+            if (flight != null) return flight.join(this, change);
+            inFlight.put(change.bookId(), new InFlight());
+        }
+        return sendCovering(change, null);
+    }
+
+    /** Sends the change; its acknowledgement also answers {@code covered} (the changes it replaced), if any. */
+    private Sent sendCovering(BookChanged change, CompletableFuture<Void> covered) {
+        Sent sent = sendNow(change);
+        sent.acknowledged().whenComplete((acknowledged, failed) -> {
+            if (covered != null) {
+                if (failed == null) covered.complete(null);
+                else covered.completeExceptionally(failed);
+            }
+            landed(change.bookId());
+        });
+        return sent;
+    }
+
+    /** The book's message was acknowledged or failed: sends what waited for it, or ends the book's flight. */
+    private void landed(long bookId) {
+        BookChanged next;
+        CompletableFuture<Void> covered;
+        synchronized (this) {
+            InFlight flight = inFlight.get(bookId);
+            if (flight == null) return;
+            if (flight.waiting == null) {
+                inFlight.remove(bookId);
+                return;
+            }
+            next = flight.waiting;
+            covered = flight.covered;
+            flight.waiting = null;
+            flight.covered = null;
+        }
+        sendCovering(next, covered);
+    }
+
+    /** A book with a message on its way to the frontend, and the newest of its changes waiting for it to land. */
+    private static final class InFlight {
+
+        private BookChanged waiting;
+        private CompletableFuture<Void> covered;
+
+        /** Waits with the changes already waiting, as one with the newest version. Under the session's lock. */
+        Sent join(FrontendSession session, BookChanged change) {
+            if (waiting == null) {
+                waiting = change;
+                covered = new CompletableFuture<>();
+            } else {
+                BookChanged newer = change.version() >= waiting.version() ? change : waiting;
+                waiting = new BookChanged(
+                        newer.bookId(),
+                        newer.version(),
+                        newer.topic(),
+                        change.searchAffected() || waiting.searchAffected());
+            }
+            return new Sent(session, -1, covered);
+        }
+    }
+
+    private Sent sendNow(BookChanged change) {
         long seq = sequence.incrementAndGet();
         CompletableFuture<Void> acknowledged = new CompletableFuture<>();
         acknowledgements.put(seq, acknowledged);

@@ -1,5 +1,6 @@
 package dev.agora.catalog.reservation;
 
+import dev.agora.catalog.book.BookStock;
 import java.math.BigDecimal;
 
 /**
@@ -14,6 +15,18 @@ public record Reservation(
         BigDecimal unitPrice,
         BigDecimal total,
         long stockAfter) {
+
+    /** The order's reservation as a take of its copies decided it. */
+    static Reservation of(long orderId, long bookId, int quantity, BookStock.Take take) {
+        return new Reservation(
+                orderId,
+                bookId,
+                quantity,
+                take.taken() ? ReservationOutcome.RESERVED : ReservationOutcome.OUT_OF_STOCK,
+                take.unitPrice(),
+                take.taken() ? take.unitPrice().multiply(BigDecimal.valueOf(quantity)) : null,
+                take.stockAfter());
+    }
 
     boolean asks(long bookId, int quantity) {
         return this.bookId == bookId && this.quantity == quantity;

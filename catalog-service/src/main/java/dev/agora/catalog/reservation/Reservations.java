@@ -35,6 +35,43 @@ interface Reservations extends Repository<StockReservation, Long> {
             BigDecimal total,
             long stockAfter);
 
+    /**
+     * A batch's write, one statement: stores the decided reservations (the arrays, one element per order, in the same
+     * order) unless their order already has one, and takes the copies from the books, whose rows the transaction holds
+     * locked (each of {@code takenBookIds} loses {@code copies} and its version grows by {@code takes}). Answers the
+     * order ids this call claimed: one missing was claimed before (or by a transaction that committed while this one
+     * waited for its key), and the caller rolls the whole batch back, copies included. Arrays through {@code unnest},
+     * so one plan serves every batch size.
+     */
+    @Query(
+            value =
+                    """
+                    with claimed as (
+                        insert into reservations (order_id, book_id, quantity, outcome, unit_price, total, stock_after)
+                        select * from unnest(cast(:orderIds as bigint[]), cast(:bookIds as bigint[]),
+                            cast(:quantities as integer[]), cast(:outcomes as varchar[]),
+                            cast(:unitPrices as numeric[]), cast(:totals as numeric[]), cast(:stocksAfter as bigint[]))
+                        on conflict do nothing
+                        returning order_id),
+                    taken as (
+                        update books b set stock = b.stock - t.copies, version = b.version + t.takes
+                        from unnest(cast(:takenBookIds as bigint[]), cast(:copies as bigint[]),
+                            cast(:takes as bigint[])) as t (id, copies, takes)
+                        where b.id = t.id)
+                    select order_id from claimed""",
+            nativeQuery = true)
+    List<Long> claimAll(
+            Long[] orderIds,
+            Long[] bookIds,
+            Integer[] quantities,
+            String[] outcomes,
+            BigDecimal[] unitPrices,
+            BigDecimal[] totals,
+            Long[] stocksAfter,
+            Long[] takenBookIds,
+            Long[] copies,
+            Long[] takes);
+
     @Transactional(readOnly = true)
     @Query(
             """

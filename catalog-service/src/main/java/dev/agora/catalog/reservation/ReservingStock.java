@@ -5,23 +5,28 @@ import dev.agora.catalog.book.BookChangeListener.Announcement;
 import dev.agora.catalog.book.BookChanged;
 import dev.agora.catalog.book.BookStock;
 import dev.agora.common.timing.ServerTiming;
-import java.math.BigDecimal;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.TransactionStatus;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Reserves copies of a book for an order, exactly once per order id, in one transaction: take the copies when enough
- * are left ({@link BookStock#take}: never below zero), claim the order id with the decided reservation
- * ({@link Reservations#claim}). A repeat finds the claim taken, rolls back and returns the stored
- * outcome. Running out of stock is an ordinary outcome. The push telling the frontends of a decrement starts before
- * the commit (see {@link BookChangeListener#announce}) and ends before the order service gets its answer, also when
- * the answer is a repeat's.
+ * Reserves copies of a book for an order, exactly once per order id. A reservation that finds no other being decided
+ * is decided alone here, on the request's thread; one that finds others under way is handed to the
+ * {@link ReservationWriter}, which decides every reservation waiting in one transaction ({@link DecidingTogether}).
+ * One it hands back (its batch failed, its order id was claimed before, its book is unknown) is decided alone here
+ * too. Alone means a transaction of its own: take the copies when enough are left ({@link BookStock#take}:
+ * never below zero), claim the order id with the decided reservation ({@link Reservations#claim}). A repeat finds the
+ * claim taken, rolls back and returns the stored outcome. Running out of stock is an ordinary outcome. The push
+ * telling the frontends of a decrement starts before the commit (see {@link BookChangeListener#announce}) and ends
+ * before the order service gets its answer, also when the answer is a repeat's.
  *
- * <p>Statements of a new reservation: the book's conditional {@code UPDATE ... RETURNING}, the reservation's
- * {@code INSERT ... ON CONFLICT DO NOTHING}, then the commit.
+ * <p>Statements of a new reservation decided alone: the book's conditional {@code UPDATE ... RETURNING}, the
+ * reservation's {@code INSERT ... ON CONFLICT DO NOTHING}, then the commit. Of a batch, whatever its size: the books'
+ * {@code SELECT ... FOR NO KEY UPDATE}, one {@code INSERT} of every reservation with the books' {@code UPDATE}, then
+ * the commit.
  */
 @Service
 public class ReservingStock {
@@ -30,13 +35,19 @@ public class ReservingStock {
     private final BookStock stock;
     private final BookChangeListener changes;
     private final TransactionTemplate transactions;
+    private final ReservationWriter writer;
 
     ReservingStock(
-            Reservations reservations, BookStock stock, BookChangeListener changes, TransactionTemplate transactions) {
+            Reservations reservations,
+            BookStock stock,
+            BookChangeListener changes,
+            TransactionTemplate transactions,
+            ReservationWriter writer) {
         this.reservations = reservations;
         this.stock = stock;
         this.changes = changes;
         this.transactions = transactions;
+        this.writer = writer;
     }
 
     /**
@@ -47,6 +58,28 @@ public class ReservingStock {
     private record Decision(Reservation reservation, boolean claimedNow, Announcement announced, BookChanged current) {}
 
     public ReservationResult reserve(long orderId, long bookId, int quantity) {
+        ReservationWriter.Ask ask = new ReservationWriter.Ask(orderId, bookId, quantity, new CompletableFuture<>());
+        switch (writer.offer(ask)) {
+            case WRITE_NOW -> {
+                try {
+                    return reserveAlone(orderId, bookId, quantity);
+                } finally {
+                    writer.doneAlone();
+                }
+            }
+            case HANDED_OVER -> {
+                ReservationWriter.Answer answer =
+                        ServerTiming.measure(ServerTiming.DB, () -> ask.answer().join());
+                answer.announced().await();
+                if (answer.result() != null) return answer.result();
+            }
+            case WRITE_ALONE -> {}
+        }
+        return reserveAlone(orderId, bookId, quantity);
+    }
+
+    /** Decides one reservation in a transaction of its own, on this thread. */
+    ReservationResult reserveAlone(long orderId, long bookId, int quantity) {
         Decision decision = ServerTiming.measure(
                 ServerTiming.DB, () -> transactions.execute(status -> decide(orderId, bookId, quantity, status)));
         if (decision == null) return new ReservationResult.UnknownBook(bookId);
@@ -75,14 +108,7 @@ public class ReservingStock {
                     .orElse(null);
         }
         BookStock.Take decided = take.get();
-        Reservation reservation = new Reservation(
-                orderId,
-                bookId,
-                quantity,
-                decided.taken() ? ReservationOutcome.RESERVED : ReservationOutcome.OUT_OF_STOCK,
-                decided.unitPrice(),
-                decided.taken() ? decided.unitPrice().multiply(BigDecimal.valueOf(quantity)) : null,
-                decided.stockAfter());
+        Reservation reservation = Reservation.of(orderId, bookId, quantity, decided);
         int claimed = reservations.claim(
                 orderId,
                 bookId,
