@@ -23,7 +23,9 @@ import org.springframework.beans.factory.annotation.Autowired;
 /**
  * Group commit of PENDING orders (order-service/README.md, "Data tier"): buys that wait while the writer is busy are
  * recorded in one commit, each key of a buyer still once. To make a batch form for sure, a test holds every connection
- * of the order service's pool, so the writer stalls on its first order (a "plug") while the others queue behind it.
+ * of the order service's pool and sends two "plugs": the first buy, recorded on its own thread because nothing else is
+ * being written, and the second, handed to the writer because the first is under way; both stall on the pool while
+ * the others queue behind them.
  */
 @Order(1)
 class PendingBatchTest extends OrderTestSupport {
@@ -44,12 +46,12 @@ class PendingBatchTest extends OrderTestSupport {
 
         assertThat(responses).allSatisfy(r -> assertThat(r.status()).as("%s", r).isEqualTo(201));
         assertThat(batches().count() - transactionsBefore)
-                .as("transactions: the plug's, then one for the %d buys that waited", buys)
+                .as("the writer's transactions: the second plug's, then one for the %d buys that waited", buys)
                 .isEqualTo(2);
         assertThat(responses.stream().map(Response::orderId).distinct()).hasSize(buys);
-        assertThat(stock(bookId)).isEqualTo(100 - buys - 1);
+        assertThat(stock(bookId)).isEqualTo(100 - buys - 2);
         Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(ordersFor(bookId, "CONFIRMED"))
-                .isEqualTo(buys + 1));
+                .isEqualTo(buys + 2));
     }
 
     @Test
@@ -69,26 +71,29 @@ class PendingBatchTest extends OrderTestSupport {
         assertThat(responses.get(1).orderId()).isEqualTo(responses.get(0).orderId());
         assertThat(responses.get(2).orderId()).isNotEqualTo(responses.get(0).orderId());
         assertThat(ordersWithKey(key)).isEqualTo(1);
-        assertThat(stock(bookId)).isEqualTo(100 - 2 - 1 - 1);
+        assertThat(stock(bookId)).isEqualTo(100 - 2 - 1 - 2);
     }
 
     /**
-     * Holds every connection of the pool, sends a plug buy (the writer takes its PENDING order and waits for a
-     * connection), then the calls, in index order when {@code inOrder}, else all at once; once they all wait for the
+     * Holds every connection of the pool, sends two plug buys (the first records its PENDING order on its own thread,
+     * the writer takes the second's; both wait for a connection), then the calls, in index order when {@code inOrder}, else all at once; once they all wait for the
      * writer, lets the pool go. Returns their responses in call order.
      */
     private List<Response> queuedBehindAPlug(long bookId, int calls, Call call, boolean inOrder) throws Exception {
         List<Connection> held = new ArrayList<>();
-        try (ExecutorService threads = Executors.newFixedThreadPool(calls + 1)) {
-            Future<Response> plug;
+        try (ExecutorService threads = Executors.newFixedThreadPool(calls + 2)) {
+            List<Future<Response>> plugs = new ArrayList<>();
             List<Future<Response>> futures = new ArrayList<>();
             try {
                 while (database.getHikariPoolMXBean().getTotalConnections() < database.getMaximumPoolSize()
                         || database.getHikariPoolMXBean().getIdleConnections() > 0) {
                     held.add(database.getConnection());
                 }
-                plug = threads.submit(() -> buy(newKey(), bookId, 1));
-                awaitUntil(() -> database.getHikariPoolMXBean().getThreadsAwaitingConnection() >= 1);
+                for (int p = 1; p <= 2; p++) {
+                    int stalled = p;
+                    plugs.add(threads.submit(() -> buy(newKey(), bookId, 1)));
+                    awaitUntil(() -> database.getHikariPoolMXBean().getThreadsAwaitingConnection() >= stalled);
+                }
                 for (int i = 0; i < calls; i++) {
                     int index = i;
                     futures.add(threads.submit(() -> call.run(index)));
@@ -98,7 +103,8 @@ class PendingBatchTest extends OrderTestSupport {
             } finally {
                 for (Connection connection : held) close(connection);
             }
-            assertThat(plug.get(60, TimeUnit.SECONDS).status()).isEqualTo(201);
+            for (Future<Response> plug : plugs)
+                assertThat(plug.get(60, TimeUnit.SECONDS).status()).isEqualTo(201);
             List<Response> responses = new ArrayList<>();
             for (Future<Response> future : futures) responses.add(future.get(60, TimeUnit.SECONDS));
             return responses;

@@ -1,9 +1,9 @@
 package dev.agora.order.order;
 
+import dev.agora.common.batch.GroupCommit;
 import dev.agora.common.timing.ServerTiming;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.annotation.PreDestroy;
 import java.util.ArrayList;
@@ -11,19 +11,18 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 /**
- * Group commit of the buys' first step, the PENDING order: a buy's thread hands its order over and waits; one writer
- * thread takes every order waiting (up to {@value #MOST_PER_COMMIT}) and records them in one statement and one
- * durable commit ({@link Orders#insertAllPending}), while the next ones gather behind that commit. A buy that finds
- * the writer idle is recorded at once, alone: nothing waits for a timer. Nobody is answered before the commit
- * returned, so the saga's next step (the catalog) is asked only for an order that survives a crash.
+ * Group commit ({@link GroupCommit}) of the buys' first step, the PENDING order. A buy that finds no order being
+ * recorded records its own at once, alone, on its own thread. One that finds a write under way hands its order over
+ * and waits: one writer thread takes every order waiting (up to {@value #MOST_PER_COMMIT}) and records them in one
+ * statement and one durable commit ({@link Orders#insertAllPending}), while the next ones gather behind that commit.
+ * Nothing waits for a timer. Nobody is answered before the commit returned, so the saga's next step (the catalog) is
+ * asked only for an order that survives a crash.
  *
  * <p>The same key of the same owner twice in one batch is inserted once; the second is told the key is taken and reads
  * the order that has it, as it would after the first had committed. When a batch fails, each of its orders is recorded
@@ -56,13 +55,9 @@ class PendingWriter {
     }
 
     private final Orders orders;
-    private final ArrayBlockingQueue<Ask> waiting = new ArrayBlockingQueue<>(BACKLOG);
     private final DistributionSummary batches;
-    private final Counter backlogFull;
     private final Counter batchFailed;
-    private final Thread writer;
-    private volatile boolean stopping;
-    private volatile boolean stopped;
+    private final GroupCommit<Ask> commits;
 
     PendingWriter(Orders orders, MeterRegistry meters) {
         this.orders = orders;
@@ -70,15 +65,17 @@ class PendingWriter {
                 .description("PENDING orders recorded together in one transaction (its count: the transactions)")
                 .baseUnit("orders")
                 .register(meters);
-        this.backlogFull = alone(meters, "backlog-full");
         this.batchFailed = alone(meters, "batch-failed");
-        Gauge.builder("agora.orders.pending.waiting", waiting, ArrayBlockingQueue::size)
-                .description("PENDING orders handed to the writer and not yet taken into a transaction")
-                .register(meters);
-        Gauge.builder("agora.orders.pending.waiting.capacity", () -> BACKLOG)
-                .description("Most PENDING orders that may wait for the writer; past it each is recorded alone")
-                .register(meters);
-        this.writer = Thread.ofPlatform().name(THREAD).daemon().start(this::run);
+        // Last: the writer thread may call write() at once, and it reads the fields above.
+        this.commits = new GroupCommit<>(
+                THREAD,
+                MOST_PER_COMMIT,
+                BACKLOG,
+                this::write,
+                Ask::alone,
+                alone(meters, "backlog-full"),
+                meters,
+                "agora.orders.pending");
     }
 
     private static Counter alone(MeterRegistry meters, String reason) {
@@ -93,46 +90,23 @@ class PendingWriter {
      * empty when the key is taken (the caller reads the order that has it).
      */
     Optional<Order> insert(String idempotencyKey, String owner, long bookId, int quantity) {
-        Optional<CompletableFuture<Answer>> handedOver =
-                submit(new Orders.NewOrder(idempotencyKey, owner, bookId, quantity));
-        if (handedOver.isPresent()) {
-            Answer answer =
-                    ServerTiming.measure(ServerTiming.DB, () -> handedOver.get().join());
-            if (!answer.alone()) return answer.inserted();
+        Ask ask = new Ask(new Orders.NewOrder(idempotencyKey, owner, bookId, quantity), new CompletableFuture<>());
+        switch (commits.offer(ask)) {
+            case WRITE_NOW -> {
+                try {
+                    return orders.insertPending(idempotencyKey, owner, bookId, quantity);
+                } finally {
+                    commits.doneAlone();
+                }
+            }
+            case HANDED_OVER -> {
+                Answer answer =
+                        ServerTiming.measure(ServerTiming.DB, () -> ask.answer().join());
+                if (!answer.alone()) return answer.inserted();
+            }
+            case WRITE_ALONE -> {}
         }
         return orders.insertPending(idempotencyKey, owner, bookId, quantity);
-    }
-
-    private Optional<CompletableFuture<Answer>> submit(Orders.NewOrder order) {
-        if (stopped) return Optional.empty();
-        Ask ask = new Ask(order, new CompletableFuture<>());
-        if (!waiting.offer(ask)) {
-            backlogFull.increment();
-            return Optional.empty();
-        }
-        // The writer may have drained its backlog for the last time meanwhile; what it drained, it answered.
-        if (stopped && waiting.remove(ask)) return Optional.empty();
-        return Optional.of(ask.answer());
-    }
-
-    private void run() {
-        List<Ask> batch = new ArrayList<>(MOST_PER_COMMIT);
-        try {
-            while (!stopping) {
-                Ask first = waiting.poll(100, TimeUnit.MILLISECONDS);
-                if (first == null) continue;
-                batch.add(first);
-                waiting.drainTo(batch, MOST_PER_COMMIT - 1);
-                write(batch);
-                batch.clear();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } finally {
-            stopped = true;
-            batch.forEach(Ask::alone);
-            for (Ask left; (left = waiting.poll()) != null; ) left.alone();
-        }
     }
 
     private void write(List<Ask> batch) {
@@ -155,9 +129,8 @@ class PendingWriter {
             log.debug("Recording {} PENDING orders together failed, each is recorded alone", batch.size(), failed);
             batchFailed.increment(batch.size());
         } finally {
+            // Whatever the batch did not answer its buy's own thread records (GroupCommit hands it back).
             batches.record(first.size());
-            // Whatever the batch did not answer its buy's own thread records.
-            batch.forEach(Ask::alone);
         }
     }
 
@@ -167,7 +140,6 @@ class PendingWriter {
      */
     @PreDestroy
     void stop() throws InterruptedException {
-        stopping = true;
-        writer.join(TimeUnit.SECONDS.toMillis(10));
+        commits.close();
     }
 }
