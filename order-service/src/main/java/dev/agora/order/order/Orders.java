@@ -52,10 +52,15 @@ public class Orders {
     }
 
     /** A PENDING order to record ({@link #insertAllPending}); {@code owner} null for an anonymous buy. */
-    record NewOrder(String idempotencyKey, String owner, long bookId, int quantity) {}
+    record NewOrder(String idempotencyKey, String owner, long bookId, int quantity) {
+
+        OwnersKey ownersKey() {
+            return new OwnersKey(idempotencyKey, owner);
+        }
+    }
 
     /** An owner's key: what the unique key {@code (idempotency_key, owner)} compares, null owners alike. */
-    private record OwnersKey(String idempotencyKey, String owner) {}
+    record OwnersKey(String idempotencyKey, String owner) {}
 
     /**
      * Records PENDING orders as {@link #insertPending} does each, in one statement and one commit (which waits for the
@@ -82,7 +87,7 @@ public class Orders {
         }
         List<Optional<Order>> answers = new ArrayList<>(n);
         for (NewOrder order : wanted) {
-            answers.add(Optional.ofNullable(inserted.get(new OwnersKey(order.idempotencyKey(), order.owner())))
+            answers.add(Optional.ofNullable(inserted.get(order.ownersKey()))
                     .map(row -> Order.pending(
                             row.id(),
                             order.idempotencyKey(),
