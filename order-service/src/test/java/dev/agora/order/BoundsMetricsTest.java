@@ -25,6 +25,10 @@ class BoundsMetricsTest extends OrderTestSupport {
                         "agora_executor_rejected_total{name=\"agora.orders.outcomes\"",
                         "agora_orders_outcomes_backlog",
                         "agora_orders_outcomes_inline_total",
+                        // The PENDING orders' writer (group commit).
+                        "# TYPE agora_orders_pending_waiting gauge",
+                        "# TYPE agora_orders_pending_waiting_capacity gauge",
+                        "agora_orders_pending_alone_total{reason=\"backlog-full\"",
                         // Calls to the catalog: the bulkhead, its refusals, the pool.
                         "resilience4j_bulkhead_available_concurrent_calls{name=\"catalog-service\"",
                         "resilience4j_bulkhead_max_allowed_concurrent_calls{name=\"catalog-service\"",

@@ -22,8 +22,10 @@ class BuyStatementsTest extends OrderTestSupport {
     /** The PENDING order's, then its outcome's. */
     static final long COMMITS_PER_BUY = 2;
 
-    private static final Predicate<String> THE_BUYS_THREADS =
-            thread -> thread.contains("-exec-") || thread.startsWith("order-outcome-writer-");
+    /** The request thread, the writer that records its PENDING order for it (group commit), the outcome writer. */
+    private static final Predicate<String> THE_BUYS_THREADS = thread -> thread.contains("-exec-")
+            || thread.equals("order-pending-writer")
+            || thread.startsWith("order-outcome-writer-");
 
     @Test
     void aConfirmedBuyMakesTwoStatementsInTwoCommits() {

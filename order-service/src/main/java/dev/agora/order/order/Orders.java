@@ -4,7 +4,9 @@ import dev.agora.common.timing.ServerTiming;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.springframework.data.domain.PageRequest;
 import org.springframework.stereotype.Repository;
@@ -47,6 +49,54 @@ public class Orders {
         return ServerTiming.measure(ServerTiming.DB, () -> orders.insertPending(idempotencyKey, owner, bookId, quantity)
                 .map(inserted ->
                         Order.pending(inserted.id(), idempotencyKey, owner, bookId, quantity, inserted.createdAt())));
+    }
+
+    /** A PENDING order to record ({@link #insertAllPending}); {@code owner} null for an anonymous buy. */
+    record NewOrder(String idempotencyKey, String owner, long bookId, int quantity) {
+
+        OwnersKey ownersKey() {
+            return new OwnersKey(idempotencyKey, owner);
+        }
+    }
+
+    /** An owner's key: what the unique key {@code (idempotency_key, owner)} compares, null owners alike. */
+    record OwnersKey(String idempotencyKey, String owner) {}
+
+    /**
+     * Records PENDING orders as {@link #insertPending} does each, in one statement and one commit (which waits for the
+     * disk, as each alone would): for each order, in the same order, the order inserted, or empty when its owner
+     * already used the key. Each (key, owner) may be asked for once.
+     */
+    @Transactional
+    List<Optional<Order>> insertAllPending(List<NewOrder> wanted) {
+        int n = wanted.size();
+        String[] keys = new String[n];
+        String[] owners = new String[n];
+        Long[] bookIds = new Long[n];
+        Integer[] quantities = new Integer[n];
+        for (int i = 0; i < n; i++) {
+            NewOrder order = wanted.get(i);
+            keys[i] = order.idempotencyKey();
+            owners[i] = order.owner();
+            bookIds[i] = order.bookId();
+            quantities[i] = order.quantity();
+        }
+        Map<OwnersKey, PlacedOrders.InsertedForKey> inserted = new HashMap<>();
+        for (PlacedOrders.InsertedForKey row : orders.insertAllPending(keys, owners, bookIds, quantities)) {
+            inserted.put(new OwnersKey(row.key(), row.owner()), row);
+        }
+        List<Optional<Order>> answers = new ArrayList<>(n);
+        for (NewOrder order : wanted) {
+            answers.add(Optional.ofNullable(inserted.get(order.ownersKey()))
+                    .map(row -> Order.pending(
+                            row.id(),
+                            order.idempotencyKey(),
+                            order.owner(),
+                            order.bookId(),
+                            order.quantity(),
+                            row.createdAt())));
+        }
+        return answers;
     }
 
     /** The order an owner (null: the anonymous buys) placed under this key. */

@@ -31,10 +31,24 @@ import org.hibernate.annotations.Generated;
                             @ColumnResult(name = "id", type = Long.class),
                             @ColumnResult(name = "created_at", type = Instant.class)
                         }))
+@SqlResultSetMapping(
+        name = PlacedOrder.INSERTED_FOR_KEY,
+        classes =
+                @ConstructorResult(
+                        targetClass = PlacedOrders.InsertedForKey.class,
+                        columns = {
+                            @ColumnResult(name = "id", type = Long.class),
+                            @ColumnResult(name = "created_at", type = Instant.class),
+                            @ColumnResult(name = "idempotency_key", type = String.class),
+                            @ColumnResult(name = "owner", type = String.class)
+                        }))
 public class PlacedOrder {
 
     /** How {@link PlacedOrders#insertPending} reads its {@code RETURNING} row: the new id and creation time. */
     static final String INSERTED = "PlacedOrder.inserted";
+
+    /** How {@link PlacedOrders#insertAllPending} reads its {@code RETURNING} rows: also whose key each one has. */
+    static final String INSERTED_FOR_KEY = "PlacedOrder.insertedForKey";
 
     @Id
     @GeneratedValue(strategy = GenerationType.IDENTITY)

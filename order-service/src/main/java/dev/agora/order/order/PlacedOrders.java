@@ -42,6 +42,26 @@ interface PlacedOrders extends Repository<PlacedOrder, Long> {
             sqlResultSetMapping = PlacedOrder.INSERTED)
     Optional<Inserted> insertPending(String key, String owner, long bookId, int quantity);
 
+    /** An order inserted by {@link #insertAllPending}, with the key and owner it was inserted for. */
+    record InsertedForKey(long id, Instant createdAt, String key, String owner) {}
+
+    /**
+     * Inserts PENDING orders (the arrays, one element per order; owners may be null) unless their owner already used
+     * the key, in one statement: the orders inserted, each with its key and owner. A key already taken, by a committed
+     * order or one committing meanwhile (whose commit this statement waits for), inserts nothing. The caller passes
+     * each (key, owner) once.
+     */
+    @NativeQuery(
+            value =
+                    """
+                    insert into orders (idempotency_key, owner, book_id, quantity, status)
+                    select k, o, b, q, 'PENDING' from unnest(cast(:keys as varchar[]), cast(:owners as varchar[]),
+                        cast(:bookIds as bigint[]), cast(:quantities as integer[])) as t (k, o, b, q)
+                    on conflict (idempotency_key, owner) do nothing
+                    returning id, created_at, idempotency_key, owner""",
+            sqlResultSetMapping = PlacedOrder.INSERTED_FOR_KEY)
+    List<InsertedForKey> insertAllPending(String[] keys, String[] owners, Long[] bookIds, Integer[] quantities);
+
     @Query(ORDER + "where o.id = :id")
     Optional<Order> find(long id);
 

@@ -9,17 +9,20 @@ import org.springframework.stereotype.Service;
  * (idempotent by order id), record the outcome. Each step is safe to repeat, so a retry with the same key,
  * a concurrent duplicate, or the recovery sweeper can drive a PENDING order again at any point, also after
  * a crash between the steps, and stock is still taken at most once. A buy is answered once the catalog has
- * decided; an outcome the catalog records is written after the answer ({@link OutcomeWriter}).
+ * decided; an outcome the catalog records is written after the answer ({@link OutcomeWriter}). Under load the
+ * PENDING orders of many buys are recorded in one commit ({@link PendingWriter}).
  */
 @Service
 public class PlacingOrder {
 
     private final Orders orders;
+    private final PendingWriter pending;
     private final Stock stock;
     private final OutcomeWriter outcomes;
 
-    PlacingOrder(Orders orders, Stock stock, OutcomeWriter outcomes) {
+    PlacingOrder(Orders orders, PendingWriter pending, Stock stock, OutcomeWriter outcomes) {
         this.orders = orders;
+        this.pending = pending;
         this.stock = stock;
         this.outcomes = outcomes;
     }
@@ -35,7 +38,7 @@ public class PlacingOrder {
     /** @param owner the buyer, whose keys these are; empty for an anonymous buy */
     public Result place(Optional<String> owner, String idempotencyKey, long bookId, int quantity) {
         String buyer = owner.orElse(null);
-        Order order = orders.insertPending(idempotencyKey, buyer, bookId, quantity)
+        Order order = pending.insert(idempotencyKey, buyer, bookId, quantity)
                 .or(() -> orders.findByKey(idempotencyKey, buyer))
                 .orElseThrow();
         if (!order.isFor(bookId, quantity)) return new KeyReused(order);
