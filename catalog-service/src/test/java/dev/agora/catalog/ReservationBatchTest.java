@@ -26,12 +26,15 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 /**
  * Group commit of reservations (catalog-service/README.md, "Data tier"): reservations that wait while the writer is
  * busy are decided together in one transaction, with every guarantee of one decided alone. To make a batch form for
- * sure, a test holds every connection of the catalog's pool and sends two "plugs": the first reservation, decided on
- * its request's thread because nothing else is being decided, and the second, handed to the writer because the first
- * is under way; both stall on the pool while the others queue behind them. Released, the writer decides the second
- * plug, then everything that waited in one go.
+ * sure, a test holds every connection of the catalog's pool and sends {@value #PLUGS} "plugs": the first two
+ * reservations, each decided on its request's thread because fewer than two are being decided, and the third, handed
+ * to the writer because two are under way; all three stall on the pool while the others queue behind them. Released,
+ * the writer decides the third plug, then everything that waited in one go.
  */
 class ReservationBatchTest extends CatalogTestSupport {
+
+    /** Two decided on their own threads (the reservation writer's {@code OWN_WRITES}), then the writer's. */
+    private static final int PLUGS = 3;
 
     @Autowired
     HikariDataSource database;
@@ -60,13 +63,13 @@ class ReservationBatchTest extends CatalogTestSupport {
 
         assertThat(responses).allSatisfy(r -> assertThat(r.status()).as("%s", r).isEqualTo(200));
         assertThat(batches().count() - transactionsBefore)
-                .as("the writer's transactions: the second plug's, then one for the %d that waited", books.size())
+                .as("the writer's transactions: the third plug's, then one for the %d that waited", books.size())
                 .isEqualTo(2);
         assertThat(batches().totalAmount() - decidedBefore).isEqualTo(books.size() + 1);
         assertSold(plentiful, responses, books, 30, 15);
         assertSold(scarce, responses, books, 10, 10);
         assertSold(nearlyGone, responses, books, 2, 2);
-        assertThat(book(plugBook).path("stock").asLong()).isEqualTo(3);
+        assertThat(book(plugBook).path("stock").asLong()).isEqualTo(5 - PLUGS);
     }
 
     /** Of a book with {@code copies}, {@code sold} were reserved, each with its own stock after, and no more. */
@@ -163,7 +166,7 @@ class ReservationBatchTest extends CatalogTestSupport {
         double transactionsBefore = batches().count();
         List<Response> responses;
         FRONTEND.holdAcknowledgements();
-        try (ExecutorService threads = Executors.newFixedThreadPool(books.size() + 2)) {
+        try (ExecutorService threads = Executors.newFixedThreadPool(books.size() + PLUGS)) {
             Queued queued;
             try {
                 queued = queueBehindPlugs(
@@ -219,7 +222,7 @@ class ReservationBatchTest extends CatalogTestSupport {
     /** As {@link #queueBehindPlugs}, then waits for every answer; returns the calls' responses in call order. */
     private List<Response> queuedBehindAPlug(long plugBook, int calls, ReservationTest.Call call, boolean inOrder)
             throws Exception {
-        try (ExecutorService threads = Executors.newFixedThreadPool(calls + 2)) {
+        try (ExecutorService threads = Executors.newFixedThreadPool(calls + PLUGS)) {
             Queued queued = queueBehindPlugs(threads, plugBook, calls, call, inOrder);
             for (Future<Response> plug : queued.plugs())
                 assertThat(outcome(plug.get(30, TimeUnit.SECONDS))).isEqualTo("RESERVED");
@@ -237,8 +240,9 @@ class ReservationBatchTest extends CatalogTestSupport {
     }
 
     /**
-     * Holds every connection of the pool but one already taken, sends two plug reservations on {@code threads} (the
-     * first is decided on its own thread, the writer takes the second; both wait for a connection), then the calls,
+     * Holds every connection of the pool but one already taken, sends {@value #PLUGS} plug reservations on {@code
+     * threads} (the first two are decided on their own threads, the writer takes the third; all wait for a connection),
+     * then the calls,
      * one after another in index order when {@code inOrder}, else all at once; once they all wait for the writer, lets
      * the pool go and returns, the answers still to come.
      */
@@ -252,7 +256,7 @@ class ReservationBatchTest extends CatalogTestSupport {
                     || database.getHikariPoolMXBean().getIdleConnections() > 0) {
                 held.add(database.getConnection());
             }
-            for (int p = 1; p <= 2; p++) {
+            for (int p = 1; p <= PLUGS; p++) {
                 int stalled = p;
                 plugs.add(threads.submit(() -> reserve(nextOrderId(), plugBook, 1)));
                 awaitUntil(() -> database.getHikariPoolMXBean().getThreadsAwaitingConnection() >= stalled);

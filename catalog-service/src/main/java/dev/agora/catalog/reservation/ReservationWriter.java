@@ -8,8 +8,9 @@ import java.util.concurrent.CompletableFuture;
 import org.springframework.stereotype.Component;
 
 /**
- * Group commit ({@link GroupCommit}) of reservations. A reservation that finds no other being decided is decided at
- * once, alone, on its request's thread. One that finds a decision under way is handed over and waits: one writer
+ * Group commit ({@link GroupCommit}) of reservations. A reservation that finds fewer than {@value #OWN_WRITES} being
+ * decided is decided at once, alone, on its request's thread. One that finds more under way is handed over and waits:
+ * one writer
  * thread takes every reservation waiting (up to {@value #MOST_PER_COMMIT}) and decides them together in one
  * transaction ({@link DecidingTogether}). While its commit waits for the disk, the next reservations gather behind it,
  * so under load a burst of buys costs one commit of the catalog instead of one each. Nothing waits for a timer or for
@@ -32,6 +33,8 @@ class ReservationWriter {
     static final String THREAD = "reservation-writer";
     /** Most reservations one transaction decides; bounds how long it holds its books' rows. */
     static final int MOST_PER_COMMIT = 64;
+    /** Reservations being decided below which a request decides its own (why two: {@link GroupCommit}). */
+    static final int OWN_WRITES = 2;
     /** Far more than Tomcat's request threads can hand over at once; reaching it means the database fell behind. */
     static final int BACKLOG = 1_000;
 
@@ -59,6 +62,7 @@ class ReservationWriter {
         this.commits = new GroupCommit<>(
                 THREAD,
                 MOST_PER_COMMIT,
+                OWN_WRITES,
                 BACKLOG,
                 deciding::decide,
                 ask -> ask.alone(Announcement.NONE),

@@ -13,11 +13,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Group commit, the way the exchange batches its journal. A caller that finds nothing being written writes its item
- * alone, at once, on its own thread (a lone buy pays no hand-off, and its statements stay in its request's trace).
- * A caller that finds a write under way hands its item over and waits for its answer: one writer thread takes every
- * item waiting (up to {@code mostPerCommit}) and writes them together, while the next ones gather behind that write.
- * Nothing waits for a timer or for company.
+ * Group commit, the way the exchange batches its journal. A caller that finds fewer than {@code ownWrites} writes
+ * under way (callers' own and the writer's) writes its item alone, at once, on its own thread (a lone buy pays no
+ * hand-off, and its statements stay in its request's trace). A caller that finds more hands its item over and waits
+ * for its answer: one writer thread takes every item waiting (up to {@code mostPerCommit}) and writes them together,
+ * while the next ones gather behind that write. Nothing waits for a timer or for company.
+ *
+ * <p>Why {@code ownWrites} is 2 for the services' writers and not 1: while a caller's own write runs, the writer
+ * thread is idle, so an item handed over then is taken at once and written alone beside that write, the commit it
+ * would have cost on its caller's thread plus two hand-offs between threads. Written by its caller instead it costs
+ * what it would without batching (and PostgreSQL's WAL flush can serve two commits that meet). The next item starts
+ * the writer, and what arrives while that write runs shares the one after: hand-offs begin where commits start to be
+ * shared.
  *
  * <p>The write answers the items it decided. Every item it leaves unanswered (it failed, or gave some up) and every
  * item still waiting when the writer stops goes to {@code handBack}, and its caller writes it alone on its own thread,
@@ -35,7 +42,7 @@ public final class GroupCommit<T> implements AutoCloseable {
 
     /** What the caller does with the item it offered. */
     public enum Turn {
-        /** Nothing else is being written: write it alone now, on this thread, then call {@link #doneAlone()}. */
+        /** Few enough writes are under way: write it alone now, on this thread, then call {@link #doneAlone()}. */
         WRITE_NOW,
         /** The writer has it: wait for its answer (which may be to write it alone after all). */
         HANDED_OVER,
@@ -47,6 +54,7 @@ public final class GroupCommit<T> implements AutoCloseable {
 
     private final String name;
     private final int mostPerCommit;
+    private final int ownWrites;
     private final Consumer<List<T>> write;
     private final Consumer<T> handBack;
     private final Counter backlogFull;
@@ -61,12 +69,14 @@ public final class GroupCommit<T> implements AutoCloseable {
     /**
      * Starts the writer thread, named {@code threadName}.
      *
+     * @param ownWrites below how many writes under way a caller writes its own item ({@link Turn#WRITE_NOW})
      * @param write writes a batch together and answers what it decided
      * @param handBack tells an item's caller to write it alone
      */
     public GroupCommit(
             String threadName,
             int mostPerCommit,
+            int ownWrites,
             int backlog,
             Consumer<List<T>> write,
             Consumer<T> handBack,
@@ -75,6 +85,7 @@ public final class GroupCommit<T> implements AutoCloseable {
             String meterPrefix) {
         this.name = threadName;
         this.mostPerCommit = mostPerCommit;
+        this.ownWrites = ownWrites;
         this.write = write;
         this.handBack = handBack;
         this.backlogFull = backlogFull;
@@ -88,10 +99,12 @@ public final class GroupCommit<T> implements AutoCloseable {
         this.writer = Thread.ofPlatform().name(threadName).daemon().start(this::run);
     }
 
-    /** Writes the item alone on the caller's thread when nothing else is being written, else hands it over. */
+    /** Writes the item alone on the caller's thread while fewer than {@code ownWrites} are under way, else hands it over. */
     public Turn offer(T item) {
         if (stopped) return Turn.WRITE_ALONE;
-        if (writing.compareAndSet(0, 1)) return Turn.WRITE_NOW;
+        for (int now = writing.get(); now < ownWrites; now = writing.get()) {
+            if (writing.compareAndSet(now, now + 1)) return Turn.WRITE_NOW;
+        }
         if (!waiting.offer(item)) {
             backlogFull.increment();
             return Turn.WRITE_ALONE;

@@ -56,9 +56,14 @@ class GroupCommitTest {
     }
 
     private GroupCommit<Item> start(int backlog, Consumer<List<Item>> write) {
+        return start(1, backlog, write);
+    }
+
+    private GroupCommit<Item> start(int ownWrites, int backlog, Consumer<List<Item>> write) {
         commits = new GroupCommit<>(
                 "test-writer",
                 64,
+                ownWrites,
                 backlog,
                 write,
                 item -> item.answer().complete("alone"),
@@ -96,6 +101,32 @@ class GroupCommitTest {
         assertThat(second.await()).isEqualTo("written");
         for (Item item : gathered) assertThat(item.await()).isEqualTo("written");
         assertThat(written).containsExactly(List.of(1), List.of(2, 3, 4, 5, 6, 7, 8, 9, 10, 11));
+        commits.doneAlone();
+    }
+
+    @Test
+    void withTwoOwnWritesASecondCallerWritesBesideTheFirstAndTheNextAreHandedOver() throws Exception {
+        start(2, 100, this::writeAll);
+        assertThat(commits.offer(new Item(0)))
+                .as("the first caller's own write")
+                .isEqualTo(Turn.WRITE_NOW);
+        assertThat(commits.offer(new Item(1)))
+                .as("a second caller writes its own beside it: the writer thread is idle")
+                .isEqualTo(Turn.WRITE_NOW);
+        Item third = new Item(2);
+        assertThat(commits.offer(third)).isEqualTo(Turn.HANDED_OVER);
+        assertThat(firstWriteTaken.await(10, TimeUnit.SECONDS)).isTrue();
+        commits.doneAlone();
+        List<Item> gathered = IntStream.rangeClosed(3, 6).mapToObj(Item::new).toList();
+        gathered.forEach(item -> assertThat(commits.offer(item))
+                .as("one caller's write and the writer's are under way")
+                .isEqualTo(Turn.HANDED_OVER));
+
+        releaseFirstWrite.countDown();
+
+        assertThat(third.await()).isEqualTo("written");
+        for (Item item : gathered) assertThat(item.await()).isEqualTo("written");
+        assertThat(written).containsExactly(List.of(2), List.of(3, 4, 5, 6));
         commits.doneAlone();
     }
 

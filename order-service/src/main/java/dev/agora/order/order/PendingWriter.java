@@ -12,28 +12,19 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 /**
  * Group commit ({@link GroupCommit}) of the buys' first step, the PENDING order. A buy records its own order, alone, on
- * its own thread while fewer than two orders are being recorded (by buyers or by the writer thread); one that finds two
- * under way hands its order over and waits: one writer thread takes every order waiting (up to
- * {@value #MOST_PER_COMMIT}) and records them in one statement and one durable commit
+ * its own thread while fewer than {@value #OWN_WRITES} orders are being recorded (by buyers or by the writer thread;
+ * why two: {@link GroupCommit}); one that finds more under way hands its order over and waits: one writer thread takes
+ * every order waiting (up to {@value #MOST_PER_COMMIT}) and records them in one statement and one durable commit
  * ({@link Orders#insertAllPending}), while the next ones gather behind that commit. Nothing waits for a timer. Nobody
  * is answered before the commit returned, so the saga's next step (the catalog) is asked only for an order that
- * survives a crash.
- *
- * <p>Why two and not one, as {@link GroupCommit} alone would have it: its writer thread is idle while the write it
- * found under way runs on a buyer's thread, so an order handed over then is taken at once and recorded alone beside
- * that write: the commit it would have cost anyway, plus two hand-offs between threads. Recorded on its buy's thread
- * instead, it costs exactly what it would without batching (and PostgreSQL's WAL flush can serve two commits that
- * meet). The third order under way is handed over and starts the writer (usually alone: the price of starting); what
- * arrives while that commit runs shares the next one. So at moderate concurrency, where three PENDING inserts rarely
- * meet, a buy almost always records its own order, and hand-offs begin where commits start to be shared.
+ * survives a crash. So at moderate concurrency, where three PENDING inserts rarely meet, a buy almost always records
+ * its own order, and hand-offs begin where commits start to be shared.
  *
  * <p>The same key of the same owner twice in one batch is inserted once; the second is told the key is taken and reads
  * the order that has it, as it would after the first had committed. When a batch fails, each of its orders is recorded
@@ -50,6 +41,9 @@ class PendingWriter {
     private static final Logger log = LoggerFactory.getLogger(PendingWriter.class);
     static final String THREAD = "order-pending-writer";
     static final int MOST_PER_COMMIT = 64;
+    /** Orders being recorded below which a buy records its own (why two: {@link GroupCommit}). */
+    static final int OWN_WRITES = 2;
+
     static final int BACKLOG = 1_000;
 
     /** The order inserted or empty (key taken); {@code alone} when the buy's thread is to insert it itself. */
@@ -70,15 +64,6 @@ class PendingWriter {
     private final Orders orders;
     private final DistributionSummary batches;
     private final Counter batchFailed;
-    /**
-     * Writes {@link #commits} has under way: a buyer's own ({@code WRITE_NOW}) and the writer thread's. GroupCommit
-     * counts them too but does not say; this copy may lag it for an instant, which at worst sends one order the other
-     * way, both of which are correct.
-     */
-    private final AtomicInteger underWay = new AtomicInteger();
-    /** Whether a buyer records its order beside the one write under way (at most one does). */
-    private final AtomicBoolean beside = new AtomicBoolean();
-
     private final GroupCommit<Ask> commits;
 
     PendingWriter(Orders orders, MeterRegistry meters) {
@@ -92,6 +77,7 @@ class PendingWriter {
         this.commits = new GroupCommit<>(
                 THREAD,
                 MOST_PER_COMMIT,
+                OWN_WRITES,
                 BACKLOG,
                 this::write,
                 Ask::alone,
@@ -112,22 +98,13 @@ class PendingWriter {
      * empty when the key is taken (the caller reads the order that has it).
      */
     Optional<Order> insert(String idempotencyKey, String owner, long bookId, int quantity) {
-        if (underWay.get() == 1 && beside.compareAndSet(false, true)) {
-            try {
-                return orders.insertPending(idempotencyKey, owner, bookId, quantity);
-            } finally {
-                beside.set(false);
-            }
-        }
         Ask ask = new Ask(new Orders.NewOrder(idempotencyKey, owner, bookId, quantity), new CompletableFuture<>());
         switch (commits.offer(ask)) {
             case WRITE_NOW -> {
-                underWay.incrementAndGet();
                 try {
                     return orders.insertPending(idempotencyKey, owner, bookId, quantity);
                 } finally {
                     commits.doneAlone();
-                    underWay.decrementAndGet();
                 }
             }
             case HANDED_OVER -> {
@@ -142,13 +119,8 @@ class PendingWriter {
 
     /** The writer thread's batch; what it leaves unanswered GroupCommit hands back to the buys' own threads. */
     private void write(List<Ask> batch) {
-        underWay.incrementAndGet();
-        try {
-            if (batch.size() == 1) writeOne(batch.getFirst());
-            else writeTogether(batch);
-        } finally {
-            underWay.decrementAndGet();
-        }
+        if (batch.size() == 1) writeOne(batch.getFirst());
+        else writeTogether(batch);
     }
 
     /** The same statement as a buy's own, not the batch's. */
