@@ -13,8 +13,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -60,6 +62,9 @@ abstract class CatalogTestSupport {
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     static final JsonMapper JSON = JsonMapper.builder().build();
 
+    @Autowired
+    JdbcClient jdbc;
+
     @LocalServerPort
     int port;
 
@@ -99,6 +104,18 @@ abstract class CatalogTestSupport {
     /** The order service's token, as it reserves stock. */
     static String service() {
         return "Bearer " + ISSUER.serviceToken("order-service");
+    }
+
+    /** Stored reservations of {@code bookId} that took stock. */
+    long reservedRows(long bookId) {
+        return jdbc.sql("SELECT count(*) FROM reservations WHERE book_id = ? AND outcome = 'RESERVED'")
+                .param(bookId)
+                .query(Long.class)
+                .single();
+    }
+
+    static String outcome(Response response) {
+        return response.json().path("outcome").asString();
     }
 
     static long nextOrderId() {

@@ -21,7 +21,6 @@ import java.util.stream.LongStream;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
  * Group commit of reservations (catalog-service/README.md, "Data tier"): reservations that wait while the writer is
@@ -38,9 +37,6 @@ class ReservationBatchTest extends CatalogTestSupport {
 
     @Autowired
     HikariDataSource database;
-
-    @Autowired
-    JdbcClient jdbc;
 
     @Autowired
     MeterRegistry meters;
@@ -309,16 +305,5 @@ class ReservationBatchTest extends CatalogTestSupport {
         Counter counter =
                 meters.find("agora.reservations.alone").tag("reason", reason).counter();
         return counter == null ? 0 : counter.count();
-    }
-
-    private long reservedRows(long bookId) {
-        return jdbc.sql("SELECT count(*) FROM reservations WHERE book_id = ? AND outcome = 'RESERVED'")
-                .param(bookId)
-                .query(Long.class)
-                .single();
-    }
-
-    private static String outcome(Response response) {
-        return response.json().path("outcome").asString();
     }
 }

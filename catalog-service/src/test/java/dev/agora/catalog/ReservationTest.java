@@ -18,12 +18,8 @@ import java.util.stream.IntStream;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.jdbc.core.simple.JdbcClient;
 
 class ReservationTest extends CatalogTestSupport {
-
-    @Autowired
-    JdbcClient jdbc;
 
     @Autowired
     DataSource dataSource;
@@ -354,17 +350,6 @@ class ReservationTest extends CatalogTestSupport {
             assertThatThrownBy(stuck::commit).isInstanceOf(SQLException.class);
         }
         assertThat(book(bookId).path("stock").asLong()).isEqualTo(4);
-    }
-
-    private long reservedRows(long bookId) {
-        return jdbc.sql("SELECT count(*) FROM reservations WHERE book_id = ? AND outcome = 'RESERVED'")
-                .param(bookId)
-                .query(Long.class)
-                .single();
-    }
-
-    private static String outcome(Response response) {
-        return response.json().path("outcome").asString();
     }
 
     interface Call {
