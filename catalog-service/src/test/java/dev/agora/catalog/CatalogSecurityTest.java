@@ -49,6 +49,7 @@ class CatalogSecurityTest extends CatalogTestSupport {
                     put("/admin/books/" + id + "/price", "{\"price\":0.01}", caller),
                     post("/admin/books/" + id + "/restock", "{\"quantity\":100}", caller),
                     post("/internal/reservations", reservation, caller),
+                    post("/internal/reservations/batch", "[" + reservation + "]", caller),
                     get("/internal/reservations/" + orderId, caller),
                     get("/internal/reservations?orderId=" + orderId, caller));
             assertThat(refused).as(as).allSatisfy(response -> {
@@ -92,6 +93,9 @@ class CatalogSecurityTest extends CatalogTestSupport {
             assertThat(reserve.status()).isEqualTo(403);
             assertThat(reserve.isProblem()).isTrue();
             assertThat(reserve.problemType()).isEqualTo("https://agora.dev/problems/forbidden");
+            Response batch = post("/internal/reservations/batch", "[" + reservation + "]", AUTHORIZATION, caller);
+            assertThat(batch.status()).isEqualTo(403);
+            assertThat(batch.problemType()).isEqualTo("https://agora.dev/problems/forbidden");
             assertThat(get("/internal/reservations/" + orderId, AUTHORIZATION, caller)
                             .status())
                     .isEqualTo(403);

@@ -8,6 +8,7 @@ import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Positive;
 import jakarta.validation.constraints.Size;
+import java.util.ArrayList;
 import java.util.List;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -29,6 +30,9 @@ class ReservationController {
     /** Most orders one read may ask for: a page of the order service. */
     static final int MAX_ORDERS_PER_READ = 100;
 
+    /** Most reservations one batch call may carry: one transaction of the catalog's writer. */
+    static final int MAX_PER_BATCH = 64;
+
     private final ReservingStock reserving;
 
     ReservationController(ReservingStock reserving) {
@@ -42,7 +46,32 @@ class ReservationController {
 
     @PostMapping
     Reservation reserve(@Valid @RequestBody ReserveStock request) {
-        return switch (reserving.reserve(request.orderId(), request.bookId(), request.quantity())) {
+        return answer(reserving.reserve(request.orderId(), request.bookId(), request.quantity()));
+    }
+
+    /**
+     * What the single call would answer for each request, in order ({@link BatchEntry}), decided together in one
+     * transaction; a request the batch hands back is decided alone, as the single call decides it.
+     */
+    @PostMapping("/batch")
+    List<BatchEntry> reserveAll(
+            @RequestBody @Size(min = 1, max = MAX_PER_BATCH) List<@NotNull @Valid ReserveStock> requests) {
+        List<ReservingStock.Asked> asked = requests.stream()
+                .map(r -> new ReservingStock.Asked(r.orderId(), r.bookId(), r.quantity()))
+                .toList();
+        List<ReservationResult> decided = reserving.decideTogether(asked);
+        List<BatchEntry> entries = new ArrayList<>(asked.size());
+        for (int i = 0; i < asked.size(); i++) {
+            ReservingStock.Asked one = asked.get(i);
+            ReservationResult result = decided.get(i);
+            entries.add(BatchEntry.of(() -> answer(
+                    result != null ? result : reserving.reserveAlone(one.orderId(), one.bookId(), one.quantity()))));
+        }
+        return entries;
+    }
+
+    private static Reservation answer(ReservationResult result) {
+        return switch (result) {
             case ReservationResult.Decided(Reservation reservation) -> reservation;
             case ReservationResult.Repeated(Reservation reservation) -> reservation;
             case ReservationResult.UnknownBook(long bookId) ->

@@ -5,6 +5,7 @@ import dev.agora.catalog.book.BookChangeListener.Announcement;
 import dev.agora.catalog.book.BookChanged;
 import dev.agora.catalog.book.BookStock;
 import dev.agora.common.timing.ServerTiming;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -36,18 +37,50 @@ public class ReservingStock {
     private final BookChangeListener changes;
     private final TransactionTemplate transactions;
     private final ReservationWriter writer;
+    private final DecidingTogether deciding;
 
     ReservingStock(
             Reservations reservations,
             BookStock stock,
             BookChangeListener changes,
             TransactionTemplate transactions,
-            ReservationWriter writer) {
+            ReservationWriter writer,
+            DecidingTogether deciding) {
         this.reservations = reservations;
         this.stock = stock;
         this.changes = changes;
         this.transactions = transactions;
         this.writer = writer;
+        this.deciding = deciding;
+    }
+
+    /** One reservation of a batch the caller sent together. */
+    record Asked(long orderId, long bookId, int quantity) {}
+
+    /**
+     * Decides a batch the caller sent in one call together, in one transaction on this thread
+     * ({@link DecidingTogether}: the caller already gathered it, so it skips the writer), and awaits every announcement
+     * of its books' changes. Answers one result per request, in order; null for a request the batch handed back, which
+     * the caller decides alone ({@link #reserveAlone}) as a single reservation would be.
+     */
+    List<ReservationResult> decideTogether(List<Asked> asked) {
+        List<ReservationWriter.Ask> asks = new ArrayList<>(asked.size());
+        for (Asked one : asked) {
+            asks.add(new ReservationWriter.Ask(one.orderId(), one.bookId(), one.quantity(), new CompletableFuture<>()));
+        }
+        ServerTiming.measure(ServerTiming.DB, () -> {
+            deciding.decide(asks);
+            return null;
+        });
+        List<ReservationResult> results = new ArrayList<>(asks.size());
+        for (ReservationWriter.Ask ask : asks) {
+            // decide() answers every ask before it returns, a handed-back one with no result.
+            ReservationWriter.Answer answer =
+                    ask.answer().getNow(new ReservationWriter.Answer(null, Announcement.NONE));
+            answer.announced().await();
+            results.add(answer.result());
+        }
+        return results;
     }
 
     /**
