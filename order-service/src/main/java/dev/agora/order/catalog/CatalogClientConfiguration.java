@@ -4,6 +4,7 @@ import dev.agora.common.client.LoadBalancedClients;
 import dev.agora.common.security.ServiceTokens;
 import dev.agora.common.timing.ServerTiming;
 import dev.agora.order.order.Stock;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.restclient.RestClientCustomizer;
 import org.springframework.cloud.client.circuitbreaker.CircuitBreakerFactory;
 import org.springframework.cloud.client.loadbalancer.LoadBalanced;
@@ -45,7 +46,21 @@ class CatalogClientConfiguration {
 
     /** Reservations carry the order service's own client-credentials token (scope {@code internal}). */
     @Bean
-    Stock stock(CatalogReservations catalog, CircuitBreakerFactory<?, ?> circuitBreakers, ServiceTokens tokens) {
-        return new CatalogStock(catalog, circuitBreakers.create(CATALOG), tokens);
+    Stock stock(
+            CatalogReservations catalog,
+            CircuitBreakerFactory<?, ?> circuitBreakers,
+            ServiceTokens tokens,
+            ReservationSender sender) {
+        return new CatalogStock(catalog, circuitBreakers.create(CATALOG), tokens, sender);
+    }
+
+    /** Closed with the context (its {@code close}), after the web server finished its requests. */
+    @Bean
+    ReservationSender reservationSender(
+            CatalogReservations catalog,
+            CircuitBreakerFactory<?, ?> circuitBreakers,
+            ServiceTokens tokens,
+            MeterRegistry meters) {
+        return new ReservationSender(catalog, circuitBreakers.create(CATALOG), tokens, meters);
     }
 }

@@ -26,6 +26,19 @@ interface CatalogReservations {
     Reservation reserve(
             @RequestHeader(HttpHeaders.AUTHORIZATION) String authorization, @RequestBody ReserveStock stock);
 
+    /**
+     * One request's answer in a batch: {@code status} 200 with the {@code reservation} the single call answers, else
+     * the single call's status (its problem is not needed here).
+     */
+    record BatchEntry(int status, Reservation reservation) {}
+
+    /**
+     * Reserves stock for up to 64 orders in one call, each as {@link #reserve} would; one entry per request, in order.
+     */
+    @PostExchange("/batch")
+    List<BatchEntry> reserveAll(
+            @RequestHeader(HttpHeaders.AUTHORIZATION) String authorization, @RequestBody List<ReserveStock> stocks);
+
     /** The reservations decided for these orders; an order the catalog never decided is absent. */
     @GetExchange
     List<Reservation> decided(

@@ -33,20 +33,32 @@ final class CatalogStock implements Stock {
 
     private static final Logger log = LoggerFactory.getLogger(CatalogStock.class);
     /** This call's entry in the order service's {@code Server-Timing}; the catalog's own go under it. */
-    private static final String TIMING_NAME = "catalog";
+    static final String TIMING_NAME = "catalog";
 
     private final CatalogReservations catalog;
     private final CircuitBreaker calls;
     private final ServiceTokens tokens;
+    private final ReservationSender sender;
 
-    CatalogStock(CatalogReservations catalog, CircuitBreaker calls, ServiceTokens tokens) {
+    CatalogStock(CatalogReservations catalog, CircuitBreaker calls, ServiceTokens tokens, ReservationSender sender) {
         this.catalog = catalog;
         this.calls = calls;
         this.tokens = tokens;
+        this.sender = sender;
     }
 
+    /**
+     * Alone on this thread while fewer than two catalog calls are under way, else through the {@link ReservationSender}
+     * in a batch call; a reservation the batch did not answer is sent alone here.
+     */
     @Override
     public Answer reserve(long orderId, long bookId, int quantity) {
+        ReserveStock request = new ReserveStock(orderId, bookId, quantity);
+        return sender.reserve(request, () -> reserveAlone(request));
+    }
+
+    private Answer reserveAlone(ReserveStock request) {
+        long orderId = request.orderId();
         String authorization;
         try {
             authorization = "Bearer " + tokens.bearer();
@@ -54,7 +66,6 @@ final class CatalogStock implements Stock {
             log.warn("No service token to reserve stock for order {}: {}", orderId, e.getMessage());
             return new Unavailable("no service token: " + e.getMessage());
         }
-        ReserveStock request = new ReserveStock(orderId, bookId, quantity);
         return call(() -> answer(catalog.reserve(authorization, request)), failed -> refused(orderId, failed));
     }
 
@@ -100,7 +111,7 @@ final class CatalogStock implements Stock {
         return ServerTiming.call(TIMING_NAME, () -> calls.run(request, failed));
     }
 
-    private static Answer answer(Reservation reservation) {
+    static Answer answer(Reservation reservation) {
         return "RESERVED".equals(reservation.outcome()) ? new Reserved(reservation.total()) : new OutOfStock();
     }
 }

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agora.common.security.ServiceTokens;
 import dev.agora.order.order.Stock;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.List;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,7 +20,14 @@ class CatalogStockTokenTest {
     };
 
     /** No catalog client: any call to the catalog would fail the test with a NullPointerException. */
-    private final CatalogStock stock = new CatalogStock(null, null, NO_TOKEN);
+    private final ReservationSender sender = new ReservationSender(null, null, NO_TOKEN, new SimpleMeterRegistry());
+
+    private final CatalogStock stock = new CatalogStock(null, null, NO_TOKEN, sender);
+
+    @AfterEach
+    void stopSender() throws InterruptedException {
+        sender.close();
+    }
 
     @Test
     void aReservationWithoutATokenIsUnavailable() {
