@@ -2,17 +2,18 @@ package dev.agora.catalog.reservation;
 
 import dev.agora.catalog.book.BookChangeListener.Announcement;
 import dev.agora.common.batch.GroupCommit;
+import dev.agora.common.timing.ServerTiming;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.annotation.PreDestroy;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 import org.springframework.stereotype.Component;
 
 /**
  * Group commit ({@link GroupCommit}) of reservations. A reservation that finds fewer than {@value #OWN_WRITES} being
  * decided is decided at once, alone, on its request's thread. One that finds more under way is handed over and waits:
- * one writer
- * thread takes every reservation waiting (up to {@value #MOST_PER_COMMIT}) and decides them together in one
- * transaction ({@link DecidingTogether}). While its commit waits for the disk, the next reservations gather behind it,
+ * one writer thread takes every reservation waiting (up to {@value #MOST_PER_COMMIT}) and decides them together in
+ * one transaction ({@link DecidingTogether}). While its commit waits for the disk, the next reservations gather behind it,
  * so under load a burst of buys costs one commit of the catalog instead of one each. Nothing waits for a timer or for
  * company.
  *
@@ -71,14 +72,17 @@ class ReservationWriter {
                 "agora.reservations");
     }
 
-    /** Decide it now on the request's thread, or wait for the writer's answer ({@link GroupCommit.Turn}). */
-    GroupCommit.Turn offer(Ask ask) {
-        return commits.offer(ask);
-    }
-
-    /** Ends a {@link GroupCommit.Turn#WRITE_NOW} reservation. */
-    void doneAlone() {
-        commits.doneAlone();
+    /**
+     * The reservation's result: decided {@code alone} on the request's thread, or by the writer, once the announcement
+     * of its book's change was acknowledged; {@code alone} after all when the writer handed it back.
+     */
+    ReservationResult decide(long orderId, long bookId, int quantity, Supplier<ReservationResult> alone) {
+        return commits.write(new Ask(orderId, bookId, quantity, new CompletableFuture<>()), alone, ask -> {
+            Answer answer =
+                    ServerTiming.measure(ServerTiming.DB, () -> ask.answer().join());
+            answer.announced().await();
+            return answer.result();
+        });
     }
 
     /**

@@ -14,8 +14,8 @@ import org.springframework.transaction.TransactionStatus;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Reserves copies of a book for an order, exactly once per order id. A reservation that finds no other being decided
- * is decided alone here, on the request's thread; one that finds others under way is handed to the
+ * Reserves copies of a book for an order, exactly once per order id. A reservation that finds fewer than two being
+ * decided is decided alone here, on the request's thread; one that finds more under way is handed to the
  * {@link ReservationWriter}, which decides every reservation waiting in one transaction ({@link DecidingTogether}).
  * One it hands back (its batch failed, its order id was claimed before, its book is unknown) is decided alone here
  * too. Alone means a transaction of its own: take the copies when enough are left ({@link BookStock#take}:
@@ -91,27 +91,10 @@ public class ReservingStock {
     private record Decision(Reservation reservation, boolean claimedNow, Announcement announced, BookChanged current) {}
 
     public ReservationResult reserve(long orderId, long bookId, int quantity) {
-        ReservationWriter.Ask ask = new ReservationWriter.Ask(orderId, bookId, quantity, new CompletableFuture<>());
-        switch (writer.offer(ask)) {
-            case WRITE_NOW -> {
-                try {
-                    return reserveAlone(orderId, bookId, quantity);
-                } finally {
-                    writer.doneAlone();
-                }
-            }
-            case HANDED_OVER -> {
-                ReservationWriter.Answer answer =
-                        ServerTiming.measure(ServerTiming.DB, () -> ask.answer().join());
-                answer.announced().await();
-                if (answer.result() != null) return answer.result();
-            }
-            case WRITE_ALONE -> {}
-        }
-        return reserveAlone(orderId, bookId, quantity);
+        return writer.decide(orderId, bookId, quantity, () -> reserveAlone(orderId, bookId, quantity));
     }
 
-    /** Decides one reservation in a transaction of its own, on this thread. */
+    /** Decides one reservation in a transaction of its own, on this thread (also one a batch call handed back). */
     ReservationResult reserveAlone(long orderId, long bookId, int quantity) {
         Decision decision = ServerTiming.measure(
                 ServerTiming.DB, () -> transactions.execute(status -> decide(orderId, bookId, quantity, status)));

@@ -9,6 +9,8 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,8 +42,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class GroupCommit<T> implements AutoCloseable {
 
-    /** What the caller does with the item it offered. */
-    public enum Turn {
+    /** What the caller does with the item it offered ({@link #offer}; {@link #write} does it for the caller). */
+    enum Turn {
         /** Few enough writes are under way: write it alone now, on this thread, then call {@link #doneAlone()}. */
         WRITE_NOW,
         /** The writer has it: wait for its answer (which may be to write it alone after all). */
@@ -99,8 +101,32 @@ public final class GroupCommit<T> implements AutoCloseable {
         this.writer = Thread.ofPlatform().name(threadName).daemon().start(this::run);
     }
 
+    /**
+     * Writes {@code item} and returns its answer: {@code alone} on the caller's thread while fewer than
+     * {@code ownWrites} writes are under way, else the writer's answer, which {@code awaitAnswer} waits for and gives as
+     * null when the writer handed the item back; then, as when the backlog is full or the writer stopped, the caller
+     * writes it {@code alone} after all.
+     */
+    public <R> R write(T item, Supplier<R> alone, Function<T, R> awaitAnswer) {
+        switch (offer(item)) {
+            case WRITE_NOW -> {
+                try {
+                    return alone.get();
+                } finally {
+                    doneAlone();
+                }
+            }
+            case HANDED_OVER -> {
+                R answer = awaitAnswer.apply(item);
+                if (answer != null) return answer;
+            }
+            case WRITE_ALONE -> {}
+        }
+        return alone.get();
+    }
+
     /** Writes the item alone on the caller's thread while fewer than {@code ownWrites} are under way, else hands it over. */
-    public Turn offer(T item) {
+    Turn offer(T item) {
         if (stopped) return Turn.WRITE_ALONE;
         for (int now = writing.get(); now < ownWrites; now = writing.get()) {
             if (writing.compareAndSet(now, now + 1)) return Turn.WRITE_NOW;
@@ -114,7 +140,7 @@ public final class GroupCommit<T> implements AutoCloseable {
     }
 
     /** Ends a caller's {@link Turn#WRITE_NOW}, whether its write succeeded or not. */
-    public void doneAlone() {
+    void doneAlone() {
         writing.decrementAndGet();
     }
 

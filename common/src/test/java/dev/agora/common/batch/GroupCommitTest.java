@@ -131,6 +131,32 @@ class GroupCommitTest {
     }
 
     @Test
+    void writeGivesTheWritersAnswerOrWritesOnTheCallersThreadWhenNothingIsUnderWayOrTheItemCameBack() {
+        start(100, batch -> batch.stream().filter(item -> item.id() == 1).forEach(item -> item.answer()
+                .complete("written")));
+        assertThat(commits.write(new Item(0), () -> "own", GroupCommitTest::answerUnlessHandedBack))
+                .as("nothing under way")
+                .isEqualTo("own");
+        assertThat(commits.offer(new Item(-1))).as("a write under way").isEqualTo(Turn.WRITE_NOW);
+        assertThat(commits.write(new Item(1), () -> "own", GroupCommitTest::answerUnlessHandedBack))
+                .isEqualTo("written");
+        assertThat(commits.write(new Item(2), () -> "own after all", GroupCommitTest::answerUnlessHandedBack))
+                .as("the writer answered it nothing and handed it back")
+                .isEqualTo("own after all");
+        commits.doneAlone();
+    }
+
+    /** As the services' callers do: the writer's answer, or null for an item handed back to be written alone. */
+    private static String answerUnlessHandedBack(Item item) {
+        try {
+            String answer = item.await();
+            return answer.equals("alone") ? null : answer;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
     void everyItemOfAFailedWriteIsHandedBackToBeWrittenAlone() throws Exception {
         start(100, batch -> {
             throw new IllegalStateException("the database refused the batch");

@@ -95,26 +95,17 @@ final class ReservationSender implements AutoCloseable {
                 .register(meters);
     }
 
-    /** The catalog's answer: {@code single} on this thread, or the batch's answer, or {@code single} after all. */
+    /**
+     * The catalog's answer: {@code single} on this thread, or the batch call's answer, or {@code single} after all when
+     * the batch left it unanswered ({@link GroupCommit#write}).
+     */
     Stock.Answer reserve(ReserveStock stock, Supplier<Stock.Answer> single) {
-        Ask ask = new Ask(stock, new CompletableFuture<>());
-        switch (sending.offer(ask)) {
-            case WRITE_NOW -> {
-                try {
-                    return single.get();
-                } finally {
-                    sending.doneAlone();
-                }
-            }
-            case HANDED_OVER -> {
-                // Timed as the buy's catalog call, which it stands for.
-                Stock.Answer answer = ServerTiming.measure(
-                        CatalogStock.TIMING_NAME, () -> ask.answer().join());
-                if (answer != null) return answer;
-            }
-            case WRITE_ALONE -> {}
-        }
-        return single.get();
+        // A batch call's answer is timed as the buy's catalog call, which it stands for.
+        return sending.write(
+                new Ask(stock, new CompletableFuture<>()),
+                single,
+                ask -> ServerTiming.measure(
+                        CatalogStock.TIMING_NAME, () -> ask.answer().join()));
     }
 
     /** The sender thread's call; what it leaves unanswered GroupCommit hands back to the buys' own threads. */

@@ -98,23 +98,14 @@ class PendingWriter {
      * empty when the key is taken (the caller reads the order that has it).
      */
     Optional<Order> insert(String idempotencyKey, String owner, long bookId, int quantity) {
-        Ask ask = new Ask(new Orders.NewOrder(idempotencyKey, owner, bookId, quantity), new CompletableFuture<>());
-        switch (commits.offer(ask)) {
-            case WRITE_NOW -> {
-                try {
-                    return orders.insertPending(idempotencyKey, owner, bookId, quantity);
-                } finally {
-                    commits.doneAlone();
-                }
-            }
-            case HANDED_OVER -> {
-                Answer answer =
-                        ServerTiming.measure(ServerTiming.DB, () -> ask.answer().join());
-                if (!answer.alone()) return answer.inserted();
-            }
-            case WRITE_ALONE -> {}
-        }
-        return orders.insertPending(idempotencyKey, owner, bookId, quantity);
+        return commits.write(
+                new Ask(new Orders.NewOrder(idempotencyKey, owner, bookId, quantity), new CompletableFuture<>()),
+                () -> orders.insertPending(idempotencyKey, owner, bookId, quantity),
+                ask -> {
+                    Answer answer = ServerTiming.measure(
+                            ServerTiming.DB, () -> ask.answer().join());
+                    return answer.alone() ? null : answer.inserted();
+                });
     }
 
     /** The writer thread's batch; what it leaves unanswered GroupCommit hands back to the buys' own threads. */
