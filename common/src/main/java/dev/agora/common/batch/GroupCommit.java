@@ -36,7 +36,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Why not a library: LMAX Disruptor batches the same way (its handlers' end-of-batch flag), but a ring of
  * preallocated events and its wait strategies buy nothing for callers that block on a database commit anyway, and
- * this is the whole of what the two writers share.
+ * this is the whole of what its users (the services' writers and the order service's reservation sender) share.
  *
  * <p>Meters: {@code <meterPrefix>.waiting} (handed over, not yet taken) and {@code <meterPrefix>.waiting.capacity}.
  */
