@@ -47,6 +47,14 @@ public final class BookstoreCluster implements AutoCloseable {
     public final List<ServiceProcess> orders = new ArrayList<>();
     private final List<ConfigurableApplicationContext> frontends = new ArrayList<>();
     private final List<Integer> frontendPorts = new ArrayList<>();
+    /**
+     * The HTTP ports of the suite's exchange pair ({@link ExchangePair}), chosen before the frontends start so that
+     * frontend C already follows the pair once a trading test starts it: ExchangeTakeoverTest trades through it
+     * instead of starting one more frontend. A and B, and the frontends of {@link #startAnotherFrontend}, keep an
+     * exchange that is down, which PublicApiTest asserts on.
+     */
+    private final List<Integer> exchangePorts = List.of(FreePorts.next(), FreePorts.next());
+
     private final String catalogJdbcUrl;
     private final String identityJdbcUrl;
     private final Path seed;
@@ -129,8 +137,14 @@ public final class BookstoreCluster implements AutoCloseable {
             for (ServiceProcess order : orders.subList(1, orders.size())) order.start();
             String orderUrls = LocalProcesses.urls(orders);
             for (int i = 0; i < 3; i++) {
-                frontends.add(
-                        startFrontend(frontendPorts.get(i), catalogUrls, orderUrls, i < 2, identityJdbcUrl, seed));
+                frontends.add(startFrontend(
+                        frontendPorts.get(i),
+                        catalogUrls,
+                        orderUrls,
+                        i < 2,
+                        i == 2 ? exchangeUrls() : FreePorts.url(FreePorts.next()),
+                        identityJdbcUrl,
+                        seed));
             }
             tokens = new Tokens(frontend(0) + "/oauth2/token");
             catalogs.get(1).awaitReady(READY);
@@ -205,7 +219,13 @@ public final class BookstoreCluster implements AutoCloseable {
     public ConfigurableApplicationContext startAnotherFrontend(String... extraArguments) {
         // Port 0: the kernel picks a free one at bind time, so no other process can take it in between.
         List<String> arguments = new ArrayList<>(List.of(frontendArguments(
-                0, LocalProcesses.urls(catalogs), LocalProcesses.urls(orders), false, identityJdbcUrl, seed)));
+                0,
+                LocalProcesses.urls(catalogs),
+                LocalProcesses.urls(orders),
+                false,
+                FreePorts.url(FreePorts.next()),
+                identityJdbcUrl,
+                seed)));
         arguments.replaceAll(argument ->
                 argument.startsWith("--agora.limits.rates-enabled=") ? "--agora.limits.rates-enabled=true" : argument);
         for (String extra : extraArguments) {
@@ -221,13 +241,25 @@ public final class BookstoreCluster implements AutoCloseable {
     }
 
     private ConfigurableApplicationContext startFrontend(
-            int port, String catalogUrls, String orderUrls, boolean cache, String identityJdbcUrl, Path seed) {
+            int port,
+            String catalogUrls,
+            String orderUrls,
+            boolean cache,
+            String exchangeUrls,
+            String identityJdbcUrl,
+            Path seed) {
         return new SpringApplicationBuilder(FrontendApplication.class)
-                .run(frontendArguments(port, catalogUrls, orderUrls, cache, identityJdbcUrl, seed));
+                .run(frontendArguments(port, catalogUrls, orderUrls, cache, exchangeUrls, identityJdbcUrl, seed));
     }
 
     private String[] frontendArguments(
-            int port, String catalogUrls, String orderUrls, boolean cache, String identityJdbcUrl, Path seed) {
+            int port,
+            String catalogUrls,
+            String orderUrls,
+            boolean cache,
+            String exchangeUrls,
+            String identityJdbcUrl,
+            Path seed) {
         // Command-line arguments, so they beat application.yml (default properties would not).
         return new String[] {
             "--spring.profiles.active=" + LocalProfile.NAME,
@@ -242,14 +274,18 @@ public final class BookstoreCluster implements AutoCloseable {
             "--server.address=127.0.0.1",
             "--agora.instances.catalog-service=" + catalogUrls,
             "--agora.instances.order-service=" + orderUrls,
-            "--agora.instances.exchange-service=" + FreePorts.url(FreePorts.next()),
+            "--agora.instances.exchange-service=" + exchangeUrls,
             "--agora.cache.enabled=" + cache,
             // The suite shares two cores with parallel builds (load averages of 20-40 seen);
             // the 2 s default would take the load's tail for dead replicas. Failover behaves
             // the same, a frozen replica only costs its requests longer.
             "--agora.clients.catalog-service.timeout=" + CATALOG_TIMEOUT,
             "--agora.clients.order-service.timeout=10s",
-            "--spring.jmx.enabled=false"
+            "--spring.jmx.enabled=false",
+            // A test closes its frontend once it is done with it. A graceful close waits up to 30 s for requests still
+            // open, and a trading desk's live stream whose browser left stays open until it has news to send: a
+            // WebPagesTest frontend took those 30 s to close. No test is about a graceful close.
+            "--server.shutdown=immediate"
         };
     }
 
@@ -270,6 +306,16 @@ public final class BookstoreCluster implements AutoCloseable {
     /** Tokens of the demo users and of the catalog service, from frontend A's token endpoint. */
     public Tokens tokens() {
         return tokens;
+    }
+
+    /** Where the suite's exchange pair listens for HTTP (nothing until a trading test starts it). */
+    List<Integer> exchangePorts() {
+        return exchangePorts;
+    }
+
+    /** The exchange pair's base URLs, as frontend C has them. */
+    String exchangeUrls() {
+        return exchangePorts.stream().map(FreePorts::url).collect(Collectors.joining(","));
     }
 
     /** Frontend A (0) and B (1) cache; C (2) does not. */

@@ -20,7 +20,9 @@ import java.util.List;
  * one database of the shared PostgreSQL, active and standby under the production lease, trusting the tokens of
  * frontends A and B. Started once per test JVM at first use, so that the tests that trade share two exchange JVMs
  * instead of starting their own: {@code ExchangeTakeoverTest} kills and freezes the active one (and leaves both
- * running again), {@code WebPagesTest} trades through whichever is active.
+ * running again), {@code WebPagesTest} trades through whichever is active. They listen on the ports the cluster's
+ * frontend C was started with ({@link BookstoreCluster#exchangeUrls()}), so the takeover test trades through that
+ * frontend instead of starting one.
  */
 public final class ExchangePair {
 
@@ -62,12 +64,17 @@ public final class ExchangePair {
         try {
             for (int i = 0; i < 2; i++) {
                 int tcpPort = FreePorts.next();
-                exchanges.add(processes.service("exchange-service", "exchange-" + i, exchange -> exchange.env(
-                                LocalProfile.database(jdbcUrl, postgres.username(), postgres.password()))
-                        .env(LocalProfile.trusting(authorities))
-                        .env("AGORA_EXCHANGE_TCP_PORT", Integer.toString(tcpPort))
-                        .env("AGORA_EXCHANGE_TCP_HOST", "127.0.0.1")
-                        .jvmOptions(JVM_OPTIONS)));
+                // On the ports frontend C of the cluster was given for it.
+                exchanges.add(processes.service(
+                        "exchange-service",
+                        "exchange-" + i,
+                        cluster.exchangePorts().get(i),
+                        exchange -> exchange.env(
+                                        LocalProfile.database(jdbcUrl, postgres.username(), postgres.password()))
+                                .env(LocalProfile.trusting(authorities))
+                                .env("AGORA_EXCHANGE_TCP_PORT", Integer.toString(tcpPort))
+                                .env("AGORA_EXCHANGE_TCP_HOST", "127.0.0.1")
+                                .jvmOptions(JVM_OPTIONS)));
             }
             exchanges.getFirst().start();
         } catch (RuntimeException e) {

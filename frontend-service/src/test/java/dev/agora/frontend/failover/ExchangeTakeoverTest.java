@@ -2,6 +2,7 @@ package dev.agora.frontend.failover;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agora.frontend.cluster.AdmittedInstances;
 import dev.agora.frontend.cluster.BookstoreCluster;
 import dev.agora.frontend.cluster.ExchangePair;
 import dev.agora.frontend.cluster.Http;
@@ -29,7 +30,6 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * REST orders through a real frontend while the active exchange is killed ({@code SIGKILL}) and, later, frozen
@@ -55,7 +55,6 @@ class ExchangeTakeoverTest {
     private static final BigDecimal OPENING_BALANCE = new BigDecimal("1000000");
 
     private static ExchangePair exchanges;
-    private static ConfigurableApplicationContext frontendContext;
     private static String frontend;
     private static Http http;
     private static Tokens tokens;
@@ -67,22 +66,20 @@ class ExchangeTakeoverTest {
         tokens = cluster.tokens();
         http = new Http();
         // The suite's exchanges, shared with WebPagesTest. When they are not running yet, the first one starts now,
-        // migrates the database and takes the lease, and the second then stands by; the frontend (in this JVM) starts
-        // meanwhile, on the other core: it follows whichever exchange is ready.
+        // migrates the database and takes the lease, and the second then stands by. The cluster's frontend C (no cache,
+        // rate limits off: traders here send more than a production caller may) follows whichever exchange is ready.
         exchanges = ExchangePair.get();
-        frontendContext = cluster.startAnotherFrontend(
-                "--agora.instances.exchange-service=" + exchanges.urls(),
-                // Traders here send more than a production caller may.
-                "--agora.limits.rates-enabled=false");
-        frontend = "http://127.0.0.1" + ":" + frontendContext.getEnvironment().getProperty("local.server.port");
+        frontend = cluster.frontend(2);
         exchanges.awaitServing();
+        // Frontend C ran before the pair did: wait until its load balancer offers the active exchange alone, as a
+        // frontend started beside the pair found it.
+        AdmittedInstances.await(http, frontend, "exchange-service", 1, System.nanoTime(), READY);
     }
 
     @AfterAll
     static void stop() throws Exception {
         // The exchanges stay for the suite's other trading tests (both running: a killed one was restarted).
         if (exchanges != null) for (ServiceProcess exchange : exchanges.processes()) exchange.thaw();
-        if (frontendContext != null) frontendContext.close();
         if (http != null) http.close();
     }
 
