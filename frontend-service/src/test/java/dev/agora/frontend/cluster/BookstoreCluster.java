@@ -283,8 +283,7 @@ public final class BookstoreCluster implements AutoCloseable {
             "--agora.clients.order-service.timeout=10s",
             "--spring.jmx.enabled=false",
             // A test closes its frontend once it is done with it. A graceful close waits up to 30 s for requests still
-            // open, and a trading desk's live stream whose browser left stays open until it has news to send: a
-            // WebPagesTest frontend took those 30 s to close. No test is about a graceful close.
+            // open (a live desk stream whose browser is still there, say), and no test is about a graceful close.
             "--server.shutdown=immediate"
         };
     }

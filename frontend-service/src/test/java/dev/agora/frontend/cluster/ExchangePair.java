@@ -21,8 +21,8 @@ import java.util.List;
  * frontends A and B. Started once per test JVM at first use, so that the tests that trade share two exchange JVMs
  * instead of starting their own: {@code ExchangeTakeoverTest} kills and freezes the active one (and leaves both
  * running again), {@code WebPagesTest} trades through whichever is active. They listen on the ports the cluster's
- * frontend C was started with ({@link BookstoreCluster#exchangeUrls()}), so the takeover test trades through that
- * frontend instead of starting one.
+ * frontend C was started with ({@link BookstoreCluster#exchangeUrls()}), so the takeover test, the web pages and the
+ * live desk streams' tests trade through that frontend instead of starting one each.
  */
 public final class ExchangePair {
 

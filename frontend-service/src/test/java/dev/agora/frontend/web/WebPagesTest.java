@@ -34,7 +34,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * The pages in a real browser (headless Chromium through Selenium) against the real cluster: catalog and order
- * replicas and an exchange as processes, a frontend serving the pages. People sign in with the form; everything the
+ * replicas and an exchange as processes, the cluster's frontend C serving the pages. People sign in with the form; everything the
  * pages show or change goes through the services, so the checks read the services' state, not the page's word.
  */
 class WebPagesTest {
@@ -44,7 +44,6 @@ class WebPagesTest {
 
     private static BookstoreCluster cluster;
     private static ExchangePair exchanges;
-    private static ConfigurableApplicationContext frontend;
     private static String base;
     private static Browsers browsers;
 
@@ -54,11 +53,12 @@ class WebPagesTest {
                 Browsers.installed(),
                 "Chromium and chromedriver are not installed (.ci/install-chromium.sh installs them)");
         cluster = BookstoreCluster.get();
-        // The suite's exchanges (active and standby), shared with ExchangeTakeoverTest; the frontend follows the
-        // active one.
+        // The suite's exchanges (active and standby), shared with ExchangeTakeoverTest; the cluster's frontend C
+        // follows the active one. The pages need nothing of a frontend of their own: a desk's live stream ends within a
+        // tick or two of its browser leaving, so the desks the tests open leave nothing running on C behind them.
         exchanges = ExchangePair.get();
-        frontend = cluster.startAnotherFrontend("--agora.instances.exchange-service=" + exchanges.urls());
-        base = "http://127.0.0.1:" + frontend.getEnvironment().getProperty("local.server.port");
+        ConfigurableApplicationContext frontend = cluster.frontendContext(2);
+        base = cluster.frontend(2);
         Identities identities = frontend.getBean(Identities.class);
         identities.ensureUser("web-customer", List.of("customer"), PASSWORD);
         identities.ensureUser("web-publisher", List.of("publisher"), PASSWORD);
@@ -106,7 +106,6 @@ class WebPagesTest {
     @AfterAll
     static void stop() {
         if (browsers != null) browsers.quit();
-        if (frontend != null) frontend.close();
     }
 
     @Test

@@ -11,6 +11,7 @@ import jakarta.servlet.http.HttpSession;
 import java.io.IOException;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.Semaphore;
@@ -32,6 +33,15 @@ import org.thymeleaf.context.Context;
  * (its sequencer reports batches by count to one observer, its metrics), and its engine is another team's to change.
  * Polling costs one small read per desk per interval, bounded by {@code WebSettings#deskStreamLimit} streams; a feed
  * pushed from the exchange's commit would replace {@link #tick} without changing the page.
+ *
+ * <p>Why every tick first writes a comment line ({@code ":\n\n"}, three bytes the page's EventSource ignores): a
+ * server learns that a browser has gone only when a write to it fails. A stream that wrote only when the book or the
+ * orders changed kept asking the exchange, as the person, twice a second for a tab closed long ago, and held one of the
+ * {@code WebSettings#deskStreamLimit} slots until its timeout: a few hundred closed tabs locked everyone else out of
+ * live desks for minutes. Written before the reads, the comment ends a gone browser's stream within a tick or two (its
+ * slot released, its task cancelled) and no exchange read is made for it. A stream that never started sending (the
+ * request ended before its response did, so no timeout of the container runs for it), or whose session ended, is
+ * ended too: the first by a deadline of its own a little past the timeout, the second when its session is read.
  */
 final class DeskStreams implements AutoCloseable {
 
@@ -81,19 +91,17 @@ final class DeskStreams implements AutoCloseable {
         }
         SseEmitter emitter = new SseEmitter(settings.deskStreamTimeout().toMillis());
         Stream stream = new Stream(emitter, symbol, session, person, csrfName, csrfToken);
-        AtomicReference<ScheduledFuture<?>> task = new AtomicReference<>();
-        Runnable end = () -> {
-            ScheduledFuture<?> scheduled = task.getAndSet(null);
-            if (scheduled != null) {
-                scheduled.cancel(false);
-                open.release();
-            }
-        };
-        emitter.onCompletion(end);
-        emitter.onTimeout(end);
-        emitter.onError(failure -> end.run());
+        // Ending is idempotent: the emitter's callbacks, a failed write and the deadline may each end the stream.
+        emitter.onCompletion(stream::end);
+        emitter.onTimeout(stream::end);
+        emitter.onError(failure -> stream.end());
         long every = settings.deskPollInterval().toMillis();
-        task.set(ticks.scheduleWithFixedDelay(() -> tick(stream, emitter), 0, every, TimeUnit.MILLISECONDS));
+        try {
+            stream.task.set(ticks.scheduleWithFixedDelay(() -> tick(stream), 0, every, TimeUnit.MILLISECONDS));
+        } catch (RejectedExecutionException closing) {
+            open.release();
+            throw ApiProblem.unavailableForNow("The live desk is closing; the page still works with reloads");
+        }
         return emitter;
     }
 
@@ -104,6 +112,13 @@ final class DeskStreams implements AutoCloseable {
         final Authentication person;
         final String csrfName;
         final String csrfToken;
+        /**
+         * When the stream is ended whatever happened to its request: a tick past the timeout, in case the emitter's
+         * own timeout never runs (the response never started).
+         */
+        final long deadline;
+
+        final AtomicReference<ScheduledFuture<?>> task = new AtomicReference<>();
         String lastBook;
         String lastMine;
 
@@ -120,11 +135,32 @@ final class DeskStreams implements AutoCloseable {
             this.person = person;
             this.csrfName = csrfName;
             this.csrfToken = csrfToken;
+            this.deadline = System.nanoTime()
+                    + settings.deskStreamTimeout()
+                            .plus(settings.deskPollInterval())
+                            .toNanos();
+        }
+
+        /** Stops the polls and gives the slot back, once however many times it is called. */
+        void end() {
+            ScheduledFuture<?> scheduled = task.getAndSet(null);
+            if (scheduled != null) {
+                scheduled.cancel(false);
+                open.release();
+            }
         }
     }
 
-    private void tick(Stream stream, SseEmitter emitter) {
+    private void tick(Stream stream) {
+        SseEmitter emitter = stream.emitter;
+        if (System.nanoTime() - stream.deadline > 0) {
+            emitter.complete();
+            stream.end();
+            return;
+        }
         try {
+            // Before the reads: a browser that left fails this write, and the exchange is not asked on its behalf.
+            emitter.send(SseEmitter.event().comment(""));
             String bearer = tokens.bearer(stream.session, stream.person);
             Context context = new Context();
             context.setVariables(Map.of(
@@ -152,11 +188,15 @@ final class DeskStreams implements AutoCloseable {
             // The exchange is away or refused this once: the page keeps what it shows, the next tick asks again.
             log.debug("A live desk's read failed: {}", problem.detail());
         } catch (IOException | IllegalStateException gone) {
-            // The browser left (or the session ended): end the stream, which cancels this task.
+            // The browser left (or the session ended, or the emitter was already done). The emitter's callbacks may
+            // or may not follow (a failed send leaves it to the container to report), so end the stream here too.
             emitter.completeWithError(gone);
+            stream.end();
         } catch (RuntimeException unexpected) {
+            // Such as the person's account disabled (their session was ended with it).
             log.warn("A live desk stream failed", unexpected);
             emitter.completeWithError(unexpected);
+            stream.end();
         }
     }
 
