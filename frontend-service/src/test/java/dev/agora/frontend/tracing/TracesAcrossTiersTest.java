@@ -160,7 +160,7 @@ class TracesAcrossTiersTest {
                 .isEmpty();
     }
 
-    /** The buy's trace once the order service's and the catalog's statements have arrived. */
+    /** The buy's trace once the order service's and the catalog's statements and every span's parent have arrived. */
     private static List<Received> awaitTrace(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
@@ -174,7 +174,11 @@ class TracesAcrossTiersTest {
                         .filter(TracesAcrossTiersTest::isStatement)
                         .map(Received::service)
                         .collect(Collectors.toSet());
-                if (withStatements.containsAll(Set.of("order-service", "catalog-service"))
+                // A server span ends after its children and may be exported in a later batch than theirs.
+                Set<String> ids = trace.stream().map(Received::spanId).collect(Collectors.toSet());
+                boolean parentsArrived = trace.stream()
+                        .allMatch(span -> span.parentSpanId().isEmpty() || ids.contains(span.parentSpanId()));
+                if ((withStatements.containsAll(Set.of("order-service", "catalog-service")) && parentsArrived)
                         || System.nanoTime() > deadline) {
                     return trace;
                 }
