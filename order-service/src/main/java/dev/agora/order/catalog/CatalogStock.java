@@ -72,17 +72,27 @@ final class CatalogStock implements Stock {
     /** Why the catalog reserved nothing: its 4xx answers mean something; anything else left the outcome open. */
     private static Answer refused(long orderId, Throwable failed) {
         if (failed instanceof HttpClientErrorException answered) {
-            if (answered.getStatusCode().value() == HttpStatus.NOT_FOUND.value()) return new UnknownBook();
-            if (answered.getStatusCode().value() == HttpStatus.CONFLICT.value()) {
-                log.error("Catalog holds a different reservation for order {}", orderId);
-                return new Conflicting();
-            }
+            Answer decided = refusal(orderId, answered.getStatusCode().value());
+            if (decided != null) return decided;
             // 400/401/403: a bug or a token mismatch; retrying cannot help, the sweeper will.
             log.error("Catalog refused the reservation of order {}: {}", orderId, answered.getStatusCode());
         } else {
             log.warn("Reservation for order {} got no answer from the catalog: {}", orderId, failed.toString());
         }
         return new Unavailable(String.valueOf(failed.getMessage()));
+    }
+
+    /**
+     * What the catalog's refusal of a reservation means for the order, also of an entry of a batch call: a 404 (the
+     * book is unknown) or a 409 (the order id holds another reservation); null for any other status.
+     */
+    static Answer refusal(long orderId, int status) {
+        if (status == HttpStatus.NOT_FOUND.value()) return new UnknownBook();
+        if (status == HttpStatus.CONFLICT.value()) {
+            log.error("Catalog holds a different reservation for order {}", orderId);
+            return new Conflicting();
+        }
+        return null;
     }
 
     @Override

@@ -149,12 +149,7 @@ final class ReservationSender implements AutoCloseable {
         if (entry.status() == HttpStatus.OK.value() && entry.reservation() != null) {
             return CatalogStock.answer(entry.reservation());
         }
-        if (entry.status() == HttpStatus.NOT_FOUND.value()) return new Stock.UnknownBook();
-        if (entry.status() == HttpStatus.CONFLICT.value()) {
-            log.error("Catalog holds a different reservation for order {}", orderId);
-            return new Stock.Conflicting();
-        }
-        return null;
+        return CatalogStock.refusal(orderId, entry.status());
     }
 
     /** Stops taking reservations; the call under way is answered, anything left is handed back. */
