@@ -7,6 +7,8 @@ import dev.agora.local.cluster.LocalProfile;
 import dev.agora.local.postgres.PostgresServer;
 import dev.agora.local.postgres.SharedPostgres;
 import dev.agora.local.process.ServiceProcess;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -35,6 +37,7 @@ public final class ExchangePair {
 
     private final LocalProcesses processes = new LocalProcesses(Path.of("target", "cluster-logs"));
     private final List<ServiceProcess> exchanges = new ArrayList<>();
+    private final BookstoreCluster cluster;
     private final PostgresServer postgres;
     private final String jdbcUrl;
     private boolean serving;
@@ -58,6 +61,7 @@ public final class ExchangePair {
     }
 
     private ExchangePair(BookstoreCluster cluster) {
+        this.cluster = cluster;
         postgres = SharedPostgres.get();
         jdbcUrl = postgres.jdbcUrl("fe_exchange_" + Long.toString(System.currentTimeMillis() % 1_000_000, 36));
         String authorities = cluster.frontend(0) + "," + cluster.frontend(1);
@@ -83,23 +87,28 @@ public final class ExchangePair {
         }
     }
 
-    /** Waits until the first exchange is ready and the second stands by (at once after the first call). */
+    /**
+     * Waits until the first exchange is ready and the second stands by (at once after the first call), then until
+     * frontend C's load balancer offers the active exchange alone: C ran before the pair did, and until its health
+     * checks have seen that the standby is not ready, a call through it could meet the standby's refusal.
+     */
     public synchronized void awaitServing() {
-        if (serving) return;
-        exchanges.get(0).awaitReady(READY);
-        exchanges.get(1).start();
-        Health.await(exchanges.get(1), "\"role\":\"STANDBY\"", READY);
-        serving = true;
+        if (!serving) {
+            exchanges.get(0).awaitReady(READY);
+            exchanges.get(1).start();
+            Health.await(exchanges.get(1), "\"role\":\"STANDBY\"", READY);
+            serving = true;
+        }
+        try (Http http = new Http()) {
+            AdmittedInstances.await(http, cluster.frontend(2), "exchange-service", 1, System.nanoTime(), READY);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** Both exchanges, for killing and freezing. */
     public List<ServiceProcess> processes() {
         return List.copyOf(exchanges);
-    }
-
-    /** Both base URLs, as a frontend's {@code agora.instances.exchange-service}: it follows the ready one. */
-    public String urls() {
-        return LocalProcesses.urls(exchanges);
     }
 
     /** The exchange that is ready now (waits for one). */

@@ -3,7 +3,6 @@ package dev.agora.frontend.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agora.common.security.testing.FormSignIn;
-import dev.agora.frontend.cluster.AdmittedInstances;
 import dev.agora.frontend.cluster.BookstoreCluster;
 import dev.agora.frontend.cluster.ExchangePair;
 import dev.agora.frontend.cluster.Http;
@@ -51,13 +50,6 @@ class LiveDeskStreamsTest {
         frontend.getBean(Identities.class).ensureUser(TRADER, List.of("trader"), PASSWORD);
         exchanges.awaitServing();
         try (Http http = new Http()) {
-            AdmittedInstances.await(
-                    http,
-                    cluster.frontend(2),
-                    "exchange-service",
-                    1,
-                    System.nanoTime(),
-                    BookstoreCluster.readyTimeout());
             // An account of the trader's, so that the desk has orders and cash to show.
             Http.Response account = http.post(
                     exchanges.active().baseUrl() + "/api/exchange/accounts",

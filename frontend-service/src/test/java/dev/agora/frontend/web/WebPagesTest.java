@@ -3,7 +3,6 @@ package dev.agora.frontend.web;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.agora.frontend.cluster.AdmittedInstances;
 import dev.agora.frontend.cluster.BookstoreCluster;
 import dev.agora.frontend.cluster.ExchangePair;
 import dev.agora.frontend.cluster.Http;
@@ -66,10 +65,6 @@ class WebPagesTest {
         identities.ensureUser("web-trader-b", List.of("trader"), PASSWORD);
         exchanges.awaitServing();
         try (Http http = new Http()) {
-            // Until its health checks have seen that the standby is not ready, a page's call could meet the
-            // standby's refusal: wait until the load balancer offers the active exchange alone.
-            AdmittedInstances.await(
-                    http, base, "exchange-service", 1, System.nanoTime(), BookstoreCluster.readyTimeout());
             Map<String, String> admin = Tokens.bearer(cluster.tokens().admin());
             String exchangeUrl = exchanges.active().baseUrl() + "/api/exchange";
             assertThat(http.post(
