@@ -150,11 +150,18 @@ final class FakeFrontend implements AutoCloseable {
             });
         }
 
+        /**
+         * Synchronized on the session: released acknowledgements go out on the test's thread while the next one goes
+         * out on the session's, and Tomcat's basic remote refuses a second writer ({@code wrongState}) by closing the
+         * session, which the catalog then reads as a frontend gone and resends to.
+         */
         private void acknowledge(Session session, long seq) {
-            try {
-                session.getBasicRemote().sendText("{\"type\":\"ack\",\"seq\":" + seq + "}");
-            } catch (IOException closed) {
-                // the catalog went away
+            synchronized (session) {
+                try {
+                    session.getBasicRemote().sendText("{\"type\":\"ack\",\"seq\":" + seq + "}");
+                } catch (IOException closed) {
+                    // the catalog went away
+                }
             }
         }
 
