@@ -16,7 +16,9 @@ import dev.agora.perf.experiment.files.TransferSizesExperiment;
 import dev.agora.perf.experiment.partitions.PartitionsExperiment;
 import dev.agora.perf.experiment.tiers.FrontendsExperiment;
 import dev.agora.perf.experiment.tiers.TiersExperiment;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /** Every row of EXPERIMENTS.md, in the order {@code run all} runs them (grouped so clusters are reused). */
@@ -49,6 +51,26 @@ public final class Experiments {
      */
     public static List<Experiment> byNameOnly() {
         return List.of(new PartitionsExperiment());
+    }
+
+    /**
+     * The experiments the names give, in their order, each once; {@code all} stands for {@link #all()}, so {@code all
+     * partitions} is a whole sitting.
+     *
+     * @throws IllegalArgumentException for a name no experiment has
+     */
+    public static List<Experiment> selected(List<String> names) {
+        Map<String, Experiment> selected = new LinkedHashMap<>();
+        for (String name : names) {
+            if (name.equals("all")) {
+                all().forEach(experiment -> selected.putIfAbsent(experiment.name(), experiment));
+                continue;
+            }
+            Experiment experiment = named(name)
+                    .orElseThrow(() -> new IllegalArgumentException("Unknown experiment " + name + " (see `list`)"));
+            selected.putIfAbsent(experiment.name(), experiment);
+        }
+        return List.copyOf(selected.values());
     }
 
     public static Optional<Experiment> named(String name) {

@@ -190,14 +190,11 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     private List<Experiment> select() {
-        if (names.contains("all")) return Experiments.all();
-        List<Experiment> selected = new ArrayList<>();
-        for (String name : names) {
-            selected.add(Experiments.named(name)
-                    .orElseThrow(() -> new picocli.CommandLine.ParameterException(
-                            new picocli.CommandLine(this), "Unknown experiment " + name + " (see `list`)")));
+        try {
+            return Experiments.selected(names);
+        } catch (IllegalArgumentException unknown) {
+            throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this), unknown.getMessage());
         }
-        return selected;
     }
 
     private Report failed(Experiment experiment, Throwable error, Instant began) {

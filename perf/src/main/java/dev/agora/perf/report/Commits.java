@@ -9,17 +9,22 @@ import java.util.concurrent.TimeUnit;
 /** Which commit a tree's jars were built from, as reports name it. */
 public final class Commits {
 
+    static final String REPORTS = "perf/reports";
+
     private Commits() {}
 
     /**
      * {@code git rev-parse --short HEAD} of the tree, with " with uncommitted changes" when its tracked files differ
-     * from that commit (its jars may then not be that commit's); "unknown" outside a git checkout.
+     * from that commit (its jars may then not be that commit's); "unknown" outside a git checkout. Changes under
+     * {@value #REPORTS} do not count: they are the reports of this very sitting, written into the tree as it goes,
+     * and the jars are not built from them.
      */
     public static String of(Path tree) {
         try {
             String head = git(tree, "rev-parse", "--short", "HEAD");
             if (head.isEmpty() || head.startsWith("fatal")) return "unknown";
-            String changes = git(tree, "status", "--porcelain", "--untracked-files=no");
+            String changes =
+                    git(tree, "status", "--porcelain", "--untracked-files=no", "--", ":(top,exclude)" + REPORTS);
             return changes.isEmpty() ? head : head + " with uncommitted changes";
         } catch (IOException e) {
             return "unknown";

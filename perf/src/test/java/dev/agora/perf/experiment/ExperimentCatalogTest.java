@@ -46,6 +46,21 @@ class ExperimentCatalogTest {
     }
 
     @Test
+    void aSittingIsEveryExperimentOfRunAllThenTheNamedOnesEachOnce() {
+        List<String> sitting = Experiments.selected(List.of("all", "partitions", "cache")).stream()
+                .map(Experiment::name)
+                .toList();
+
+        assertThat(sitting).hasSize(Experiments.all().size() + 1).doesNotHaveDuplicates();
+        assertThat(sitting).startsWith("tiers", "frontends").endsWith("book-page", "partitions");
+        assertThat(Experiments.selected(List.of("cache", "tiers")).stream().map(Experiment::name))
+                .containsExactly("cache", "tiers");
+        assertThatThrownBy(() -> Experiments.selected(List.of("all", "nope")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("nope");
+    }
+
+    @Test
     void seed003RowsAreMeasuredNowThatBooksCarryFiles() {
         assertThat(List.of("register-search-download", "transfer-sizes", "centralized-vs-distributed"))
                 .allSatisfy(name -> assertThat(Experiments.named(name).orElseThrow())
