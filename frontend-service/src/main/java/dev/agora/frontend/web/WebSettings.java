@@ -27,6 +27,14 @@ public final class WebSettings {
         return 200;
     }
 
+    /**
+     * How often a live stream asks the shared session store whether its person is still signed in: a sign-out ends
+     * their desks within this, at one read by key per stream each time.
+     */
+    public Duration deskSessionCheckInterval() {
+        return Duration.ofSeconds(2);
+    }
+
     /** How long one live stream lasts; the browser's EventSource then reconnects by itself. */
     public Duration deskStreamTimeout() {
         return Duration.ofMinutes(5);

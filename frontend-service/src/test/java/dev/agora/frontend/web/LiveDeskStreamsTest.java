@@ -15,6 +15,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -27,7 +28,8 @@ import org.springframework.context.ConfigurableApplicationContext;
  * A trading desk's live stream (Server-Sent Events) over plain HTTP against the cluster's frontend C, which follows
  * the suite's exchange pair: an open stream sends the book and the person's orders, and keeps writing (comment lines)
  * while nothing changes; once its client drops the connection, the stream ends within a few seconds, its slot given
- * back ({@code agora.web.desk.streams}) and the exchange asked nothing more on its behalf.
+ * back ({@code agora.web.desk.streams}) and the exchange asked nothing more on its behalf; and once its person signs
+ * out elsewhere, it ends within seconds rather than at its timeout.
  */
 class LiveDeskStreamsTest {
 
@@ -67,7 +69,7 @@ class LiveDeskStreamsTest {
         double openBefore = openStreams();
         try (Http http = new Http()) {
             long readsBefore = Metrics.businessRequests(http, exchanges.active());
-            try (Socket socket = openStream()) {
+            try (Socket socket = openStream(session)) {
                 String received = readUntil(socket, text -> text.contains("event:book") && text.contains("event:mine"));
                 assertThat(received).startsWith("HTTP/1.1 200").contains("text/event-stream");
                 assertThat(openStreams()).isEqualTo(openBefore + 1);
@@ -93,11 +95,37 @@ class LiveDeskStreamsTest {
         }
     }
 
+    @Test
+    void aStreamEndsSoonAfterItsPersonSignsOutThroughTheOtherFrontend() throws Exception {
+        FormSignIn web = new FormSignIn();
+        String signedIn = web.signIn(cluster.frontend(2), TRADER, PASSWORD)
+                .orElseThrow(() -> new AssertionError("the trader could not sign in"));
+        double openBefore = openStreams();
+        try (Socket socket = openStream(signedIn)) {
+            readUntil(socket, text -> text.contains("event:book") && text.contains("event:mine"));
+            assertThat(openStreams()).isEqualTo(openBefore + 1);
+
+            // Another tab signs out, served by another frontend: the session leaves the store both share.
+            HttpResponse<String> signedOut =
+                    web.postWithCsrf(cluster.frontend(0) + "/", cluster.frontend(0) + "/logout", signedIn);
+            assertThat(signedOut.statusCode()).isEqualTo(302);
+            long signedOutAt = System.nanoTime();
+
+            // The stream's response ends (its last, empty chunk, or the connection closed) well before its timeout.
+            readToTheEnd(socket);
+            assertThat(Duration.ofNanos(System.nanoTime() - signedOutAt))
+                    .isLessThan(new WebSettings().deskSessionCheckInterval().plus(ENDED_WITHIN));
+        }
+        long deadline = System.nanoTime() + ENDED_WITHIN.toNanos();
+        while (openStreams() > openBefore && System.nanoTime() < deadline) Thread.sleep(50);
+        assertThat(openStreams()).as("live desk streams open").isEqualTo(openBefore);
+    }
+
     private static double openStreams() {
         return meters.get("agora.web.desk.streams").gauge().value();
     }
 
-    private static Socket openStream() throws IOException {
+    private static Socket openStream(String session) throws IOException {
         String host = cluster.frontend(2).substring("http://".length());
         int colon = host.lastIndexOf(':');
         Socket socket = new Socket(host.substring(0, colon), Integer.parseInt(host.substring(colon + 1)));
@@ -110,6 +138,20 @@ class LiveDeskStreamsTest {
                 .getBytes(StandardCharsets.US_ASCII));
         out.flush();
         return socket;
+    }
+
+    /** Reads what the stream sends until its response ends, within the read timeout. */
+    private static void readToTheEnd(Socket socket) throws IOException {
+        InputStream in = socket.getInputStream();
+        StringBuilder received = new StringBuilder();
+        byte[] buffer = new byte[8192];
+        long deadline = System.nanoTime() + READ_TIMEOUT.toNanos();
+        while (!received.toString().endsWith("\r\n0\r\n\r\n")) {
+            if (System.nanoTime() > deadline) throw new SocketTimeoutException("the stream went on: " + received);
+            int read = in.read(buffer);
+            if (read < 0) return;
+            received.append(new String(buffer, 0, read, StandardCharsets.UTF_8));
+        }
     }
 
     /** What the stream sends until {@code enough} holds, within the read timeout for each read. */

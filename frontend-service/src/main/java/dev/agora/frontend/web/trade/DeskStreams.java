@@ -20,6 +20,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.security.core.Authentication;
+import org.springframework.session.Session;
+import org.springframework.session.SessionRepository;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 import org.thymeleaf.ITemplateEngine;
 import org.thymeleaf.context.Context;
@@ -40,8 +42,14 @@ import org.thymeleaf.context.Context;
  * {@code WebSettings#deskStreamLimit} slots until its timeout: a few hundred closed tabs locked everyone else out of
  * live desks for minutes. Written before the reads, the comment ends a gone browser's stream within a tick or two (its
  * slot released, its task cancelled) and no exchange read is made for it. A stream that never started sending (the
- * request ended before its response did, so no timeout of the container runs for it), or whose session ended, is
- * ended too: the first by a deadline of its own a little past the timeout, the second when its session is read.
+ * request ended before its response did, so no timeout of the container runs for it) is ended by a deadline of its own
+ * a little past the timeout.
+ *
+ * <p>Why a stream asks the shared session store whether its session still exists: the session it holds is the copy
+ * its request loaded, and a sign-out in another tab, or through the other frontend, deletes the session from the
+ * store without touching that copy. Before the check a signed-out person's desk kept streaming, with tokens renewed
+ * from the copy, until the stream's timeout five minutes later. One read by key every
+ * {@code WebSettings#deskSessionCheckInterval}, so a sign-out ends every stream of the session within that.
  */
 final class DeskStreams implements AutoCloseable {
 
@@ -49,6 +57,7 @@ final class DeskStreams implements AutoCloseable {
 
     private final Desk desk;
     private final SessionTokens tokens;
+    private final SessionRepository<? extends Session> sessions;
     private final ITemplateEngine templates;
     private final WebSettings settings;
     private final ScheduledThreadPoolExecutor ticks;
@@ -62,12 +71,14 @@ final class DeskStreams implements AutoCloseable {
     DeskStreams(
             Desk desk,
             SessionTokens tokens,
+            SessionRepository<? extends Session> sessions,
             ITemplateEngine templates,
             WebSettings settings,
             ScheduledThreadPoolExecutor ticks,
             MeterRegistry meters) {
         this.desk = desk;
         this.tokens = tokens;
+        this.sessions = sessions;
         this.templates = templates;
         this.settings = settings;
         this.ticks = BoundedExecutors.monitor(meters, ticks, "agora.web.desk-streams");
@@ -119,6 +130,9 @@ final class DeskStreams implements AutoCloseable {
         final long deadline;
 
         final AtomicReference<ScheduledFuture<?>> task = new AtomicReference<>();
+        /** When the shared store is asked next whether the session still exists. */
+        long nextSessionCheck = System.nanoTime();
+
         String lastBook;
         String lastMine;
 
@@ -153,7 +167,7 @@ final class DeskStreams implements AutoCloseable {
 
     private void tick(Stream stream) {
         SseEmitter emitter = stream.emitter;
-        if (System.nanoTime() - stream.deadline > 0) {
+        if (System.nanoTime() - stream.deadline > 0 || signedOut(stream)) {
             emitter.complete();
             stream.end();
             return;
@@ -197,6 +211,20 @@ final class DeskStreams implements AutoCloseable {
             log.warn("A live desk stream failed", unexpected);
             emitter.completeWithError(unexpected);
             stream.end();
+        }
+    }
+
+    /** Whether the stream's session is gone from the shared store (signed out, or expired), asked at most so often. */
+    private boolean signedOut(Stream stream) {
+        long now = System.nanoTime();
+        if (now - stream.nextSessionCheck < 0) return false;
+        stream.nextSessionCheck = now + settings.deskSessionCheckInterval().toNanos();
+        try {
+            return sessions.findById(stream.session.getId()) == null;
+        } catch (RuntimeException storeAway) {
+            // The session store did not answer this once: keep the stream, the next check asks again.
+            log.debug("A live desk could not check its session: {}", storeAway.toString());
+            return false;
         }
     }
 

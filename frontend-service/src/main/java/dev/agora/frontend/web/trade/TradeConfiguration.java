@@ -7,6 +7,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.session.Session;
+import org.springframework.session.SessionRepository;
 import org.thymeleaf.ITemplateEngine;
 
 @Configuration(proxyBeanMethods = false)
@@ -20,10 +22,16 @@ class TradeConfiguration {
     /** Two threads run every live desk's reads; a read is a loopback call of a millisecond or two. */
     @Bean(destroyMethod = "close")
     DeskStreams deskStreams(
-            Desk desk, SessionTokens tokens, ITemplateEngine templates, WebSettings settings, MeterRegistry meters) {
+            Desk desk,
+            SessionTokens tokens,
+            SessionRepository<? extends Session> sessions,
+            ITemplateEngine templates,
+            WebSettings settings,
+            MeterRegistry meters) {
         return new DeskStreams(
                 desk,
                 tokens,
+                sessions,
                 templates,
                 settings,
                 new ScheduledThreadPoolExecutor(
