@@ -25,7 +25,7 @@ import org.apache.hc.core5.http.NoHttpResponseException;
  * Passes a download through from a catalog node that holds the file: status and headers as the node answered
  * (200, 206, 304, 416, problems), the bytes copied through one 256 KB buffer as the client takes them, so a 1 GB
  * download costs this heap what a 1 KB one does. A node without the bytes answers 307 naming the holders, which are
- * tried in turn. When a holder dies mid-transfer the rest is asked of the next holder as a range of the same
+ * tried in turn, and remembered for the name's next download ({@link FileHolders}). When a holder dies mid-transfer the rest is asked of the next holder as a range of the same
  * version ({@code If-Range} with the ETag), and the client sees one unbroken body. A whole small file that went
  * through is handed to {@link SmallFiles} to be kept, with the revision of the name the node answered for.
  */
@@ -54,10 +54,12 @@ final class Downloading {
 
     private final CloseableHttpClient http;
     private final CatalogNodes nodes;
+    private final FileHolders holders;
 
-    Downloading(CloseableHttpClient http, CatalogNodes nodes) {
+    Downloading(CloseableHttpClient http, CatalogNodes nodes, FileHolders holders) {
         this.http = http;
         this.nodes = nodes;
+        this.holders = holders;
     }
 
     /** The transfer failed on the catalog's side before or while the bytes flowed, and no holder could finish it. */
@@ -73,7 +75,12 @@ final class Downloading {
     void pass(String catalogPath, HttpServletRequest request, HttpServletResponse response, SmallFiles.Filling filling)
             throws IOException {
         boolean head = "HEAD".equals(request.getMethod());
-        Answer answer = open(catalogPath, request.getMethod(), headers(request), nodes.inTurn());
+        Answer answer = open(
+                catalogPath,
+                request.getMethod(),
+                headers(request),
+                holders.candidates(catalogPath, nodes.inTurn(), nodes::holders));
+        if (answer.response.getCode() == 404) holders.gone(catalogPath);
         boolean readToTheEnd = false;
         try {
             response.setStatus(answer.response.getCode());
@@ -225,14 +232,15 @@ final class Downloading {
             redirects++;
             Header named = response.getFirstHeader(NODES_HEADER);
             response.close();
-            List<URI> holders = named == null
+            List<URI> holding = named == null
                     ? List.of()
                     : Arrays.stream(named.getValue().split(","))
                             .map(String::strip)
                             .filter(s -> !s.isEmpty())
                             .map(URI::create)
                             .toList();
-            queue = new ArrayList<>(nodes.holders(holders));
+            holders.redirected(path, holding);
+            queue = new ArrayList<>(nodes.holders(holding));
         }
         throw new Unavailable("No catalog node could serve " + path, last);
     }

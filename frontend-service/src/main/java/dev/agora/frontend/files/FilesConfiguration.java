@@ -103,6 +103,6 @@ class FilesConfiguration {
 
     @Bean
     Downloading downloading(CloseableHttpClient fileTransferClient, CatalogNodes nodes) {
-        return new Downloading(fileTransferClient, nodes);
+        return new Downloading(fileTransferClient, nodes, new FileHolders(FileHolders.MAX_NAMES));
     }
 }
