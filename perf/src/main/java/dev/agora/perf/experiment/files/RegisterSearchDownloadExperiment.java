@@ -27,8 +27,9 @@ import java.util.Map;
  * of each), with 1, 2, 4, 6 and 8 clients at once. Registrations go through the frontend with an admin token and
  * are durable (fsync'd blob, PostgreSQL commit); searches ask the index by file name; downloads go through the
  * frontend each client registered through, which keeps small files it passed on in memory and answers them from there.
- * Beyond the seed, each client then downloads its files a second time, and the same clients measure two floors: a
- * cached book lookup and the frontend's liveness probe.
+ * Beyond the seed, on a sample of each client's files ({@link #BESIDE_FILES}), each client then downloads them
+ * through the other frontend and a second time through its own, and the same clients measure two floors: a cached
+ * book lookup and the frontend's liveness probe.
  *
  * <p>{@code -Dregister-search-download.clients=1,8} and {@code -Dregister-search-download.files=10000} choose the
  * client counts and the files per client (default: the seed's, or the reduced ones with {@code --quick}).
