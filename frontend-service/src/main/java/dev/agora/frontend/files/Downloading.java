@@ -25,9 +25,10 @@ import org.apache.hc.core5.http.NoHttpResponseException;
  * Passes a download through from a catalog node that holds the file: status and headers as the node answered
  * (200, 206, 304, 416, problems), the bytes copied through one 256 KB buffer as the client takes them, so a 1 GB
  * download costs this heap what a 1 KB one does. A node without the bytes answers 307 naming the holders, which are
- * tried in turn, and remembered for the name's next download ({@link FileHolders}). When a holder dies mid-transfer the rest is asked of the next holder as a range of the same
- * version ({@code If-Range} with the ETag), and the client sees one unbroken body. A whole small file that went
- * through is handed to {@link SmallFiles} to be kept, with the revision of the name the node answered for.
+ * tried in turn, and remembered for the name's next download ({@link FileHolders}). When a holder dies mid-transfer
+ * the rest is asked of the next holder as a range of the same version ({@code If-Range} with the ETag), and the
+ * client sees one unbroken body. A whole small file that went through is handed to {@link SmallFiles} to be kept,
+ * with the revision of the name the node answered for.
  */
 final class Downloading {
 

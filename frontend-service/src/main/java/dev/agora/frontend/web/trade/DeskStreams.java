@@ -130,8 +130,12 @@ final class DeskStreams implements AutoCloseable {
         final long deadline;
 
         final AtomicReference<ScheduledFuture<?>> task = new AtomicReference<>();
-        /** When the shared store is asked next whether the session still exists. */
-        long nextSessionCheck = System.nanoTime();
+        /**
+         * When the shared store is asked next whether the session still exists: not at once, the stream's request has
+         * just loaded it from there.
+         */
+        long nextSessionCheck =
+                System.nanoTime() + settings.deskSessionCheckInterval().toNanos();
 
         String lastBook;
         String lastMine;
