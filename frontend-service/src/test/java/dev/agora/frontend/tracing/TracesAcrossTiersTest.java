@@ -1,6 +1,7 @@
 package dev.agora.frontend.tracing;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.agora.frontend.FrontendApplication;
 import dev.agora.frontend.cluster.DemoCredentials;
@@ -14,6 +15,7 @@ import dev.agora.local.postgres.PostgresServer;
 import dev.agora.local.postgres.SharedPostgres;
 import dev.agora.local.process.ServiceProcess;
 import io.opentelemetry.proto.trace.v1.Span.SpanKind;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -29,7 +31,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
-import tools.jackson.databind.JsonNode;
 
 /**
  * One authenticated buy is one trace across the tiers: a frontend (a context in this JVM), an order service and a
@@ -115,19 +116,19 @@ class TracesAcrossTiersTest {
      * (PendingOrderSweeper): a buy placed just before it would be reserved a second time, by the sweeper, in a trace of
      * its own. Later sweeps take only orders pending for seconds, so the buy waits for the first.
      */
-    private static void awaitFirstSweep(String orderService) throws Exception {
-        long deadline = System.nanoTime() + READY.toNanos();
+    private static void awaitFirstSweep(String orderService) throws IOException {
+        String sweeps = orderService + "/actuator/metrics/agora.orders.recovery.sweeps";
         try (Http http = new Http()) {
-            while (true) {
-                Http.Response sweeps = http.get(
-                        orderService + "/actuator/metrics/agora.orders.recovery.sweeps", tokens.adminAuthorization());
-                JsonNode count = sweeps.status() == 200
-                        ? sweeps.json().path("measurements").path(0)
-                        : null;
-                if (count != null && count.path("value").asDouble() >= 1) return;
-                if (System.nanoTime() > deadline) throw new AssertionError("The order service never swept: " + sweeps);
-                Thread.sleep(100);
-            }
+            await().atMost(READY).pollInterval(Duration.ofMillis(100)).until(() -> {
+                Http.Response meter = http.get(sweeps, tokens.adminAuthorization());
+                return meter.status() == 200
+                        && meter.json()
+                                        .path("measurements")
+                                        .path(0)
+                                        .path("value")
+                                        .asDouble()
+                                >= 1;
+            });
         }
     }
 
