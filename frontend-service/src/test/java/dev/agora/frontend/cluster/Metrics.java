@@ -1,11 +1,23 @@
 package dev.agora.frontend.cluster;
 
 import dev.agora.local.process.ServiceProcess;
+import java.util.OptionalDouble;
 
-/** Reads a service replica's own request counters from {@code /actuator/prometheus}. */
+/** Reads a service replica's own meters: its request counters, or one meter's answer from {@code /actuator/metrics}. */
 public final class Metrics {
 
     private Metrics() {}
+
+    /**
+     * The first measurement in an answer of {@code /actuator/metrics/<name>[?tag=...]}: empty for a 404 (the replica
+     * has not made that meter yet, or none with those tags); any other answer but 200 fails.
+     */
+    public static OptionalDouble firstMeasurement(Http.Response meter) {
+        if (meter.status() == 404) return OptionalDouble.empty();
+        if (meter.status() != 200) throw new AssertionError("meter answered " + meter);
+        return OptionalDouble.of(
+                meter.json().path("measurements").path(0).path("value").asDouble());
+    }
 
     /**
      * Requests the replica has served outside {@code /actuator/**} and the {@code /livez} and {@code /readyz} probes:

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.agora.frontend.cluster.Books;
 import dev.agora.frontend.cluster.BookstoreCluster;
 import dev.agora.frontend.cluster.Http;
+import dev.agora.frontend.cluster.Metrics;
 import dev.agora.local.process.ServiceProcess;
 import java.io.InputStream;
 import java.net.http.HttpResponse;
@@ -332,15 +333,7 @@ class BookFilesThroughFrontendTest {
         for (ServiceProcess catalog : cluster.catalogs) {
             Http.Response metric =
                     http.get(catalog.baseUrl() + "/actuator/metrics/agora.files.downloads?tag=how:sendfile");
-            counts.put(
-                    catalog,
-                    metric.status() == 200
-                            ? metric.json()
-                                    .path("measurements")
-                                    .get(0)
-                                    .path("value")
-                                    .asDouble()
-                            : 0);
+            counts.put(catalog, Metrics.firstMeasurement(metric).orElse(0));
         }
         return counts;
     }

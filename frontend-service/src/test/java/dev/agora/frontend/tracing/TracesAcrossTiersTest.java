@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.agora.frontend.FrontendApplication;
 import dev.agora.frontend.cluster.DemoCredentials;
 import dev.agora.frontend.cluster.Http;
+import dev.agora.frontend.cluster.Metrics;
 import dev.agora.frontend.cluster.Tokens;
 import dev.agora.frontend.tracing.OtlpReceiver.Received;
 import dev.agora.local.cluster.FreePorts;
@@ -119,16 +120,11 @@ class TracesAcrossTiersTest {
     private static void awaitFirstSweep(String orderService) throws IOException {
         String sweeps = orderService + "/actuator/metrics/agora.orders.recovery.sweeps";
         try (Http http = new Http()) {
-            await().atMost(READY).pollInterval(Duration.ofMillis(100)).until(() -> {
-                Http.Response meter = http.get(sweeps, tokens.adminAuthorization());
-                return meter.status() == 200
-                        && meter.json()
-                                        .path("measurements")
-                                        .path(0)
-                                        .path("value")
-                                        .asDouble()
-                                >= 1;
-            });
+            await().atMost(READY)
+                    .pollInterval(Duration.ofMillis(100))
+                    .until(() -> Metrics.firstMeasurement(http.get(sweeps, tokens.adminAuthorization()))
+                                    .orElse(0)
+                            >= 1);
         }
     }
 
