@@ -17,10 +17,14 @@ import org.slf4j.LoggerFactory;
 /**
  * A JDK 25 ahead-of-time cache per service (JEP 483/514/515): classes loaded and linked in a training run, and the
  * method profiles it gathered, are mapped from the cache at start-up instead of being read from the jar and learnt
- * again, so a service is ready sooner and its JIT compiles the request path from the first requests on. The training
- * run is a real workload: the service starts against the cluster's database and sends itself a few hundred of its
- * own warm-up requests (its {@code WarmUpRequests} bean), then stops, and the JVM writes the cache as
- * it exits ({@code -XX:AOTCacheOutput}). The cache is only valid for the exact class path it was trained on (the
+ * again, so a service is ready sooner and its JIT compiles the request path from the first requests on. Here a
+ * service trains alone (the bookstore's tiers train together on real buys, {@link BookstoreTraining}): it starts
+ * against the cluster's database, sends itself up to {@link #TRAINING_REQUESTS} of its own warm-up requests (its
+ * {@code WarmUpRequests} beans), then stops, and the JVM writes the cache as it exits ({@code -XX:AOTCacheOutput}).
+ * The exchange, the one service trained this way, has no warm-up requests: its hot path is the XML protocol over
+ * TCP, which the self warm-up (HTTP) does not speak, and its JSON API answers nothing without a trader's or an
+ * admin's token. So its cache holds its start, and its standby warms the JSON order path in-process instead
+ * ({@code StandbyWarmUp}). The cache is only valid for the exact class path it was trained on (the
  * extracted jars of {@link JarSnapshots}), so it is reused while those jars, the JDK and the JVM options stay the
  * same: once per change of the service.
  */
@@ -93,7 +97,7 @@ final class AotCache {
             done.accept("ready (AOT cache of this build)");
             return cached;
         }
-        working.accept("training its AOT cache: start + " + TRAINING_REQUESTS + " requests (once per change)");
+        working.accept("training its AOT cache on its start (once per change)");
         Duration took = train(module, application, directory, jvmOptions, trainingEnvironment, TRAINING_TIMEOUT, 0);
         if (took == null) {
             // Slower without the cache, but running: the start goes on, and the next one trains again.

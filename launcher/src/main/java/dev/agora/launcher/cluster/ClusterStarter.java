@@ -666,7 +666,7 @@ final class ClusterStarter {
                 .train(trainees, before ? 0 : CpuPriority.RESTART_NICENESS);
     }
 
-    /** The exchange's training: it serves no buy, so it sends itself its own warm-up requests. */
+    /** The exchange's training: it serves no buy, so it trains alone, on its start ({@link AotCache}). */
     private void trainAlone(
             Tier tier,
             ServiceLaunch launch,
@@ -677,10 +677,7 @@ final class ClusterStarter {
         trainingEnvironment.put("AGORA_EXCHANGE_TCP_PORT", "0");
         boolean before = training == Cluster.AotTraining.BEFORE_START;
         if (before) {
-            progress.update(
-                    step(tier),
-                    "training its AOT cache: start + " + AotCache.TRAINING_REQUESTS + " requests (once per change)",
-                    false);
+            progress.update(step(tier), "training its AOT cache on its start (once per change)", false);
         }
         AotCache.train(
                 tier.module(),
