@@ -247,7 +247,7 @@ public final class Cluster implements InstanceControl, AutoCloseable {
         frozen.remove(instanceName);
         long started = System.nanoTime();
         Duration startToReady = ClusterStarter.startAndAwait(
-                member, READY_TIMEOUT, CpuPriority.RESTART_NICENESS, 0, ClusterStarter.LOW_PRIORITY_AT_MOST);
+                member, READY_TIMEOUT, CpuPriority.RESTART_NICENESS, 0, ClusterStarter.LOW_PRIORITY_AT_MOST, false);
         if (mustLeadAgain) {
             member.process().awaitReady(READY_TIMEOUT);
             startToReady = Duration.ofNanos(System.nanoTime() - started);

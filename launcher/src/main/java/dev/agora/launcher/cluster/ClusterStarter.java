@@ -392,7 +392,12 @@ final class ClusterStarter {
                 Duration wall;
                 try {
                     wall = startAndAwait(
-                            member, READY_TIMEOUT, phase.niceness(), phase.compilerNiceness(), LOW_PRIORITY_AT_MOST);
+                            member,
+                            READY_TIMEOUT,
+                            phase.niceness(),
+                            phase.compilerNiceness(),
+                            LOW_PRIORITY_AT_MOST,
+                            phase.niceness() != 0);
                 } catch (RuntimeException e) {
                     progress.update(
                             member.name(), "failed, see " + member.process().logFile(), true);
@@ -428,9 +433,16 @@ final class ClusterStarter {
      *     lowPriorityAtMost}, whichever comes first
      * @param compilerNiceness CPU priority of its C2 compiler threads while starting (0 = as the others), restored
      *     the same way
+     * @param warmStandby an exchange standby counts as standing by once it has run its order path and its compilers
+     *     have gone quiet, at {@code niceness} (a cluster's start; a restart's caller measures the standby itself)
      */
     static Duration startAndAwait(
-            Cluster.Member member, Duration timeout, int niceness, int compilerNiceness, Duration lowPriorityAtMost) {
+            Cluster.Member member,
+            Duration timeout,
+            int niceness,
+            int compilerNiceness,
+            Duration lowPriorityAtMost,
+            boolean warmStandby) {
         appendToLog(
                 member.process().logFile(),
                 "=== agora cluster: starting " + member.name() + " at " + Instant.now() + " ===\n");
@@ -458,6 +470,15 @@ final class ClusterStarter {
         try {
             if (member.tier() == Tier.EXCHANGE) {
                 Health.awaitActiveOrStandby(member.process(), timeout);
+                // A standby started beside serving replicas counts as standing by once it has warmed its order path
+                // and compiled it, at the low priority it started with: at normal priority that work took most of a
+                // core from the first buyers right after the cluster was ready.
+                if (warmStandby && isExchangeStandby(member)) {
+                    long until = started + lowPriorityAtMost.toNanos();
+                    Health.awaitStandbyWarmedUp(
+                            member.process().baseUrl(), Duration.ofNanos(Math.max(0, until - System.nanoTime())));
+                    CpuPriority.awaitCompilersQuiet(pid, until);
+                }
             } else {
                 member.process().awaitReady(timeout);
             }

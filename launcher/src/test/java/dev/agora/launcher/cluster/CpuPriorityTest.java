@@ -55,6 +55,34 @@ class CpuPriorityTest {
         }
     }
 
+    @Test
+    void waitsForAJvmsCompilersToGoQuietBeforeItsDeadline() throws Exception {
+        assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "Linux's /proc");
+        Path source = Files.writeString(
+                directory.resolve("Idle.java"),
+                "class Idle { public static void main(String[] a) throws Exception { Thread.sleep(60_000); } }");
+        // The source launcher compiles Idle.java with javac inside the JVM: its JIT compilers are busy, then idle.
+        Process jvm = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(), source.toString())
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        try {
+            awaitThread(jvm.pid(), "C1 Compiler");
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+
+            CpuPriority.awaitCompilersQuiet(jvm.pid(), deadline);
+
+            assertThat(System.nanoTime()).isLessThan(deadline);
+            assertThat(CpuPriority.compilerTicks(jvm.pid()))
+                    .as("the compilers' CPU, read from /proc")
+                    .isPositive();
+        } finally {
+            jvm.destroyForcibly();
+            jvm.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
     /** Niceness (field 19 of a task's stat) by the start of its name, for the three kinds this test looks at. */
     private static Map<String, Set<Integer>> nicenessByThreadKind(long pid) throws IOException {
         Map<String, Set<Integer>> niceness = new HashMap<>();

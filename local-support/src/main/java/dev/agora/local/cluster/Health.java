@@ -8,6 +8,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A service's {@code /actuator/health} as text: what tests and the launcher wait for beyond readiness (an
@@ -17,6 +19,7 @@ public final class Health {
 
     private static final HttpClient HTTP =
             HttpClient.newBuilder().connectTimeout(Duration.ofMillis(500)).build();
+    private static final Pattern GAUGE_VALUE = Pattern.compile("\"value\":([0-9.Ee+-]+)");
 
     private Health() {}
 
@@ -89,6 +92,39 @@ public final class Health {
         }
         throw new IllegalStateException(
                 process.name() + " neither active nor standing by after " + timeout + "; log: " + process.logFile());
+    }
+
+    /**
+     * Waits until the exchange at {@code baseUrl}, standing by, has run its order path (the exchange's
+     * {@code StandbyWarmUp}: its rounds gauge is above zero and has stopped moving), at most {@code timeout}; at once
+     * when it does not stand by (a leader warms nothing) or has no such gauge.
+     */
+    public static void awaitStandbyWarmedUp(String baseUrl, Duration timeout) {
+        URI gauge = URI.create(baseUrl + "/actuator/metrics/agora.exchange.standby.warm.up.rounds");
+        long deadline = System.nanoTime() + timeout.toNanos();
+        String last = null;
+        while (System.nanoTime() < deadline
+                && role(baseUrl).filter("STANDBY"::equals).isPresent()) {
+            String rounds = null;
+            try {
+                HttpResponse<String> answer = HTTP.send(
+                        HttpRequest.newBuilder(gauge)
+                                .timeout(Duration.ofSeconds(2))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+                if (answer.statusCode() == 404) return;
+                Matcher value = GAUGE_VALUE.matcher(answer.body());
+                if (value.find()) rounds = value.group(1);
+            } catch (IOException notAnswering) {
+                // busy or gone: asked again, until the deadline
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+            if (rounds != null && Double.parseDouble(rounds) > 0 && rounds.equals(last)) return;
+            last = rounds;
+            sleep(1_000);
+        }
     }
 
     private static void sleep(long millis) {

@@ -29,8 +29,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Issue 32's exchange failover: XML traders (who know both instances' ports) and REST traders (through a frontend,
@@ -48,8 +46,6 @@ public final class ExchangeFailoverExperiment implements Experiment {
     private static final Duration XML_TIMEOUT = Duration.ofMillis(500);
     /** A takeover takes about a second: bins a tenth of that show its shape. */
     private static final Duration TIMELINE_BIN = Duration.ofMillis(100);
-
-    private static final Pattern GAUGE_VALUE = Pattern.compile("\"value\":([0-9.Ee+-]+)");
 
     enum Fault {
         KILL("SIGKILL"),
@@ -217,7 +213,7 @@ public final class ExchangeFailoverExperiment implements Experiment {
         String victim = names.get(active - 1);
         String successor = urls.get(active % urls.size());
         // The killed instance was restarted moments ago; a standby in service has stood by for a while.
-        awaitWarmedUp(successor, Duration.ofSeconds(60));
+        Health.awaitStandbyWarmedUp(successor, Duration.ofSeconds(60));
         traders.outcomes.clear();
         AtomicBoolean stop = new AtomicBoolean();
         List<Thread> threads = traders.start(stop);
@@ -323,37 +319,6 @@ public final class ExchangeFailoverExperiment implements Experiment {
         }
         if (readyAt.get() < 0) throw new IllegalStateException(baseUrl + " never became ready");
         return (readyAt.get() - since) / 1_000_000;
-    }
-
-    /**
-     * Waits until the standby at {@code baseUrl} has run its order path while standing by (the exchange's
-     * {@code StandbyWarmUp}: its gauge is above zero and has stopped moving), at most {@code timeout}; at once when
-     * the exchange has no such gauge.
-     */
-    private static void awaitWarmedUp(String baseUrl, Duration timeout) throws InterruptedException {
-        HttpClient http =
-                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-        URI gauge = URI.create(baseUrl + "/actuator/metrics/agora.exchange.standby.warm.up.rounds");
-        long deadline = System.nanoTime() + timeout.toNanos();
-        String last = null;
-        while (System.nanoTime() < deadline) {
-            String rounds;
-            try {
-                HttpResponse<String> answer = http.send(
-                        HttpRequest.newBuilder(gauge)
-                                .timeout(Duration.ofSeconds(2))
-                                .build(),
-                        HttpResponse.BodyHandlers.ofString());
-                if (answer.statusCode() == 404) return;
-                Matcher value = GAUGE_VALUE.matcher(answer.body());
-                rounds = value.find() ? value.group(1) : null;
-            } catch (java.io.IOException notAnswering) {
-                rounds = null;
-            }
-            if (rounds != null && Double.parseDouble(rounds) > 0 && rounds.equals(last)) return;
-            last = rounds;
-            Thread.sleep(1_000);
-        }
     }
 
     private static void awaitStandby(String baseUrl, Duration timeout) throws InterruptedException {
