@@ -28,14 +28,7 @@ class CpuPriorityTest {
                 Files.readAllLines(Path.of("/proc/self/status")).stream()
                         .anyMatch(line -> line.matches("Uid:\\s+\\d+\\s+0\\s.*")),
                 "restoring a priority needs the superuser");
-        Path source = Files.writeString(
-                directory.resolve("Idle.java"),
-                "class Idle { public static void main(String[] a) throws Exception { Thread.sleep(60_000); } }");
-        Process jvm = new ProcessBuilder(
-                        Path.of(System.getProperty("java.home"), "bin", "java").toString(), source.toString())
-                .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                .start();
+        Process jvm = startIdleJvm();
         try {
             awaitThread(jvm.pid(), "C2 Compiler");
 
@@ -58,15 +51,8 @@ class CpuPriorityTest {
     @Test
     void waitsForAJvmsCompilersToGoQuietBeforeItsDeadline() throws Exception {
         assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "Linux's /proc");
-        Path source = Files.writeString(
-                directory.resolve("Idle.java"),
-                "class Idle { public static void main(String[] a) throws Exception { Thread.sleep(60_000); } }");
         // The source launcher compiles Idle.java with javac inside the JVM: its JIT compilers are busy, then idle.
-        Process jvm = new ProcessBuilder(
-                        Path.of(System.getProperty("java.home"), "bin", "java").toString(), source.toString())
-                .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                .start();
+        Process jvm = startIdleJvm();
         try {
             awaitThread(jvm.pid(), "C1 Compiler");
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
@@ -81,6 +67,18 @@ class CpuPriorityTest {
             jvm.destroyForcibly();
             jvm.waitFor(10, TimeUnit.SECONDS);
         }
+    }
+
+    /** A JVM that runs a one-line program from its source and then sleeps for a minute. */
+    private Process startIdleJvm() throws IOException {
+        Path source = Files.writeString(
+                directory.resolve("Idle.java"),
+                "class Idle { public static void main(String[] a) throws Exception { Thread.sleep(60_000); } }");
+        return new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(), source.toString())
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
     }
 
     /** Niceness (field 19 of a task's stat) by the start of its name, for the three kinds this test looks at. */
