@@ -1,5 +1,6 @@
 package dev.agora.launcher.cluster;
 
+import dev.agora.local.process.ProcessFigures;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -67,7 +68,7 @@ final class CpuPriority {
      * most until {@code deadline} (a {@link System#nanoTime()}); at once where /proc does not tell, or when interrupted.
      */
     static void awaitCompilersQuiet(long pid, long deadline) {
-        long before = compilerTicks(pid);
+        long before = ProcessFigures.compilerCpuTicks(pid);
         while (before >= 0 && System.nanoTime() - deadline < 0) {
             try {
                 Thread.sleep(500);
@@ -75,28 +76,10 @@ final class CpuPriority {
                 Thread.currentThread().interrupt();
                 return;
             }
-            long now = compilerTicks(pid);
+            long now = ProcessFigures.compilerCpuTicks(pid);
             // Clock ticks of 10 ms (USER_HZ 100): 5 in half a second are a tenth of a core.
             if (now < 0 || now - before <= 5) return;
             before = now;
-        }
-    }
-
-    /** User and system clock ticks of the process's compiler threads so far; -1 when /proc does not tell. */
-    static long compilerTicks(long pid) {
-        try (var threads = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
-            long ticks = 0;
-            for (Path task : threads.toList()) {
-                String stat = Files.readString(task.resolve("stat"));
-                String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-                if (!name.startsWith("C1 Compiler") && !name.startsWith("C2 Compiler")) continue;
-                // After the name: state is field 3, utime and stime fields 14 and 15.
-                String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
-            }
-            return ticks;
-        } catch (IOException | RuntimeException e) {
-            return -1;
         }
     }
 

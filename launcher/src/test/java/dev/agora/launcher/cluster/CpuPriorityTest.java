@@ -3,6 +3,7 @@ package dev.agora.launcher.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.agora.local.process.ProcessFigures;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -60,7 +61,7 @@ class CpuPriorityTest {
             CpuPriority.awaitCompilersQuiet(jvm.pid(), deadline);
 
             assertThat(System.nanoTime()).isLessThan(deadline);
-            assertThat(CpuPriority.compilerTicks(jvm.pid()))
+            assertThat(ProcessFigures.compilerCpuTicks(jvm.pid()))
                     .as("the compilers' CPU, read from /proc")
                     .isPositive();
         } finally {

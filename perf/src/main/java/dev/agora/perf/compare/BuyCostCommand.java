@@ -1,7 +1,7 @@
 package dev.agora.perf.compare;
 
 import dev.agora.launcher.credentials.AccessTokens;
-import dev.agora.perf.experiment.ProcessFigures;
+import dev.agora.local.process.ProcessFigures;
 import dev.agora.perf.experiment.Stock;
 import dev.agora.perf.experiment.Warmup;
 import dev.agora.perf.load.Bookstore;

@@ -2,7 +2,7 @@ package dev.agora.perf.compare;
 
 import dev.agora.launcher.cluster.ControlClient;
 import dev.agora.launcher.cluster.Instance;
-import dev.agora.perf.experiment.ProcessFigures;
+import dev.agora.local.process.ProcessFigures;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;

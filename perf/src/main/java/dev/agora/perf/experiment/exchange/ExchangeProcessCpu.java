@@ -1,6 +1,6 @@
 package dev.agora.perf.experiment.exchange;
 
-import dev.agora.perf.experiment.ProcessFigures;
+import dev.agora.local.process.ProcessFigures;
 import java.time.Instant;
 
 /**

@@ -1,6 +1,6 @@
 package dev.agora.perf.experiment.tiers;
 
-import dev.agora.perf.experiment.ProcessFigures;
+import dev.agora.local.process.ProcessFigures;
 import dev.agora.perf.experiment.ServerMetrics;
 import dev.agora.perf.experiment.Target;
 import dev.agora.perf.load.HttpDriver;

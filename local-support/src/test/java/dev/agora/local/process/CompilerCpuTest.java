@@ -1,9 +1,8 @@
-package dev.agora.perf.compare;
+package dev.agora.local.process;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.agora.perf.experiment.ProcessFigures;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;

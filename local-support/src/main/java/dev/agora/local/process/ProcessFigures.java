@@ -1,4 +1,4 @@
-package dev.agora.perf.experiment;
+package dev.agora.local.process;
 
 import java.io.IOException;
 import java.nio.file.Files;
