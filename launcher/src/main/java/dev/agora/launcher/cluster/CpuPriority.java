@@ -4,10 +4,12 @@ import dev.agora.local.process.ProcessFigures;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /**
  * Lowers and restores the CPU priority of every thread of a process (Linux {@code renice} per task), best effort.
@@ -63,22 +65,34 @@ final class CpuPriority {
         }
     }
 
+    /** How long the compilers are watched at a time, and the clock ticks (10 ms each) of a quiet stretch: a tenth. */
+    private static final Duration QUIET_WINDOW = Duration.ofMillis(500);
+
+    private static final long QUIET_TICKS = 5;
+
     /**
      * Waits until the process's JIT compiler threads (C1 and C2) used at most a tenth of a core over half a second, at
      * most until {@code deadline} (a {@link System#nanoTime()}); at once where /proc does not tell, or when interrupted.
      */
     static void awaitCompilersQuiet(long pid, long deadline) {
-        long before = ProcessFigures.compilerCpuTicks(pid);
+        awaitQuiet(() -> ProcessFigures.compilerCpuTicks(pid), QUIET_WINDOW, deadline);
+    }
+
+    /**
+     * The rule of {@link #awaitCompilersQuiet}: reads {@code ticks} (clock ticks used so far, negative when unknown)
+     * every {@code window} until one window added at most {@link #QUIET_TICKS}, or {@code deadline} passed.
+     */
+    static void awaitQuiet(LongSupplier ticks, Duration window, long deadline) {
+        long before = ticks.getAsLong();
         while (before >= 0 && System.nanoTime() - deadline < 0) {
             try {
-                Thread.sleep(500);
+                Thread.sleep(window);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
             }
-            long now = ProcessFigures.compilerCpuTicks(pid);
-            // Clock ticks of 10 ms (USER_HZ 100): 5 in half a second are a tenth of a core.
-            if (now < 0 || now - before <= 5) return;
+            long now = ticks.getAsLong();
+            if (now < 0 || now - before <= QUIET_TICKS) return;
             before = now;
         }
     }

@@ -7,12 +7,15 @@ import dev.agora.local.process.ProcessFigures;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -50,7 +53,7 @@ class CpuPriorityTest {
     }
 
     @Test
-    void waitsForAJvmsCompilersToGoQuietBeforeItsDeadline() throws Exception {
+    void returnsBeforeItsDeadlineOnceARealJvmsCompilersHaveGoneIdle() throws Exception {
         assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "Linux's /proc");
         // The source launcher compiles Idle.java with javac inside the JVM: its JIT compilers are busy, then idle.
         Process jvm = startIdleJvm();
@@ -68,6 +71,48 @@ class CpuPriorityTest {
             jvm.destroyForcibly();
             jvm.waitFor(10, TimeUnit.SECONDS);
         }
+    }
+
+    @Test
+    void keepsWaitingWhileTheCompilersAreBusyAndReturnsAfterTheFirstQuietWindow() {
+        // 20 ticks a window is busy (two tenths of a core over half a second); 2 is quiet.
+        long[] readings = {0, 20, 40, 60, 62, 200};
+        AtomicInteger reads = new AtomicInteger();
+
+        CpuPriority.awaitQuiet(
+                () -> readings[reads.getAndIncrement()],
+                Duration.ofMillis(1),
+                System.nanoTime() + TimeUnit.MINUTES.toNanos(1));
+
+        assertThat(reads).as("readings until the first quiet window").hasValue(5);
+    }
+
+    @Test
+    void givesUpAtItsDeadlineWhileTheCompilersStayBusy() {
+        AtomicLong ticks = new AtomicLong();
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
+
+        CpuPriority.awaitQuiet(() -> ticks.getAndAdd(20), Duration.ofMillis(1), deadline);
+
+        assertThat(System.nanoTime() - deadline)
+                .as("returned at its deadline, not before")
+                .isNotNegative();
+        assertThat(ticks.get() / 20).as("readings").isGreaterThan(2);
+    }
+
+    @Test
+    void returnsAtOnceWhenTheCompilersCpuIsUnknown() {
+        AtomicInteger reads = new AtomicInteger();
+
+        CpuPriority.awaitQuiet(
+                () -> {
+                    reads.incrementAndGet();
+                    return -1;
+                },
+                Duration.ofSeconds(10),
+                System.nanoTime() + TimeUnit.MINUTES.toNanos(1));
+
+        assertThat(reads).hasValue(1);
     }
 
     /** A JVM that runs a one-line program from its source and then sleeps for a minute. */
