@@ -28,8 +28,9 @@ import org.springframework.context.ApplicationListener;
 
 /**
  * Sends the service its own {@link WarmUpRequests} through its HTTP stack, Spring MVC, Jackson and database driver
- * until the JIT has compiled the hot part of it, when {@link WarmUpProperties.Mode} says: as an application runner
- * (after the web server started, before Spring Boot publishes readiness), or on a background thread once ready.
+ * until the JIT has compiled the hot part of it, as an application runner (after the web server started, before
+ * Spring Boot publishes readiness), when {@link WarmUpProperties.Mode} says; in a training run it then stops the
+ * service, whose JVM writes its AOT cache as it exits.
  *
  * <p>Why: on a small machine, JVMs that start together and then take load at once compile their request paths for
  * over a minute, and a cluster's first minute of buys then answers in seconds instead of milliseconds, or times out.
@@ -72,29 +73,17 @@ public final class WarmingUp
 
     @Override
     public void run(ApplicationArguments arguments) throws InterruptedException {
-        if (properties.mode().beforeReady()) warmUp();
+        if (properties.mode() != WarmUpProperties.Mode.OFF) warmUp();
     }
 
+    /** A training run stops once the service first reports ready (a later change back to accepting traffic is no start). */
     @Override
     public void onApplicationEvent(AvailabilityChangeEvent<ReadinessState> event) {
-        // Once, when the service first reports ready (a later change back to accepting traffic is no start).
-        if (event.getState() != ReadinessState.ACCEPTING_TRAFFIC || !readyOnce.compareAndSet(false, true)) return;
-        switch (properties.mode()) {
-            case AFTER_READY ->
-                Thread.ofPlatform().daemon().name("warm-up").start(() -> {
-                    try {
-                        warmUp();
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    } catch (RuntimeException e) {
-                        log.warn("Warm-up after readiness failed", e);
-                    }
-                });
-            // From a thread of its own: closing the context from the thread that publishes its events would deadlock.
-            case TRAINING ->
-                Thread.ofPlatform().name("warm-up-exit").start(() -> System.exit(SpringApplication.exit(context)));
-            case OFF, BEFORE_READY -> {}
-        }
+        if (properties.mode() != WarmUpProperties.Mode.TRAINING
+                || event.getState() != ReadinessState.ACCEPTING_TRAFFIC
+                || !readyOnce.compareAndSet(false, true)) return;
+        // From a thread of its own: closing the context from the thread that publishes its events would deadlock.
+        Thread.ofPlatform().name("warm-up-exit").start(() -> System.exit(SpringApplication.exit(context)));
     }
 
     private void warmUp() throws InterruptedException {
@@ -131,11 +120,10 @@ public final class WarmingUp
         int total = (int) counts.values().stream().mapToLong(Long::longValue).sum();
         result = new Result(total, Map.copyOf(counts), Duration.ofNanos(System.nanoTime() - started));
         log.info(
-                "Warmed up with {} requests to itself in {} ms (by status: {}) {} reporting ready",
+                "Warmed up with {} requests to itself in {} ms (by status: {}) before reporting ready",
                 total,
                 result.took().toMillis(),
-                counts,
-                properties.mode().beforeReady() ? "before" : "after");
+                counts);
     }
 
     private int send(HttpClient client, HttpRequest request) {
@@ -153,21 +141,12 @@ public final class WarmingUp
      * The service's own token, so that warm-up requests to internal endpoints reach their code; without one (a
      * service that calls no other, or no authorization server up yet) they warm the refusal path only.
      */
-    private String ownToken() throws InterruptedException {
-        // After readiness nothing waits for the warm-up, and the authorization server (a frontend) may still be
-        // starting beside this service: keep asking for up to half the warm-up's time, or only refusals get warm.
-        long patience = properties.mode().beforeReady() ? 0 : WarmUpProperties.DURATION.toNanos() / 2;
-        long deadline = System.nanoTime() + patience;
-        while (true) {
-            try {
-                return tokens.bearer();
-            } catch (RuntimeException e) {
-                if (System.nanoTime() - deadline >= 0) {
-                    log.info("Warming up without a token: {}", e.getMessage());
-                    return null;
-                }
-                Thread.sleep(1_000);
-            }
+    private String ownToken() {
+        try {
+            return tokens.bearer();
+        } catch (RuntimeException e) {
+            log.info("Warming up without a token: {}", e.getMessage());
+            return null;
         }
     }
 

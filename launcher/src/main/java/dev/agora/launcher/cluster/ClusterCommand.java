@@ -99,12 +99,6 @@ public final class ClusterCommand implements Callable<Integer> {
                     + " catalog-2:DATABASE_POOL_SIZE=4, all:SPRING_THREADS_VIRTUAL_ENABLED=true. Repeatable.")
     List<String> environment = new ArrayList<>();
 
-    @Option(
-            names = "--no-warm-up",
-            description = "Services send themselves no warm-up requests once they are ready (AGORA_WARMUP_MODE,"
-                    + " each service's WarmUpRequests).")
-    boolean noWarmUp;
-
     @Option(names = "--exit-when-ready", description = "Stop again as soon as everything is ready (measures start-up).")
     boolean exitWhenReady;
 
@@ -239,8 +233,6 @@ public final class ClusterCommand implements Callable<Integer> {
                 .withPostgresPort(postgresPort)
                 .withAotCache(aot)
                 .withJvmOptions(jvmOptions());
-        // The first requests should not pay for the JIT: services send themselves theirs once ready (application.yml).
-        if (!noWarmUp) spec = spec.withEnvironment("all", "AGORA_WARMUP_MODE", "after-ready");
         if (otlp != null) {
             for (var variable : OtlpExport.environment(otlp).entrySet()) {
                 spec = spec.withEnvironment(ClusterSpec.ALL_SERVICES, variable.getKey(), variable.getValue());

@@ -89,7 +89,6 @@ final class ClusterStarter {
     private static final int COMPILER_NICENESS = 19;
     private static final Duration COMPILER_THREADS_POLL = Duration.ofMillis(200);
 
-    private static final String WARM_UP = "AGORA_WARMUP_MODE";
     private static final String FLYWAY_ENABLED = "SPRING_FLYWAY_ENABLED";
     private static final String DDL_AUTO = "SPRING_JPA_HIBERNATE_DDL_AUTO";
 
@@ -343,8 +342,7 @@ final class ClusterStarter {
             ServiceLaunch launch = launches.get(tier);
             for (int index = 1; index <= spec.replicas(tier); index++) {
                 String name = tier.instanceName(index);
-                Map<String, String> env =
-                        withoutRedundantWarmUp(tier, index, launch, environment(tier, index, postgres, databaseLogins));
+                Map<String, String> env = environment(tier, index, postgres, databaseLogins);
                 if (index == 1) withoutRepeatedSchemaCheck(tier, launch, env);
                 if (besidePostgres && index == 1 && tier.database().isPresent()) {
                     // Started before PostgreSQL listens: the pool's first connection waits for it (retrying once a
@@ -708,23 +706,6 @@ final class ClusterStarter {
                 trainingEnvironment,
                 before ? AotCache.TRAINING_TIMEOUT : BACKGROUND_TRAINING_TIMEOUT,
                 before ? 0 : CpuPriority.RESTART_NICENESS);
-    }
-
-    /**
-     * An instance that starts from a cache trained on the bookstore's real work ({@link BookstoreTraining}) has the
-     * profiles its warm-up would gather, and its warm-up after readiness (up to thousands of requests from two
-     * callers over 30 s) only takes the CPU its first callers need: the first sequential buys of a fresh cluster were
-     * slower with it than without (launcher/README, point 4). So a cluster-wide
-     * {@code AGORA_WARMUP_MODE} (the launcher's default) leaves such an instance out; one set for its tier or for
-     * the instance itself still holds.
-     */
-    private Map<String, String> withoutRedundantWarmUp(
-            Tier tier, int index, ServiceLaunch launch, Map<String, String> env) {
-        boolean trainedOnRealWork = BookstoreTraining.TIERS.contains(tier)
-                && launch.jvmOptions().stream().anyMatch(option -> option.startsWith("-XX:AOTCache="));
-        boolean setForIt = given(WARM_UP, tier.service(), tier.instanceName(index));
-        if (trainedOnRealWork && !setForIt && env.containsKey(WARM_UP)) env.put(WARM_UP, "off");
-        return env;
     }
 
     /** Whether {@code -e} set {@code key} for any of {@code targets} (all services, a tier's service, an instance). */

@@ -145,25 +145,7 @@ class ClusterSpecTest {
         assertThat(spec.jvmOptions()).isEqualTo(ClusterSpec.THROUGHPUT_JVM_OPTIONS);
         assertThat(spec.environmentByService())
                 .containsEntry("catalog-2", Map.of("DATABASE_POOL_SIZE", "4"))
-                .containsEntry(
-                        "all",
-                        Map.of("AGORA_WARMUP_MODE", "after-ready", "AGORA_SECURITY_ISSUER", "http://agora.test?a=b"));
-    }
-
-    @Test
-    void servicesWarmUpUnlessToldNotTo() {
-        ClusterCommand byDefault = new ClusterCommand();
-        new CommandLine(byDefault).parseArgs();
-        assertThat(byDefault.spec().environmentByService())
-                .containsEntry("all", Map.of("AGORA_WARMUP_MODE", "after-ready"));
-
-        ClusterCommand without = new ClusterCommand();
-        new CommandLine(without).parseArgs("--no-warm-up");
-        assertThat(without.spec().environmentByService()).doesNotContainKey("all");
-
-        ClusterCommand overridden = new ClusterCommand();
-        new CommandLine(overridden).parseArgs("-e", "all:AGORA_WARMUP_MODE=off");
-        assertThat(overridden.spec().environmentByService()).containsEntry("all", Map.of("AGORA_WARMUP_MODE", "off"));
+                .containsEntry("all", Map.of("AGORA_SECURITY_ISSUER", "http://agora.test?a=b"));
     }
 
     @Test
