@@ -137,25 +137,6 @@ public final class BuyCostCommand implements Callable<Integer> {
         }
     }
 
-    /**
-     * How a cluster's warm-up ended.
-     *
-     * @param compilerShare the share of the cluster's CPU its JIT compilers took over the last slice of buys
-     */
-    record WarmedUp(Duration took, long failures, double compilerShare, boolean settled) {}
-
-    /** A slice of warm-up buys: what failed, and the share of the cluster's CPU its JIT compilers took meanwhile. */
-    private record Slice(Duration took, long failures, double compilerShare) {}
-
-    /**
-     * Whether a cluster needs more warm-up: the minimum not yet had, or its JIT compilers still busy (a batch would
-     * count their CPU as the buys') and the limit not yet reached.
-     */
-    static boolean warmingUp(Duration warmed, double compilerShare, Duration least, double settled, Duration limit) {
-        if (warmed.compareTo(least) < 0) return true;
-        return compilerShare >= settled && warmed.compareTo(limit) < 0;
-    }
-
     @Override
     public Integer call() throws Exception {
         if (rounds < 1 || buys < 1 || clients.isEmpty() || clients.stream().anyMatch(count -> count < 1)) {
@@ -194,7 +175,7 @@ public final class BuyCostCommand implements Callable<Integer> {
                     "Warming each cluster up with %d buyers for at least %d s, until its JIT compilers take under %s%%"
                             + " of its CPU (at most %d s) ...%n",
                     clients.getFirst(), warmUp.toSeconds(), Numbers.format(settledJit * 100), warmUpLimit.toSeconds());
-            Map<Side, WarmedUp> warmedUp = warmUp(buyers, out);
+            Map<Side, SettledWarmUp.WarmedUp> warmedUp = warmUp(buyers, out);
             // A batch measured while the compilers still work on what the warm-up queued would count their CPU
             // as the buys'.
             Map<Side, String> compilers = new EnumMap<>(Side.class);
@@ -254,37 +235,18 @@ public final class BuyCostCommand implements Callable<Integer> {
         }
     }
 
-    /**
-     * Slices of buys to each cluster in turn until neither needs more ({@link #warmingUp}): a JVM compiles the buy's
-     * code for many thousands of buys (each service makes some 20,000 compilations), and a batch measured meanwhile
-     * counts the compilers' CPU as the buys'.
-     */
-    private Map<Side, WarmedUp> warmUp(Map<Side, Buyers> buyers, PrintStream out) {
-        Map<Side, WarmedUp> warmed = new EnumMap<>(Side.class);
-        for (Side side : Side.values()) warmed.put(side, new WarmedUp(Duration.ZERO, 0, 1, false));
-        while (true) {
-            boolean more = false;
-            for (Side side : Side.values()) {
-                WarmedUp so = warmed.get(side);
-                if (!warmingUp(so.took(), so.compilerShare(), warmUp, settledJit, warmUpLimit)) continue;
-                more = true;
-                Slice slice = buyers.get(side).warmUpSlice(WARM_UP_SLICE, clients.getFirst());
-                warmed.put(
-                        side,
-                        new WarmedUp(
-                                so.took().plus(slice.took()),
-                                so.failures() + slice.failures(),
-                                slice.compilerShare(),
-                                slice.compilerShare() < settledJit));
-                out.printf(
-                        Locale.ROOT,
-                        "  %s: %d s, JIT compilers %.1f%% of its CPU%n",
-                        side.label(),
-                        warmed.get(side).took().toSeconds(),
-                        slice.compilerShare() * 100);
-            }
-            if (!more) return warmed;
-        }
+    /** Buys from the first batch's clients, in slices, until both clusters' compilers have settled. */
+    private Map<Side, SettledWarmUp.WarmedUp> warmUp(Map<Side, Buyers> buyers, PrintStream out) {
+        Map<Side, LaunchedCluster> clusters = new EnumMap<>(Side.class);
+        buyers.forEach((side, sideBuyers) -> clusters.put(side, sideBuyers.cluster()));
+        return SettledWarmUp.run(
+                clusters,
+                (side, slice) -> buyers.get(side).warmUpSlice(slice, clients.getFirst()),
+                WARM_UP_SLICE,
+                warmUp,
+                settledJit,
+                warmUpLimit,
+                out);
     }
 
     private int maxClients() {
@@ -314,22 +276,13 @@ public final class BuyCostCommand implements Callable<Integer> {
             return cluster;
         }
 
-        /** Buys from {@code clients} buyers, spread over the frontends, for about {@code duration}. */
-        Slice warmUpSlice(Duration duration, int clients) {
-            Map<CpuTier, Long> before = cluster.cpuTicks();
-            long compilersBefore = cluster.compilerTicks();
-            long started = System.nanoTime();
-            long end = started + duration.toNanos();
+        /** Buys from {@code clients} buyers, spread over the frontends, for about {@code duration}; the failed ones. */
+        long warmUpSlice(Duration duration, int clients) {
+            long end = System.nanoTime() + duration.toNanos();
             long failures = 0;
             while (System.nanoTime() < end)
                 failures += load(clients, clients * 50L).totalFailures();
-            Duration took = Duration.ofNanos(System.nanoTime() - started);
-            long compilers = cluster.compilerTicks() - compilersBefore;
-            double all = cluster.cpuMillisSince(before).values().stream()
-                    .mapToDouble(Double::doubleValue)
-                    .sum();
-            double compilerMillis = compilers * ProcessFigures.NANOS_PER_TICK / 1e6;
-            return new Slice(took, failures, all > 0 ? compilerMillis / all : 0);
+            return failures;
         }
 
         Batch measure(int round, int clients, int buys) {

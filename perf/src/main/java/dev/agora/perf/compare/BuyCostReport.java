@@ -34,7 +34,7 @@ final class BuyCostReport {
             int buys,
             Duration warmUp,
             double settledJit,
-            Map<Side, BuyCostCommand.WarmedUp> warmedUp) {}
+            Map<Side, SettledWarmUp.WarmedUp> warmedUp) {}
 
     private BuyCostReport() {}
 
@@ -48,7 +48,7 @@ final class BuyCostReport {
                 + " s (both clusters' start-up included). Both clusters ran side by side, each " + setup.shape()
                 + " with full tiered JIT (`--jvm throughput`) and no exchange, driven one at a time.\n\n");
         for (Side side : Side.values()) {
-            BuyCostCommand.WarmedUp warmed = setup.warmedUp().get(side);
+            SettledWarmUp.WarmedUp warmed = setup.warmedUp().get(side);
             text.append("- ")
                     .append(TwoTrees.describe(side, setup.commits(), setup.trees()))
                     .append(", warmed up ")

@@ -3,6 +3,7 @@ package dev.agora.perf.compare;
 import dev.agora.perf.report.MachineLoad;
 import dev.agora.perf.report.Report;
 import dev.agora.perf.report.ReportWriter;
+import dev.agora.perf.stats.Numbers;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -58,8 +59,23 @@ public final class CompareCommand implements Callable<Integer> {
             names = "--warm-up",
             defaultValue = "90s",
             converter = DurationConverter.class,
-            description = "Warm-up of each cluster, e.g. 90s or 2m (default: ${DEFAULT-VALUE}).")
+            description = "Warm-up of each cluster, at least this long, e.g. 90s or 2m (default: ${DEFAULT-VALUE});"
+                    + " then on until its JIT compilers are done (--settled-jit).")
     Duration warmUp;
+
+    @Option(
+            names = "--settled-jit",
+            defaultValue = "0.05",
+            description = "The warm-up of a cluster ends once its JIT compiler threads took less than this share of"
+                    + " its CPU over a slice (default: ${DEFAULT-VALUE}).")
+    double settledJit;
+
+    @Option(
+            names = "--warm-up-limit",
+            defaultValue = "10m",
+            converter = DurationConverter.class,
+            description = "Longest warm-up per cluster, settled or not (default: ${DEFAULT-VALUE}).")
+    Duration warmUpLimit;
 
     @Option(
             names = "--cache",
@@ -102,6 +118,9 @@ public final class CompareCommand implements Callable<Integer> {
                     default -> throw new IllegalArgumentException("--cache is on or off, not " + cache);
                 };
         if (rounds < 1 || reads < 1 || buys < 1) throw new IllegalArgumentException("--rounds, --reads, --buys > 0");
+        if (!(settledJit > 0 && settledJit < 1) || warmUpLimit.compareTo(warmUp) < 0) {
+            throw new IllegalArgumentException("--settled-jit between 0 and 1, --warm-up-limit at least --warm-up");
+        }
         trees.check();
         PrintStream out = System.out;
         Instant startedAt = Instant.now();
@@ -128,7 +147,7 @@ public final class CompareCommand implements Callable<Integer> {
             for (SideDriver driver : drivers.values()) driver.checkEachKind();
             long warmUpBuys = planStock(drivers, out);
             MachineLoad.Reading loadStart = MachineLoad.Reading.now();
-            Map<Side, Long> warmUpFailures = warmUp(drivers, warmUpBuys, out);
+            Map<Side, SettledWarmUp.WarmedUp> warmedUp = warmUp(drivers, warmUpBuys, out);
             List<BatchResult> results = new ArrayList<>();
             for (RoundSchedule.Batch batch : RoundSchedule.batches(rounds)) {
                 int count = batch.kind() == Kind.BUY ? buys : reads;
@@ -161,14 +180,15 @@ public final class CompareCommand implements Callable<Integer> {
                     reads,
                     buys,
                     warmUp,
+                    settledJit,
                     warmUpBuys,
-                    warmUpFailures);
+                    warmedUp);
             Report report = CompareReport.build(setup, results, startedAt, Duration.between(startedAt, Instant.now()))
                     .withLoad(load)
                     .measuring(
                             TwoTrees.commitPair(commits),
-                            "Both clusters with full tiered JIT (`--jvm throughput`), warmed up for "
-                                    + warmUp.toSeconds() + " s each.");
+                            "Both clusters with full tiered JIT (`--jvm throughput`), warmed up for at least "
+                                    + warmUp.toSeconds() + " s each and until their JIT compilers had settled.");
             List<Path> written = ReportWriter.write(report, trees.output);
             out.println(report.headline());
             out.println(report.sections().get(1).table().toMarkdown());
@@ -201,24 +221,26 @@ public final class CompareCommand implements Callable<Integer> {
         return warmUpBuys;
     }
 
-    /** Slices of at most 10 s on each cluster in turn, until each has had the whole warm-up. */
-    private Map<Side, Long> warmUp(Map<Side, SideDriver> drivers, long warmUpBuys, PrintStream out) {
-        Map<Side, Long> failures = new EnumMap<>(Side.class);
+    /** Slices of 10 s on each cluster in turn until both have had the least warm-up and their compilers settled. */
+    private Map<Side, SettledWarmUp.WarmedUp> warmUp(Map<Side, SideDriver> drivers, long warmUpBuys, PrintStream out) {
         Map<Side, long[]> budgets = new EnumMap<>(Side.class);
-        for (Side side : Side.values()) {
-            failures.put(side, 0L);
+        Map<Side, LaunchedCluster> clusters = new EnumMap<>(Side.class);
+        drivers.forEach((side, driver) -> {
             budgets.put(side, new long[] {warmUpBuys});
-        }
-        out.printf("Warming up each cluster for %d s ...%n", warmUp.toSeconds());
-        Duration left = warmUp;
-        while (left.isPositive()) {
-            Duration slice = left.compareTo(WARM_UP_SLICE) < 0 ? left : WARM_UP_SLICE;
-            for (Side side : Side.values()) {
-                failures.merge(side, drivers.get(side).warmUp(slice, budgets.get(side)), Long::sum);
-            }
-            left = left.minus(slice);
-        }
-        return failures;
+            clusters.put(side, driver.cluster());
+        });
+        out.printf(
+                "Warming up each cluster for at least %d s, until its JIT compilers take under %s%% of its CPU (at"
+                        + " most %d s) ...%n",
+                warmUp.toSeconds(), Numbers.format(settledJit * 100), warmUpLimit.toSeconds());
+        return SettledWarmUp.run(
+                clusters,
+                (side, slice) -> drivers.get(side).warmUp(slice, budgets.get(side)),
+                WARM_UP_SLICE,
+                warmUp,
+                settledJit,
+                warmUpLimit,
+                out);
     }
 
     /** "90s", "2m", "500ms", or ISO-8601 ("PT90S"). */

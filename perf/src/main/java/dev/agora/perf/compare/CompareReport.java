@@ -24,7 +24,7 @@ final class CompareReport {
      *
      * @param commits per side, {@code git rev-parse --short HEAD} of its tree
      * @param access per side, which demo clients its credentials file had
-     * @param warmUpFailures per side, answers during the warm-up that were not 2xx
+     * @param warmedUp per side, how its warm-up ended
      */
     record Setup(
             Map<Side, String> commits,
@@ -36,8 +36,9 @@ final class CompareReport {
             int reads,
             int buys,
             Duration warmUp,
+            double settledJit,
             long warmUpBuys,
-            Map<Side, Long> warmUpFailures) {}
+            Map<Side, SettledWarmUp.WarmedUp> warmedUp) {}
 
     private static final DateTimeFormatter WHEN =
             DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'").withZone(ZoneOffset.UTC);
@@ -112,12 +113,19 @@ final class CompareReport {
     private static String setupText(Setup setup) {
         StringBuilder text = new StringBuilder();
         for (Side side : Side.values()) {
+            SettledWarmUp.WarmedUp warmed = setup.warmedUp().get(side);
             text.append("- ")
                     .append(TwoTrees.describe(side, setup.commits(), setup.trees()))
                     .append(", ")
                     .append(setup.access().get(side))
+                    .append(", warmed up ")
+                    .append(warmed.took().toSeconds())
+                    .append(" s, its JIT compilers ")
+                    .append(format(warmed.compilerShare() * 100))
+                    .append("% of its CPU over its last slice")
+                    .append(warmed.settled() ? "" : " (**not settled**: the limit came first)")
                     .append(", ")
-                    .append(setup.warmUpFailures().get(side))
+                    .append(warmed.failures())
                     .append(" non-2xx answers in its warm-up\n");
         }
         text.append("- shape: ")
@@ -125,9 +133,11 @@ final class CompareReport {
                 .append(", no exchange, `--jvm throughput`, cache ")
                 .append(setup.cache() ? "on" : "off")
                 .append('\n');
-        text.append("- each cluster warmed up for ")
+        text.append("- each cluster warmed up for at least ")
                 .append(setup.warmUp().toSeconds())
-                .append(" s (alternating slices, search/lookup/lookup/buy with at most ")
+                .append(" s and then on until its JIT compilers took under ")
+                .append(format(setup.settledJit() * 100))
+                .append("% of its CPU over a slice (alternating slices, search/lookup/lookup/buy with at most ")
                 .append(setup.warmUpBuys())
                 .append(" buys), then ")
                 .append(setup.rounds())

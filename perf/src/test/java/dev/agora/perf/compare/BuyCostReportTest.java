@@ -58,9 +58,9 @@ class BuyCostReportTest {
             0.05,
             Map.of(
                     Side.BASELINE,
-                    new BuyCostCommand.WarmedUp(Duration.ofMinutes(6), 0, 0.03, true),
+                    new SettledWarmUp.WarmedUp(Duration.ofMinutes(6), 0, 0.03, true),
                     Side.CANDIDATE,
-                    new BuyCostCommand.WarmedUp(Duration.ofMinutes(15), 1, 0.08, false)));
+                    new SettledWarmUp.WarmedUp(Duration.ofMinutes(15), 1, 0.08, false)));
 
     @Test
     void aBatchCostsTheCpuOfEveryTierDividedByItsBuysAndRunsAtBuysOverItsWallTime() {
@@ -76,13 +76,13 @@ class BuyCostReportTest {
         Duration least = Duration.ofMinutes(2);
         Duration limit = Duration.ofMinutes(15);
 
-        assertThat(BuyCostCommand.warmingUp(Duration.ofMinutes(1), 0.0, least, 0.05, limit))
+        assertThat(SettledWarmUp.warmingUp(Duration.ofMinutes(1), 0.0, least, 0.05, limit))
                 .isTrue();
-        assertThat(BuyCostCommand.warmingUp(Duration.ofMinutes(3), 0.2, least, 0.05, limit))
+        assertThat(SettledWarmUp.warmingUp(Duration.ofMinutes(3), 0.2, least, 0.05, limit))
                 .isTrue();
-        assertThat(BuyCostCommand.warmingUp(Duration.ofMinutes(3), 0.04, least, 0.05, limit))
+        assertThat(SettledWarmUp.warmingUp(Duration.ofMinutes(3), 0.04, least, 0.05, limit))
                 .isFalse();
-        assertThat(BuyCostCommand.warmingUp(Duration.ofMinutes(15), 0.2, least, 0.05, limit))
+        assertThat(SettledWarmUp.warmingUp(Duration.ofMinutes(15), 0.2, least, 0.05, limit))
                 .isFalse();
     }
 

@@ -51,8 +51,13 @@ class CompareReportTest {
                 100,
                 100,
                 Duration.ofSeconds(20),
+                0.05,
                 500,
-                Map.of(Side.BASELINE, 0L, Side.CANDIDATE, 0L));
+                Map.of(
+                        Side.BASELINE,
+                        new SettledWarmUp.WarmedUp(Duration.ofSeconds(20), 0, 0.02, true),
+                        Side.CANDIDATE,
+                        new SettledWarmUp.WarmedUp(Duration.ofSeconds(600), 0, 0.07, false)));
         Instant startedAt = Instant.parse("2026-11-27T07:04:59Z");
 
         Report report = CompareReport.build(setup, results, startedAt, Duration.ofMinutes(3));
@@ -68,6 +73,9 @@ class CompareReportTest {
                 .contains("| buy | postgres | 1 | 1 | 1 |")
                 .contains("## Invalidation per buy")
                 .contains("| 0.5 | 0.75 | 0.25 | 1.5 |")
+                .contains("warmed up 20 s, its JIT compilers 2% of its CPU over its last slice, 0 non-2xx")
+                .contains("warmed up 600 s, its JIT compilers 7% of its CPU over its last slice (**not settled**")
+                .contains("at least 20 s and then on until its JIT compilers took under 5% of its CPU")
                 .contains("1 measured answers were not 2xx")
                 .contains("409 out of stock");
         assertThat(report.headline())
