@@ -11,7 +11,6 @@ import dev.agora.perf.load.LoadResult;
 import dev.agora.perf.report.MachineLoad;
 import dev.agora.perf.report.Report;
 import dev.agora.perf.report.ReportWriter;
-import dev.agora.perf.stats.Numbers;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -142,9 +141,7 @@ public final class BuyCostCommand implements Callable<Integer> {
         if (rounds < 1 || buys < 1 || clients.isEmpty() || clients.stream().anyMatch(count -> count < 1)) {
             throw new IllegalArgumentException("--rounds, --buys and every --clients count > 0");
         }
-        if (!(settledJit > 0 && settledJit < 1) || warmUpLimit.compareTo(warmUp) < 0) {
-            throw new IllegalArgumentException("--settled-jit between 0 and 1, --warm-up-limit at least --warm-up");
-        }
+        SettledWarmUp.check(warmUp, settledJit, warmUpLimit);
         trees.check();
         PrintStream out = System.out;
         Instant startedAt = Instant.now();
@@ -171,10 +168,6 @@ public final class BuyCostCommand implements Callable<Integer> {
                 out.printf("  ready: %s%n", cluster.shape());
             }
             MachineLoad.Reading loadStart = MachineLoad.Reading.now();
-            out.printf(
-                    "Warming each cluster up with %d buyers for at least %d s, until its JIT compilers take under %s%%"
-                            + " of its CPU (at most %d s) ...%n",
-                    clients.getFirst(), warmUp.toSeconds(), Numbers.format(settledJit * 100), warmUpLimit.toSeconds());
             Map<Side, SettledWarmUp.WarmedUp> warmedUp = warmUp(buyers, out);
             // A batch measured while the compilers still work on what the warm-up queued would count their CPU
             // as the buys'.
@@ -240,6 +233,7 @@ public final class BuyCostCommand implements Callable<Integer> {
         Map<Side, LaunchedCluster> clusters = new EnumMap<>(Side.class);
         buyers.forEach((side, sideBuyers) -> clusters.put(side, sideBuyers.cluster()));
         return SettledWarmUp.run(
+                clients.getFirst() + " buyers",
                 clusters,
                 (side, slice) -> buyers.get(side).warmUpSlice(slice, clients.getFirst()),
                 WARM_UP_SLICE,

@@ -51,12 +51,8 @@ final class BuyCostReport {
             SettledWarmUp.WarmedUp warmed = setup.warmedUp().get(side);
             text.append("- ")
                     .append(TwoTrees.describe(side, setup.commits(), setup.trees()))
-                    .append(", warmed up ")
-                    .append(warmed.took().toSeconds())
-                    .append(" s, its JIT compilers ")
-                    .append(format(warmed.compilerShare() * 100))
-                    .append("% of its CPU over its last slice of buys")
-                    .append(warmed.settled() ? "" : " (**not settled**: the limit came first)")
+                    .append(", ")
+                    .append(warmed.describe("slice of buys"))
                     .append(", warm-up answers not 2xx: ")
                     .append(warmed.failures())
                     .append('\n');

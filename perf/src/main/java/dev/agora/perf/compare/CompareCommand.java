@@ -3,7 +3,6 @@ package dev.agora.perf.compare;
 import dev.agora.perf.report.MachineLoad;
 import dev.agora.perf.report.Report;
 import dev.agora.perf.report.ReportWriter;
-import dev.agora.perf.stats.Numbers;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -118,9 +117,7 @@ public final class CompareCommand implements Callable<Integer> {
                     default -> throw new IllegalArgumentException("--cache is on or off, not " + cache);
                 };
         if (rounds < 1 || reads < 1 || buys < 1) throw new IllegalArgumentException("--rounds, --reads, --buys > 0");
-        if (!(settledJit > 0 && settledJit < 1) || warmUpLimit.compareTo(warmUp) < 0) {
-            throw new IllegalArgumentException("--settled-jit between 0 and 1, --warm-up-limit at least --warm-up");
-        }
+        SettledWarmUp.check(warmUp, settledJit, warmUpLimit);
         trees.check();
         PrintStream out = System.out;
         Instant startedAt = Instant.now();
@@ -229,11 +226,8 @@ public final class CompareCommand implements Callable<Integer> {
             budgets.put(side, new long[] {warmUpBuys});
             clusters.put(side, driver.cluster());
         });
-        out.printf(
-                "Warming up each cluster for at least %d s, until its JIT compilers take under %s%% of its CPU (at"
-                        + " most %d s) ...%n",
-                warmUp.toSeconds(), Numbers.format(settledJit * 100), warmUpLimit.toSeconds());
         return SettledWarmUp.run(
+                "sequential searches, lookups and buys",
                 clusters,
                 (side, slice) -> drivers.get(side).warmUp(slice, budgets.get(side)),
                 WARM_UP_SLICE,

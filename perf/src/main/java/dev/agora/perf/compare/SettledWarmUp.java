@@ -1,6 +1,7 @@
 package dev.agora.perf.compare;
 
 import dev.agora.local.process.ProcessFigures;
+import dev.agora.perf.stats.Numbers;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.EnumMap;
@@ -23,9 +24,24 @@ final class SettledWarmUp {
      * @param compilerShare the share of the cluster's CPU its JIT compilers took over the last slice
      * @param settled whether that share was below the bound (else the limit came first)
      */
-    record WarmedUp(Duration took, long failures, double compilerShare, boolean settled) {}
+    record WarmedUp(Duration took, long failures, double compilerShare, boolean settled) {
+
+        /** "warmed up 140 s, its JIT compilers 4.7% of its CPU over its last {@code slice}", and whether it settled. */
+        String describe(String slice) {
+            return "warmed up " + took.toSeconds() + " s, its JIT compilers " + Numbers.format(compilerShare * 100)
+                    + "% of its CPU over its last " + slice
+                    + (settled ? "" : " (**not settled**: the limit came first)");
+        }
+    }
 
     private SettledWarmUp() {}
+
+    /** Refuses options a warm-up cannot end by: a share outside (0, 1), or a limit below the least duration. */
+    static void check(Duration least, double settled, Duration limit) {
+        if (!(settled > 0 && settled < 1) || limit.compareTo(least) < 0) {
+            throw new IllegalArgumentException("--settled-jit between 0 and 1, --warm-up-limit at least --warm-up");
+        }
+    }
 
     /**
      * Whether a cluster needs more warm-up: the least duration not yet had, or its JIT compilers still busy and the
@@ -38,9 +54,10 @@ final class SettledWarmUp {
 
     /**
      * Slices of {@code slice} to each cluster in turn (sent by {@code load}, which answers the slice's failed
-     * requests) until neither needs more ({@link #warmingUp}).
+     * requests) until neither needs more ({@link #warmingUp}); {@code with} names the load for the console.
      */
     static Map<Side, WarmedUp> run(
+            String with,
             Map<Side, LaunchedCluster> clusters,
             BiFunction<Side, Duration, Long> load,
             Duration slice,
@@ -48,6 +65,10 @@ final class SettledWarmUp {
             double settled,
             Duration limit,
             PrintStream out) {
+        out.printf(
+                "Warming each cluster up with %s for at least %d s, until its JIT compilers take under %s%% of its CPU"
+                        + " (at most %d s) ...%n",
+                with, least.toSeconds(), Numbers.format(settled * 100), limit.toSeconds());
         Map<Side, WarmedUp> warmed = new EnumMap<>(Side.class);
         for (Side side : Side.values()) warmed.put(side, new WarmedUp(Duration.ZERO, 0, 1, false));
         while (true) {
