@@ -115,7 +115,8 @@ class TracesAcrossTiersTest {
     /**
      * The order service's first sweep after its election drives every PENDING order, however young
      * (PendingOrderSweeper): a buy placed just before it would be reserved a second time, by the sweeper, in a trace of
-     * its own. Later sweeps take only orders pending for seconds, so the buy waits for the first.
+     * its own. Later sweeps take only orders pending for seconds, so the buy waits for the first to end (the counter
+     * counts a sweep as it ends).
      */
     private static void awaitFirstSweep(String orderService) throws IOException {
         String sweeps = orderService + "/actuator/metrics/agora.orders.recovery.sweeps";

@@ -25,8 +25,9 @@ import org.springframework.stereotype.Component;
  * most once per order id and only the first outcome is recorded (a conditional update of a PENDING row).
  *
  * <p>{@code agora.orders.recovered} counts the orders it brought to a final state, {@code agora.orders.recovery.sweeps}
- * the sweeps this instance ran. Buys and reads settle their own orders, so the first stays flat but for restarts,
- * catalog outages and outcome writes that failed.
+ * the sweeps this instance finished (counted as each ends, so a reader that sees one knows its query is done). Buys
+ * and reads settle their own orders, so the first stays flat but for restarts, catalog outages and outcome writes
+ * that failed.
  */
 @Component
 class PendingOrderSweeper {
@@ -57,7 +58,7 @@ class PendingOrderSweeper {
                 .description("Orders left PENDING that recovery brought to a final state")
                 .register(meters);
         this.sweeps = Counter.builder("agora.orders.recovery.sweeps")
-                .description("Sweeps this instance ran as the elected sweeper")
+                .description("Sweeps this instance finished as the elected sweeper")
                 .register(meters);
     }
 
@@ -74,10 +75,17 @@ class PendingOrderSweeper {
     @Scheduled(initialDelay = 0, fixedDelayString = "${agora.orders.recovery.interval:2s}")
     void sweep() {
         if (!leads()) return;
+        try {
+            sweepAsLeader();
+        } finally {
+            sweeps.increment();
+        }
+    }
+
+    private void sweepAsLeader() {
         long election = elections.get();
         Duration age = election == sweptAt ? properties.minAge() : Duration.ZERO;
         sweptAt = election;
-        sweeps.increment();
         int driven = 0;
         int batches = 0;
         long finished = 0;
