@@ -9,7 +9,6 @@ import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.Positive;
 import java.io.IOException;
-import java.net.URI;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -114,11 +113,6 @@ public class CommonTestApplication {
             byte[] buffer = new byte[8192];
             for (int read; (read = body.read(buffer)) >= 0; ) bytes += read;
             return Map.of("bytes", bytes);
-        }
-
-        @PostMapping("/public/orders")
-        ResponseEntity<Item> order(@Valid @RequestBody Item item) {
-            return ResponseEntity.created(URI.create("/public/orders/1")).body(item);
         }
 
         /** Larger than the container's response buffer, so it has to stream. */

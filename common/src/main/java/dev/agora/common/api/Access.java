@@ -7,9 +7,8 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Who may call an operation, as its OpenAPI description says it ({@link ApiDocumentation}): the security rules
- * ({@code AccessRules}) decide, this tells clients. An operation without it has no security requirement in the
- * document, which the document's validation test refuses, so a new endpoint cannot go undescribed.
+ * Who may call an operation, as its OpenAPI description tells clients ({@link ApiDocumentation}); {@code AccessRules}
+ * decide. The document's validation test refuses an operation without it, so no endpoint goes undescribed.
  */
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)

@@ -17,7 +17,6 @@ import io.swagger.v3.oas.models.security.OAuthFlows;
 import io.swagger.v3.oas.models.security.Scopes;
 import io.swagger.v3.oas.models.security.SecurityRequirement;
 import io.swagger.v3.oas.models.security.SecurityScheme;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import org.springdoc.core.customizers.GlobalOpenApiCustomizer;
@@ -30,9 +29,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplicat
 import org.springframework.context.annotation.Bean;
 
 /**
- * Every service's OpenAPI document ({@code /v3/api-docs}, springdoc) with what they all share: the OAuth2
- * client-credentials scheme of the frontends' authorization server (its token URL under the issuer), an operation's
- * security requirement and roles ({@link Access}), and RFC 9457 problems as every operation's error answer.
+ * Every service's OpenAPI document ({@code /v3/api-docs}, springdoc) with what all share: the authorization server's
+ * client-credentials scheme, operations' security requirements and roles ({@link Access}), RFC 9457 problems as errors.
  */
 @AutoConfiguration
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
@@ -46,7 +44,6 @@ public class ApiDocumentation {
 
     private static final String PROBLEM_JSON = "application/problem+json";
 
-    /** The document's frame: title, the token endpoint under the issuer, the problem schema. */
     @Bean
     @ConditionalOnMissingBean
     OpenAPI agoraOpenApi(AgoraSecurityProperties security, @Value("${spring.application.name:agora}") String name) {
@@ -66,12 +63,11 @@ public class ApiDocumentation {
                 .components(new Components().addSecuritySchemes(OAUTH2, oauth2).addSchemas(PROBLEM, problemSchema()));
     }
 
-    /** An operation's security requirement and roles from its {@link Access}. */
     @Bean
     GlobalOperationCustomizer agoraOperationAccess() {
         return (operation, handler) -> {
             Access access = handler.getMethodAnnotation(Access.class);
-            return access == null ? operation : secure(operation, Arrays.asList(access.value()), access.note());
+            return access == null ? operation : secure(operation, List.of(access.value()), access.note());
         };
     }
 
@@ -116,21 +112,16 @@ public class ApiDocumentation {
         return operation;
     }
 
-    /**
-     * Every error answer of the operation is a problem: error answers the document names get the problem schema
-     * when they have none of their own, and a {@code default} answer names the others.
-     */
+    /** Error answers as problems: the 4xx and 5xx answers the operation names, and a {@code default} for the others. */
     static void problemsFor(Operation operation) {
-        if (operation.getResponses() == null) return;
+        var responses = operation.getResponses();
+        if (responses == null) return;
         Content problem =
                 new Content().addMediaType(PROBLEM_JSON, new MediaType().schema(new Schema<>().$ref(PROBLEM)));
-        operation.getResponses().forEach((status, answer) -> {
+        responses.forEach((status, answer) -> {
             if (status.startsWith("4") || status.startsWith("5")) answer.setContent(problem);
         });
-        operation
-                .getResponses()
-                .putIfAbsent(
-                        "default",
-                        new ApiResponse().description("A problem (RFC 9457)").content(problem));
+        responses.putIfAbsent(
+                "default", new ApiResponse().description("A problem (RFC 9457)").content(problem));
     }
 }

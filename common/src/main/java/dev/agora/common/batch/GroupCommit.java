@@ -21,24 +21,21 @@ import org.slf4j.LoggerFactory;
  * for its answer: one writer thread takes every item waiting (up to {@code mostPerCommit}) and writes them together,
  * while the next ones gather behind that write. Nothing waits for a timer or for company.
  *
- * <p>Why {@code ownWrites} is 2 for the services' writers and not 1: while a caller's own write runs, the writer
- * thread is idle, so an item handed over then is taken at once and written alone beside that write, the commit it
- * would have cost on its caller's thread plus two hand-offs between threads. Written by its caller instead it costs
- * what it would without batching (and PostgreSQL's WAL flush can serve two commits that meet). The next item starts
- * the writer, and what arrives while that write runs shares the one after: hand-offs begin where commits start to be
- * shared.
+ * <p>Why {@code ownWrites} is 2 for the services' writers and not 1: while a caller's own write runs, the writer thread
+ * is idle, so an item handed over then is taken at once and written alone beside that write, the commit it would have
+ * cost on its caller's thread plus two hand-offs between threads. Written by its caller instead it costs what it would
+ * without batching (and PostgreSQL's WAL flush can serve two commits that meet). The next item starts the writer, and
+ * what arrives during that write shares the one after: hand-offs begin where commits start to be shared.
  *
  * <p>The write answers the items it decided. Every item it leaves unanswered (it failed, or gave some up) and every
  * item still waiting when the writer stops goes to {@code handBack}, and its caller writes it alone on its own thread,
- * so neither a failed batch nor one bad item strands the others. When the backlog is full (counted in
- * {@code backlogFull}) or the writer has stopped, the caller writes its item alone too, at the database's pace.
- * Answering an item twice must be harmless (a {@code CompletableFuture} keeps its first answer).
+ * so neither a failed batch nor one bad item strands the others. When the backlog is full (counted in {@code
+ * backlogFull}) or the writer has stopped, the caller writes its item alone too, at the database's pace. Answering an
+ * item twice must be harmless (a {@code CompletableFuture} keeps its first answer).
  *
  * <p>Why not a library: LMAX Disruptor batches the same way (its handlers' end-of-batch flag), but a ring of
  * preallocated events and its wait strategies buy nothing for callers that block on a database commit anyway, and
  * this is the whole of what its users (the services' writers and the order service's reservation sender) share.
- *
- * <p>Meters: {@code <meterPrefix>.waiting} (handed over, not yet taken) and {@code <meterPrefix>.waiting.capacity}.
  */
 public final class GroupCommit<T> implements AutoCloseable {
 
@@ -68,13 +65,7 @@ public final class GroupCommit<T> implements AutoCloseable {
     private volatile boolean stopping;
     private volatile boolean stopped;
 
-    /**
-     * Starts the writer thread, named {@code threadName}.
-     *
-     * @param ownWrites below how many writes under way a caller writes its own item ({@link Turn#WRITE_NOW})
-     * @param write writes a batch together and answers what it decided
-     * @param handBack tells an item's caller to write it alone
-     */
+    /** Starts the writer thread, named {@code threadName}, and registers the gauges of its backlog. */
     public GroupCommit(
             String threadName,
             int mostPerCommit,
@@ -102,10 +93,9 @@ public final class GroupCommit<T> implements AutoCloseable {
     }
 
     /**
-     * Writes {@code item} and returns its answer: {@code alone} on the caller's thread while fewer than
-     * {@code ownWrites} writes are under way, else the writer's answer, which {@code awaitAnswer} waits for and gives as
-     * null when the writer handed the item back; then, as when the backlog is full or the writer stopped, the caller
-     * writes it {@code alone} after all.
+     * Writes {@code item} and returns its answer: {@code alone} on the caller's thread while fewer than {@code
+     * ownWrites} writes are under way, else the writer's answer, which {@code awaitAnswer} waits for and gives as null
+     * when the writer handed the item back; then, as when the backlog is full or the writer stopped, {@code alone}.
      */
     public <R> R write(T item, Supplier<R> alone, Function<T, R> awaitAnswer) {
         switch (offer(item)) {
@@ -125,7 +115,7 @@ public final class GroupCommit<T> implements AutoCloseable {
         return alone.get();
     }
 
-    /** Writes the item alone on the caller's thread while fewer than {@code ownWrites} are under way, else hands it over. */
+    /** {@link Turn#WRITE_NOW} while fewer than {@code ownWrites} writes are under way, else hands the item over. */
     Turn offer(T item) {
         if (stopped) return Turn.WRITE_ALONE;
         for (int now = writing.get(); now < ownWrites; now = writing.get()) {

@@ -15,18 +15,17 @@ public record AgoraClients(@DefaultValue Map<String, Settings> clients) {
     /** A refused connection fails at once; this bounds an unroutable one (a nearby replica connects at once). */
     public static final Duration CONNECT_TIMEOUT = Duration.ofMillis(200);
 
-    /** The settings of {@code serviceId}, or the defaults when it is not configured. */
     public Settings of(String serviceId) {
         return clients.getOrDefault(serviceId, new Settings(Duration.ofSeconds(2), 200, null));
     }
 
     /**
-     * @param timeout how long an attempt waits for its answer (and for a pooled connection): above the slowest answer
-     *     a working replica may give, the timeouts of the tiers it calls included
-     * @param maxConcurrentCalls calls in flight (the service's Resilience4j bulkhead); more are refused at once
-     * @param notIdempotentTimeout the {@code timeout} of a call that is not idempotent ({@link ReplicaRetries}), never
-     *     repeated after a timeout: it waits for the replica's own bounded answer rather than turn a write applied late
-     *     into an unknown outcome. Never shorter than {@code timeout} ({@code 0}: {@code timeout})
+     * @param timeout how long an attempt waits for its answer or a pooled connection: above the slowest answer a
+     *     working replica may give, the timeouts of the tiers it calls included
+     * @param maxConcurrentCalls calls in flight (the service's bulkhead); more are refused at once
+     * @param notIdempotentTimeout the timeout of a call that is not idempotent ({@link ReplicaRetries}), never repeated
+     *     after a timeout: it waits for the replica's own bounded answer rather than turn a write applied late into an
+     *     unknown outcome. At least {@code timeout} ({@code 0}: {@code timeout})
      */
     public record Settings(
             @DefaultValue("2s") Duration timeout,

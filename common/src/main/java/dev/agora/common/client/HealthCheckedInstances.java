@@ -21,10 +21,9 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * Spring Cloud LoadBalancer's instance list of each called service, in its load-balancer context: the replicas
- * discovery knows whose readiness probe passed in the latest round ({@code spring.cloud.loadbalancer[.clients.<id>]
- * .health-check.*}), without those their breakers ejected ({@link #admitted}), and for a repeated attempt not the
- * replica that failed while another is left.
+ * Each called service's instance list, in its load-balancer context: the replicas discovery knows whose readiness probe
+ * passed in the latest round ({@code spring.cloud.loadbalancer[.clients.<id>].health-check.*}), less those their
+ * breakers ejected ({@link #admitted}), and for a repeated attempt not the replica that failed while another is left.
  */
 public class HealthCheckedInstances {
 
@@ -35,23 +34,20 @@ public class HealthCheckedInstances {
     /** Each probe bounded by the interval; closed (its pool's threads too) with the load-balancer context. */
     @Bean
     HttpComponentsClientHttpRequestFactory readinessProbeHttp(ConfigurableApplicationContext context, Environment env) {
-        var interval = interval(
-                context.getBean(LoadBalancerClientFactory.class),
-                env.getProperty(LoadBalancerClientFactory.PROPERTY_NAME));
-        var settings = new AgoraClients.Settings(interval, 4, null);
+        var loadBalancers = context.getBean(LoadBalancerClientFactory.class);
+        var settings = new AgoraClients.Settings(
+                interval(loadBalancers, env.getProperty(LoadBalancerClientFactory.PROPERTY_NAME)), 4, null);
         return new HttpComponentsClientHttpRequestFactory(LoadBalancedClients.pool("health-checks", settings, null));
     }
 
     @Bean
-    Probes readinessProbes(HttpComponentsClientHttpRequestFactory readinessProbeHttp) {
-        return new Probes(
-                RestClient.builder().requestFactory(readinessProbeHttp).build(), ConcurrentHashMap.newKeySet());
+    Probes readinessProbes(HttpComponentsClientHttpRequestFactory http) {
+        return new Probes(RestClient.builder().requestFactory(http).build(), ConcurrentHashMap.newKeySet());
     }
 
     /**
-     * What {@code withBlockingHealthChecks} builds, with {@link Probes} and the breakers' filter ({@link #admitted}).
-     * The filter overrides {@code get()} only: {@code get(Request)} defaults to it, and no supplier below reads the
-     * request.
+     * What {@code withBlockingHealthChecks} builds, with {@link Probes} and the breakers' filter ({@link #admitted}),
+     * which overrides only {@code get()}: {@code get(Request)} defaults to it and no supplier below reads the request.
      */
     @Bean
     ServiceInstanceListSupplier replicaInstanceList(ConfigurableApplicationContext context, Probes probes) {
@@ -115,8 +111,8 @@ public class HealthCheckedInstances {
                             .uri(replica + (path.startsWith("/") ? path : "/" + path))
                             .exchange((request, response) ->
                                     response.getStatusCode().value());
-                } catch (RuntimeException noAnswer) {
-                    // down, or slow: not known to be not ready
+                } catch (RuntimeException downOrSlow) {
+                    // not known to be not ready
                 }
                 if (status == null || status == 200) answeredNotReady.remove(replica);
                 else answeredNotReady.add(replica);

@@ -16,9 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
-import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
 import org.apache.hc.client5.http.impl.classic.HttpClients;
-import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
 import org.apache.hc.client5.http.protocol.HttpClientContext;
 import org.apache.hc.core5.util.TimeValue;
@@ -82,12 +80,10 @@ public class LoadBalancedClients implements DisposableBean {
         var poolTimeouts = meters.counter("agora.client.pool.timeouts", "service", serviceId);
         replicaBreakers.put(serviceId, new ReplicaBreakers(serviceId, breakers, own, interval, poolTimeouts));
         breakers.circuitBreaker(serviceId, serviceId).transitionToDisabledState();
-        bulkheads.addConfiguration(
-                serviceId,
-                BulkheadConfig.custom()
-                        .maxConcurrentCalls(own.maxConcurrentCalls())
-                        .maxWaitDuration(Duration.ZERO)
-                        .build());
+        var bulkhead = BulkheadConfig.custom()
+                .maxConcurrentCalls(own.maxConcurrentCalls())
+                .maxWaitDuration(Duration.ZERO);
+        bulkheads.addConfiguration(serviceId, bulkhead.build());
         Gauge.builder("agora.client.instances.admitted", () -> admitted(serviceId))
                 .tag("service", serviceId)
                 .register(meters);
@@ -101,7 +97,6 @@ public class LoadBalancedClients implements DisposableBean {
         return loadBalanced.requestInterceptor(replicaBreakers.get(serviceId)).build();
     }
 
-    /** The typed {@code @HttpExchange} client {@code api} of {@code serviceId} on its load-balanced builder. */
     public <T> T client(String serviceId, RestClient.Builder loadBalanced, Class<T> api) {
         return HttpServiceProxyFactory.builderFor(RestClientAdapter.create(restClient(serviceId, loadBalanced)))
                 .build()
@@ -111,7 +106,7 @@ public class LoadBalancedClients implements DisposableBean {
     /** Apache HttpClient 5, the fastest RestClient backend measured here; the load balancer retries, not it. */
     static CloseableHttpClient pool(String name, AgoraClients.Settings settings, MeterRegistry meters) {
         Timeout answer = Timeout.of(settings.timeout());
-        PoolingHttpClientConnectionManager pool = PoolingHttpClientConnectionManagerBuilder.create()
+        var pool = PoolingHttpClientConnectionManagerBuilder.create()
                 .setMaxConnPerRoute(settings.maxConcurrentCalls())
                 .setMaxConnTotal(settings.maxConcurrentCalls() * 2)
                 .setDefaultConnectionConfig(ConnectionConfig.custom()
@@ -122,7 +117,7 @@ public class LoadBalancedClients implements DisposableBean {
                         .build())
                 .build();
         if (meters != null) new PoolingHttpClientConnectionManagerMetricsBinder(pool, name).bindTo(meters);
-        HttpClientBuilder client = HttpClients.custom()
+        var client = HttpClients.custom()
                 .setConnectionManager(pool)
                 .setDefaultRequestConfig(RequestConfig.custom()
                         .setResponseTimeout(answer)
@@ -149,11 +144,10 @@ public class LoadBalancedClients implements DisposableBean {
     private long admitted(String serviceId) {
         var listed = loadBalancers.getObject().getInstance(serviceId, ServiceInstanceListSupplier.class);
         var now = Mono.from(listed.get()).onErrorComplete().block(Duration.ofSeconds(1));
-        return now == null
-                ? 0
-                : now.stream()
-                        .filter(i -> ReplicaBreakers.state(breakers, serviceId, i) != State.OPEN)
-                        .count();
+        if (now == null) return 0;
+        return now.stream()
+                .filter(i -> ReplicaBreakers.state(breakers, serviceId, i) != State.OPEN)
+                .count();
     }
 
     @Override

@@ -20,11 +20,10 @@ import org.springframework.http.client.ClientHttpRequestInterceptor;
 import org.springframework.http.client.ClientHttpResponse;
 
 /**
- * A Resilience4j breaker per replica of one service ({@code <service>@<host:port>}), recording each attempt on the
- * replica the load balancer chose for it: a refused connection ejects the replica at once, a run of failures (5xx,
- * timeouts, resets) by failure rate. The load balancer's list leaves ejected replicas out ({@link
- * HealthCheckedInstances#admitted}); an attempt its breaker does not permit (that list's last resort) is sent all the
- * same and not recorded.
+ * A Resilience4j breaker per replica of a service ({@code <service>@<host:port>}), recording each attempt on the
+ * replica the load balancer chose: a refused connection ejects it at once, a run of failures (5xx, timeouts, resets) by
+ * failure rate. The load balancer's list leaves ejected replicas out ({@link HealthCheckedInstances#admitted}); an
+ * attempt its breaker does not permit (that list's last resort) is sent all the same, unrecorded.
  */
 final class ReplicaBreakers implements ClientHttpRequestInterceptor {
 
@@ -49,18 +48,16 @@ final class ReplicaBreakers implements ClientHttpRequestInterceptor {
         this.serviceId = serviceId;
         this.registry = registry;
         this.poolTimeouts = poolTimeouts;
-        registry.addConfiguration(
-                serviceId,
-                CircuitBreakerConfig.custom()
-                        .slidingWindowSize(10)
-                        .minimumNumberOfCalls(5)
-                        .waitDurationInOpenState(interval.multipliedBy(2))
-                        .automaticTransitionFromOpenToHalfOpenEnabled(true)
-                        .permittedNumberOfCallsInHalfOpenState(2)
-                        .maxWaitDurationInHalfOpenState(
-                                own.timeout().plus(own.notIdempotentTimeout()).plusSeconds(1))
-                        .recordResult(status -> status instanceof Integer code && code >= 500)
-                        .build());
+        var config = CircuitBreakerConfig.custom()
+                .slidingWindowSize(10)
+                .minimumNumberOfCalls(5)
+                .waitDurationInOpenState(interval.multipliedBy(2))
+                .automaticTransitionFromOpenToHalfOpenEnabled(true)
+                .permittedNumberOfCallsInHalfOpenState(2)
+                .maxWaitDurationInHalfOpenState(
+                        own.timeout().plus(own.notIdempotentTimeout()).plusSeconds(1))
+                .recordResult(status -> status instanceof Integer code && code >= 500);
+        registry.addConfiguration(serviceId, config.build());
     }
 
     @Override

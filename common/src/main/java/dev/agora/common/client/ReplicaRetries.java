@@ -2,7 +2,6 @@ package dev.agora.common.client;
 
 import dev.agora.common.problem.ProblemTypes;
 import java.io.IOException;
-import java.io.InputStream;
 import java.util.Set;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.cloud.client.loadbalancer.ClientHttpResponseStatusCodeException;
@@ -18,15 +17,13 @@ import org.springframework.retry.backoff.BackOffPolicy;
 import org.springframework.retry.backoff.BackOffPolicyBuilder;
 import org.springframework.retry.backoff.NoBackOffPolicy;
 import tools.jackson.core.JacksonException;
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Spring Cloud LoadBalancer's retry ({@code spring.cloud.loadbalancer[.clients.<id>].retry.*}) told what its own policy
  * cannot say (common/README.md, "Extension points used"): which failed calls may be repeated on another replica (by
- * method, {@value #KEY}, {@code retry-on-all-operations}, or because nothing was applied), the pause before a repeat
- * that Spring Cloud gives reactive calls only, and why each attempt failed ({@value #CAUSE}) for the application's
- * {@link RetryListener}s.
+ * method, {@value #KEY}, {@code retry-on-all-operations}, or as nothing was applied), the pause before a repeat Spring
+ * Cloud gives only reactive calls, and why each attempt failed ({@value #CAUSE}) for {@link RetryListener}s.
  */
 public final class ReplicaRetries implements LoadBalancedRetryFactory {
 
@@ -43,7 +40,6 @@ public final class ReplicaRetries implements LoadBalancedRetryFactory {
         this.listeners = listeners.orderedStream().toArray(RetryListener[]::new);
     }
 
-    /** Whether a request may be applied twice without harm: by its method, or by the key it carries. */
     public static boolean idempotent(String method, boolean keyed) {
         return keyed || IDEMPOTENT.contains(method);
     }
@@ -70,9 +66,9 @@ public final class ReplicaRetries implements LoadBalancedRetryFactory {
     static String cause(Throwable failed, boolean chosen) {
         if (!chosen || ReplicaBreakers.neverSent(failed)) return "connect";
         if (!(failed instanceof ClientHttpResponseStatusCodeException answered)) return "io";
-        try (InputStream body = answered.getResponse().getBody()) {
+        try (var body = answered.getResponse().getBody()) {
             if (answered.getResponse().getStatusCode().value() != 503) return "server_error";
-            JsonNode type = JSON.readTree(body.readNBytes(8192)).get("type");
+            var type = JSON.readTree(body.readNBytes(8192)).get("type");
             return type != null && ProblemTypes.NOT_APPLIED.toString().equals(type.asString())
                     ? "refused"
                     : "server_error";

@@ -25,10 +25,7 @@ public class ClockAutoConfiguration {
         return properties.skew().isZero() ? Clock.systemUTC() : Clock.offset(Clock.systemUTC(), properties.skew());
     }
 
-    /**
-     * Measures only where there is a database; in a service without one the check is UNKNOWN. Named {@code clock} in
-     * the health endpoint and the readiness group; its gauge {@code agora.clock.offset} is bound as a meter binder.
-     */
+    /** Named {@code clock} in the health endpoint and readiness group; binds {@code agora.clock.offset} too. */
     @Bean
     DatabaseClock clockHealthIndicator(
             ObjectProvider<DataSource> database,

@@ -4,9 +4,8 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * One measurement of this instance's clock against the database's, NTP-style: the database's time minus the
- * midpoint of the query's round trip on the local clock. Positive: the database is ahead (this clock is behind).
- * Its error is at most half the round trip.
+ * One NTP-style measurement of this clock against the database's: the database's time minus the midpoint of the query's
+ * round trip on the local clock (positive: this clock is behind), with an error of at most half the round trip.
  */
 public record ClockOffset(Duration offset, Duration roundTrip, Instant measuredAt) {
 
@@ -28,8 +27,7 @@ public record ClockOffset(Duration offset, Duration roundTrip, Instant measuredA
 
     /** "812 ms ahead of the database" or "812 ms behind the database", as this instance's clock is. */
     public String describe() {
-        long millis = offset.abs().toMillis();
-        return millis + " ms " + (offset.isNegative() ? "ahead of" : "behind") + " the database";
+        return offset.abs().toMillis() + " ms " + (offset.isNegative() ? "ahead of" : "behind") + " the database";
     }
 
     public double offsetSeconds() {

@@ -4,9 +4,6 @@ import dev.agora.common.limits.BoundedExecutors;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
@@ -39,7 +36,7 @@ public final class DatabaseClock implements SmartLifecycle, HealthIndicator, Met
     private final ObjectProvider<MeterRegistry> meters;
     private volatile DataSource database;
     private volatile ClockOffset last;
-    /** When {@link #last} was taken, on {@link System#nanoTime()}, which, unlike the clock being measured, never jumps. */
+    /** When {@link #last} was taken, on {@link System#nanoTime()}: unlike the clock being measured, it never jumps. */
     private volatile long lastNanos;
 
     private volatile String lastFailure;
@@ -67,11 +64,11 @@ public final class DatabaseClock implements SmartLifecycle, HealthIndicator, Met
     }
 
     private void measure() {
-        try (Connection connection = database.getConnection();
-                PreparedStatement query = connection.prepareStatement("SELECT clock_timestamp()")) {
+        try (var connection = database.getConnection();
+                var query = connection.prepareStatement("SELECT clock_timestamp()")) {
             Instant before = local.instant();
             Instant databaseTime;
-            try (ResultSet row = query.executeQuery()) {
+            try (var row = query.executeQuery()) {
                 row.next();
                 databaseTime = row.getObject(1, OffsetDateTime.class).toInstant();
             }

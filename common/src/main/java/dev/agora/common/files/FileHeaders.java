@@ -1,7 +1,6 @@
 package dev.agora.common.files;
 
 import jakarta.servlet.http.HttpServletResponse;
-import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Locale;
@@ -55,17 +54,14 @@ public final class FileHeaders {
         return "\"" + hash + "\"";
     }
 
-    /**
-     * The {@code Content-Type} a download goes out with: the uploader's type when it is on the allow-list (with its
-     * charset for text), else {@code application/octet-stream}.
-     */
+    /** A download's {@code Content-Type}: the uploader's if allowed (with its charset for text), else octet-stream. */
     public static String servedType(String uploaded) {
         if (uploaded == null || uploaded.isBlank()) return MediaType.APPLICATION_OCTET_STREAM_VALUE;
         try {
             MediaType type = MediaType.parseMediaType(uploaded);
             String bare = (type.getType() + "/" + type.getSubtype()).toLowerCase(Locale.ROOT);
             if (!SERVED_TYPES.contains(bare)) return MediaType.APPLICATION_OCTET_STREAM_VALUE;
-            Charset charset = type.getCharset();
+            var charset = type.getCharset();
             return charset != null && bare.startsWith("text/") ? bare + ";charset=" + charset.name() : bare;
         } catch (IllegalArgumentException unparsableOrUnknownCharset) {
             return MediaType.APPLICATION_OCTET_STREAM_VALUE;
@@ -73,10 +69,8 @@ public final class FileHeaders {
     }
 
     /**
-     * The headers that keep a download inert wherever it is opened or embedded: a sandbox without scripts or the
-     * store's origin if a browser renders it ({@code Content-Security-Policy: sandbox}), no loading by other sites
-     * ({@code Cross-Origin-Resource-Policy: same-origin}) and no guessing of another type than the one sent ({@code
-     * X-Content-Type-Options: nosniff}). Set on every answer of a download, whoever answers it.
+     * Keeps a download inert wherever it is opened or embedded (set on every answer of one, whoever answers): sandboxed
+     * without scripts or the store's origin if a browser renders it, not loadable by other sites, its type not guessed.
      */
     public static void inert(HttpServletResponse response) {
         response.setHeader("Content-Security-Policy", "sandbox");

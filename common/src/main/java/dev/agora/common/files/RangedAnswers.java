@@ -5,7 +5,6 @@ import dev.agora.common.problem.ProblemTypes;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.util.List;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpRange;
 import org.springframework.http.HttpStatus;
@@ -14,9 +13,8 @@ import org.springframework.web.context.request.ServletWebRequest;
 /**
  * The part of a download that the request's conditions and range decide, the same wherever the bytes come from (a
  * catalog node's disk or object store, a frontend's memory): the entity tag and {@code Accept-Ranges}, 304 for a
- * matching {@code If-None-Match} (Spring's {@code checkNotModified}), 416 for a range past the end, else 200 or 206
- * (one {@code Range}, read by Spring's {@link HttpRange}, honoured only while {@code If-Range} names the current tag)
- * with its {@code Content-Range}.
+ * matching {@code If-None-Match}, 416 for a range past the end, else 200 or 206 (one {@code Range}, read by Spring's
+ * {@link HttpRange}, honoured only while {@code If-Range} names the current tag) with its {@code Content-Range}.
  */
 public final class RangedAnswers {
 
@@ -26,19 +24,14 @@ public final class RangedAnswers {
     public record Bytes(long first, long last) {}
 
     /**
-     * Answers what the conditions decide and tells which bytes, if any, the caller still sends (after its own content
-     * headers).
-     *
-     * @param etag the file's strong tag, quoted
-     * @param size the file's length in bytes
-     * @return the bytes to send; null when the answer is complete (304, 412 or 416)
+     * Answers what the conditions decide and returns the bytes the caller still sends (after its own content headers),
+     * or null when the answer is complete (304, 412 or 416). {@code etag} is the file's strong tag, quoted.
      */
     public static Bytes decide(HttpServletRequest request, HttpServletResponse response, String etag, long size)
             throws IOException {
         response.setHeader(HttpHeaders.ETAG, etag);
         response.setHeader(HttpHeaders.ACCEPT_RANGES, "bytes");
-        // Spring MVC's evaluation of the preconditions (RFC 9110 13.2: If-None-Match by weak comparison, If-Match),
-        // which sets the 304 (or 412) itself.
+        // Spring MVC's check of RFC 9110 13.2's preconditions (If-None-Match compared weakly, If-Match) sets 304/412.
         if (new ServletWebRequest(request, response).checkNotModified(etag)) return null;
         // If-Range: the part only while the client's copy is the current one (a strong tag, compared as is).
         String ifRange = request.getHeader(HttpHeaders.IF_RANGE);
@@ -71,7 +64,7 @@ public final class RangedAnswers {
      */
     static HttpRange single(String header) {
         try {
-            List<HttpRange> ranges = HttpRange.parseRanges(header);
+            var ranges = HttpRange.parseRanges(header);
             return ranges.size() == 1 ? ranges.getFirst() : null;
         } catch (IllegalArgumentException malformed) {
             return null;

@@ -17,13 +17,11 @@ import org.springframework.web.filter.OncePerRequestFilter;
 import org.springframework.web.util.ContentCachingRequestWrapper;
 
 /**
- * Refuses a request body larger than the limit with 413 problem+json: at once, unread, when its {@code
- * Content-Length} says so, and for a chunked body as soon as the handler has read one byte more than the limit
- * (Spring MVC answers the {@link ProblemException} the read throws). Paths whose handlers stream (file uploads) are
- * exempt and enforce their own limit.
- *
- * <p>Written here because neither layer below offers it for every request: Tomcat's {@code maxPostSize} covers only
- * form and multipart parsing and {@code maxSwallowSize} only what it discards after a response, and Spring MVC's
+ * Refuses a request body larger than the limit with 413 problem+json: at once, unread, when its {@code Content-Length}
+ * says so, and for a chunked body as soon as the handler has read one byte more than the limit (Spring MVC answers the
+ * {@link ProblemException} the read throws). Paths whose handlers stream (file uploads) are exempt and enforce their
+ * own limit. Written here because neither layer below offers it for every request: Tomcat's {@code maxPostSize} covers
+ * only form and multipart parsing and {@code maxSwallowSize} only what it discards after a response, and Spring MVC's
  * message converters read whatever arrives.
  */
 final class BodyLimitFilter extends OncePerRequestFilter {

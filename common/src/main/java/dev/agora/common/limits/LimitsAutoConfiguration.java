@@ -10,10 +10,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.core.Ordered;
 import org.springframework.util.unit.DataSize;
 
-/**
- * What one client may send: every service caps request bodies at {@link #MAX_BODY}, but for the paths its {@link
- * AccessRules#unboundedBodyPaths} name (file uploads).
- */
+/** Caps request bodies at {@link #MAX_BODY} but on the paths {@link AccessRules#unboundedBodyPaths} name (uploads). */
 @AutoConfiguration
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 public class LimitsAutoConfiguration {

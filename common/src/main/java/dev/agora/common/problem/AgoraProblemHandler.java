@@ -21,9 +21,8 @@ import org.springframework.web.method.annotation.HandlerMethodValidationExceptio
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 
 /**
- * Spring MVC's own problem+json answers ({@link ResponseEntityExceptionHandler}), each given a stable {@code type} by
- * its status ({@link ProblemTypes#of(HttpStatusCode)}) where Spring leaves {@code about:blank}, validation failures
- * with the invalid fields named, and whatever else a controller throws as a 500 that reveals nothing internal.
+ * Spring MVC's problem+json answers, typed by status ({@link ProblemTypes#of(HttpStatusCode)}) where Spring leaves
+ * {@code about:blank}, validation failures naming the invalid fields, and anything else as a 500 revealing nothing.
  */
 @RestControllerAdvice
 public class AgoraProblemHandler extends ResponseEntityExceptionHandler {

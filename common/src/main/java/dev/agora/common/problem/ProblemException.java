@@ -7,14 +7,12 @@ import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ProblemDetail;
 import org.springframework.web.ErrorResponseException;
 
-/**
- * An error meant for the client, rendered as RFC 9457 problem+json by {@link AgoraProblemHandler}.
- * Use it at the web edge only; domain code returns results instead.
- */
+/** A client-facing error as problem+json ({@link AgoraProblemHandler}); web edge only, domain code returns results. */
 public class ProblemException extends ErrorResponseException {
 
     public ProblemException(HttpStatus status, URI type, String detail) {
-        super(status, problem(status, type, detail), null);
+        super(status, ProblemDetail.forStatusAndDetail(status, detail), null);
+        setType(type);
     }
 
     private ProblemException(ProblemDetail body) {
@@ -44,11 +42,5 @@ public class ProblemException extends ErrorResponseException {
     /** 503 {@link ProblemTypes#NOT_APPLIED}: refused before anything of the request was applied; safe to send again. */
     public static ProblemException notApplied(String detail) {
         return new ProblemException(HttpStatus.SERVICE_UNAVAILABLE, ProblemTypes.NOT_APPLIED, detail);
-    }
-
-    private static ProblemDetail problem(HttpStatus status, URI type, String detail) {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
-        problem.setType(type);
-        return problem;
     }
 }

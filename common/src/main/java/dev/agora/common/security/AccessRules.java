@@ -9,27 +9,24 @@ import org.springframework.security.web.util.matcher.OrRequestMatcher;
 import org.springframework.security.web.util.matcher.RequestMatcher;
 
 /**
- * A service's own authorization rules, added to common's filter chain after the health and API-doc paths
- * and before its closing rule (any other request must be authenticated). Rules match the normalized path:
- * the firewall has already refused encoded slashes, dots, semicolons and {@code //}. The paths a feature serves
- * are its code's to name, not a deployment's, so the two lists below are here rather than in settings.
+ * A service's own authorization rules, between common's health and API-doc paths and its closing rule (anything else
+ * needs authentication), on the normalized path: the firewall has already refused encoded slashes, dots, semicolons and
+ * {@code //}. A feature's paths are its code's to name, not a deployment's, hence these lists rather than settings.
  */
 public interface AccessRules {
 
     void apply(AuthorizeHttpRequestsConfigurer<HttpSecurity>.AuthorizationManagerRequestMatcherRegistry requests);
 
     /**
-     * GET paths anyone may read without a token, answered by a stateless chain of their own ({@link
-     * AgoraSecurityAutoConfiguration#publicReads}); {@link #apply} must open them too, so the answer never depends on
-     * the chain.
+     * {@link AgoraSecurityAutoConfiguration#agoraPublicReads}, a stateless chain of their own, answers these GET paths
+     * anyone may read without a token; {@link #apply} must open them too, so no answer depends on the chain.
      */
     default List<String> publicReads() {
         return List.of();
     }
 
     /**
-     * Paths whose handlers stream their bodies under a limit of their own (file uploads), exempt from the body cap
-     * ({@code LimitsAutoConfiguration}).
+     * Upload paths, whose handlers stream bodies under their own limit: no body cap ({@code LimitsAutoConfiguration}).
      */
     default List<String> unboundedBodyPaths() {
         return List.of();
@@ -39,9 +36,8 @@ public interface AccessRules {
     static RequestMatcher anyOf(HttpMethod method, List<String> patterns) {
         if (patterns.isEmpty()) return request -> false;
         return new OrRequestMatcher(patterns.stream()
-                .map(pattern -> (RequestMatcher)
-                        PathPatternRequestMatcher.withDefaults().matcher(method, pattern.strip()))
-                .toList());
+                .map(pattern -> PathPatternRequestMatcher.withDefaults().matcher(method, pattern.strip()))
+                .toArray(RequestMatcher[]::new));
     }
 
     /** {@code rules} with the GET paths they open to anyone as public reads, and the paths they let stream bodies. */

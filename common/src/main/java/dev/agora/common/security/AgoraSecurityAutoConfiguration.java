@@ -1,7 +1,5 @@
 package dev.agora.common.security;
 
-import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.binder.MeterBinder;
 import org.apache.tomcat.util.buf.EncodedSolidusHandling;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -33,11 +31,10 @@ import org.springframework.security.web.util.matcher.RequestHeaderRequestMatcher
 import org.springframework.security.web.util.matcher.RequestMatcher;
 
 /**
- * Spring Security in every service, on its own defaults: a stateless resource server that accepts the authorization
- * server's JWTs (keys from its JWKS), answers refusals with problem+json, lets health probes and API docs through,
- * then the service's own {@link AccessRules}, and requires an authenticated caller for anything else. Spring
- * Security's {@code StrictHttpFirewall} runs before all of it and rejects encoded slashes, dot segments, semicolons
- * and {@code //}; its {@code DefaultBearerTokenResolver} reads the token.
+ * Spring Security in every service, on its own defaults: a stateless resource server for the authorization server's
+ * JWTs (keys from its JWKS) that refuses as problem+json, lets health probes and API docs through, applies the
+ * service's {@link AccessRules}, and authenticates anything else. Its {@code StrictHttpFirewall} runs first (rejecting
+ * encoded slashes, dot segments, semicolons, {@code //}); its {@code DefaultBearerTokenResolver} reads the token.
  */
 @AutoConfiguration(
         beforeName = {
@@ -55,13 +52,7 @@ public class AgoraSecurityAutoConfiguration {
     /** Where {@link #agoraPublicReads} stands among the filter chains: first. Other chains order after it. */
     public static final int PUBLIC_READS_ORDER = Ordered.HIGHEST_PRECEDENCE;
 
-    /** Most tokens a service remembers as verified; a client sends the same one for its whole lifetime. */
-    public static final long REMEMBERED_TOKENS = 10_000;
-
-    /**
-     * Tomcat would refuse an encoded slash or backslash itself, with an HTML page; passed through, Spring Security's
-     * firewall refuses it like every other path trick, as problem+json. Nothing routes on an encoded separator.
-     */
+    /** Tomcat would refuse an encoded (back)slash as HTML, the firewall as problem+json; nothing routes on one. */
     @Bean
     WebServerFactoryCustomizer<TomcatServletWebServerFactory> encodedSeparatorsToTheFirewall() {
         return factory -> factory.addConnectorCustomizers(connector -> {
@@ -73,34 +64,16 @@ public class AgoraSecurityAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     JwtDecoder jwtDecoder(AgoraSecurityProperties properties) {
-        return new VerifiedTokens(JwksFromAuthorities.decoder(properties), REMEMBERED_TOKENS);
+        return JwksFromAuthorities.decoder(properties);
     }
 
-    /** The remembered tokens against their bound; a token pushed out is only verified again on its next use. */
-    @Bean
-    MeterBinder verifiedTokenMetrics(ObjectProvider<JwtDecoder> decoders) {
-        return registry -> {
-            if (decoders.getIfAvailable() instanceof VerifiedTokens tokens) {
-                Gauge.builder("agora.security.tokens.remembered", tokens, VerifiedTokens::remembered)
-                        .description("Verified tokens remembered, at most agora.security.tokens.remembered.capacity")
-                        .register(registry);
-                Gauge.builder("agora.security.tokens.remembered.capacity", () -> REMEMBERED_TOKENS)
-                        .register(registry);
-            }
-        };
-    }
-
-    /**
-     * Spring Security observes every filter of its chain as Micrometer observations, dozens of timers per request;
-     * the requests are still observed as {@code http.server.requests}, refusals included.
-     */
+    /** No observation per filter (dozens of timers a request); {@code http.server.requests} still records refusals. */
     @Bean
     @ConditionalOnMissingBean
     SecurityObservationSettings securityUnobserved() {
         return SecurityObservationSettings.noObservations();
     }
 
-    /** A service's OAuth2 client is named after the service ({@code spring.application.name}). */
     @Bean
     @ConditionalOnMissingBean
     ServiceTokens serviceTokens(AgoraSecurityProperties properties, Environment environment) {
@@ -116,12 +89,10 @@ public class AgoraSecurityAutoConfiguration {
     }
 
     /**
-     * Anonymous public reads, a {@code GET} of a path one of the service's {@link AccessRules#publicReads} names that
-     * carries no {@code Authorization} header, need no identity, no session and no authorization decision, and they
-     * are the hottest requests of the system (lookups, searches, downloads): a stateless chain of their own, first
-     * among the chains. A read that carries a token goes to the resource server's chain, where a bad token is refused
-     * as everywhere. Public data may be cached, so the default {@code Cache-Control: no-store} is left out, and no page
-     * is read here (the pages have chains of their own), so the frame and XSS headers are too.
+     * Anonymous public reads need no identity, session or authorization decision and are the hottest requests (lookups,
+     * searches, downloads): a stateless chain of their own, first. A read with a token goes to the resource server's
+     * chain, which refuses a bad token as everywhere. Public data may be cached, so no {@code Cache-Control: no-store};
+     * no page is read here (pages have chains of their own), so no frame or XSS headers.
      */
     @Bean
     @Order(PUBLIC_READS_ORDER)
@@ -129,11 +100,9 @@ public class AgoraSecurityAutoConfiguration {
         var paths = rules.orderedStream()
                 .flatMap(rule -> rule.publicReads().stream())
                 .toList();
-        RequestMatcher publicReads = paths.isEmpty()
-                ? request -> false
-                : new AndRequestMatcher(
-                        new NegatedRequestMatcher(new RequestHeaderRequestMatcher(HttpHeaders.AUTHORIZATION)),
-                        AccessRules.anyOf(HttpMethod.GET, paths));
+        RequestMatcher publicReads = new AndRequestMatcher(
+                new NegatedRequestMatcher(new RequestHeaderRequestMatcher(HttpHeaders.AUTHORIZATION)),
+                AccessRules.anyOf(HttpMethod.GET, paths));
         return anonymousReads(http, publicReads)
                 .headers(headers -> headers.cacheControl(cache -> cache.disable())
                         .frameOptions(frames -> frames.disable())
@@ -142,9 +111,8 @@ public class AgoraSecurityAutoConfiguration {
     }
 
     /**
-     * A chain for requests that only read and need no identity: the firewall (every chain has it) and the security
-     * headers, stateless, nothing that remembers or refuses a caller. The caller's matcher must take only such
-     * requests; the frontend's anonymous page reads use it too.
+     * Only reads needing no identity (the frontend's anonymous pages too): the firewall (every chain has it) and
+     * security headers, stateless, nothing remembering or refusing a caller; {@code requests} must match only such.
      */
     public static HttpSecurity anonymousReads(HttpSecurity http, RequestMatcher requests) throws Exception {
         return stateless(http.securityMatcher(requests))
@@ -160,28 +128,21 @@ public class AgoraSecurityAutoConfiguration {
                 .logout(AbstractHttpConfigurer::disable);
     }
 
-    /**
-     * The token's {@code roles} claim ({@code ["customer"]}) as {@code ROLE_CUSTOMER} authorities, beside the scopes
-     * as {@code SCOPE_*}.
-     */
-    private static JwtAuthenticationConverter rolesAndScopes() {
-        var roles = new JwtGrantedAuthoritiesConverter();
-        roles.setAuthoritiesClaimName(Roles.CLAIM);
-        roles.setAuthorityPrefix("");
-        var upperCaseRoles = new SimpleAuthorityMapper();
-        upperCaseRoles.setConvertToUpperCase(true);
-        var converter = new JwtAuthenticationConverter();
-        converter.setJwtGrantedAuthoritiesConverter(new DelegatingJwtGrantedAuthoritiesConverter(
-                new JwtGrantedAuthoritiesConverter(), jwt -> upperCaseRoles.mapAuthorities(roles.convert(jwt))));
-        return converter;
-    }
-
     /** The resource server: every request that no chain before it took. Stateless; no browser sign-in here. */
     @Bean
     @Order(CHAIN_ORDER)
     SecurityFilterChain agoraResourceServer(
             HttpSecurity http, JwtDecoder decoder, ProblemSecurityHandlers problems, ObjectProvider<AccessRules> rules)
             throws Exception {
+        // The roles claim (["customer"]) as ROLE_CUSTOMER authorities, beside the scopes as SCOPE_*.
+        var roles = new JwtGrantedAuthoritiesConverter();
+        roles.setAuthoritiesClaimName(Roles.CLAIM);
+        roles.setAuthorityPrefix("");
+        var upperCaseRoles = new SimpleAuthorityMapper();
+        upperCaseRoles.setConvertToUpperCase(true);
+        var rolesAndScopes = new JwtAuthenticationConverter();
+        rolesAndScopes.setJwtGrantedAuthoritiesConverter(new DelegatingJwtGrantedAuthoritiesConverter(
+                new JwtGrantedAuthoritiesConverter(), jwt -> upperCaseRoles.mapAuthorities(roles.convert(jwt))));
         stateless(http)
                 .authorizeHttpRequests(requests -> {
                     // A path pattern ending in /** matches the path before it too (/actuator/health).
@@ -202,7 +163,7 @@ public class AgoraSecurityAutoConfiguration {
                     requests.anyRequest().authenticated();
                 })
                 .oauth2ResourceServer(
-                        server -> server.jwt(jwt -> jwt.decoder(decoder).jwtAuthenticationConverter(rolesAndScopes()))
+                        server -> server.jwt(jwt -> jwt.decoder(decoder).jwtAuthenticationConverter(rolesAndScopes))
                                 .authenticationEntryPoint(problems))
                 .exceptionHandling(
                         errors -> errors.authenticationEntryPoint(problems).accessDeniedHandler(problems));

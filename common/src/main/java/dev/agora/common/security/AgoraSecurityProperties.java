@@ -7,12 +7,10 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 /**
  * Who issues the tokens this service accepts, and who this service is when it calls another.
  *
- * @param issuer the {@code iss} every accepted token carries (the frontends' authorization server), also the base URL
- *     under which clients discover its endpoints; by default the local cluster's first frontend
- * @param authorities base URLs of the authorization server's replicas (the frontends): their
- *     {@code /oauth2/jwks} verifies tokens, their {@code /oauth2/token} issues this service's own; tried in order
- * @param clientSecret the secret of this service's OAuth2 client (named {@code spring.application.name}), for its
- *     calls to other services; blank when the service calls no other service
+ * @param issuer the {@code iss} of accepted tokens, also the base URL where clients discover the authorization server
+ * @param authorities base URLs of the authorization server's replicas (the frontends), tried in order: their
+ *     {@code /oauth2/jwks} verifies tokens, their {@code /oauth2/token} issues this service's own
+ * @param clientSecret this service's secret as OAuth2 client {@code spring.application.name}; blank if it calls none
  */
 @ConfigurationProperties("agora.security")
 public record AgoraSecurityProperties(String issuer, List<URI> authorities, String clientSecret) {

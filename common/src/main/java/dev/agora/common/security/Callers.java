@@ -35,10 +35,9 @@ public final class Callers {
     }
 
     private static boolean has(String authority) {
-        return current()
-                .map(a -> a.getAuthorities().stream()
-                        .map(GrantedAuthority::getAuthority)
-                        .anyMatch(authority::equals))
-                .orElse(false);
+        return current().stream()
+                .flatMap(a -> a.getAuthorities().stream())
+                .map(GrantedAuthority::getAuthority)
+                .anyMatch(authority::equals);
     }
 }

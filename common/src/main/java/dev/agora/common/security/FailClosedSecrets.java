@@ -12,12 +12,11 @@ import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.Profiles;
 
 /**
- * Refuses to start a service outside the {@code local} profile (the one the cluster launcher and the tests use)
- * while any of the {@link #SECRETS} its configuration names is blank, shorter than 32 bytes, a value known from
- * development, or a placeholder from {@code docker/.env.example}, and says which. A service
- * that started with a guessable secret would look healthy and be open. The S3 secret key ({@code
- * AWS_SECRET_ACCESS_KEY}, read by the AWS SDK) may legitimately be absent, where the instance's role supplies
- * credentials: absent or blank is fine, anything else is held to the same rules.
+ * Refuses to start a service outside the {@code local} profile (the cluster launcher's and the tests') while any of the
+ * {@link #SECRETS} its configuration names is blank, shorter than 32 bytes, a known development value or a placeholder
+ * from {@code docker/.env.example}, and says which: a service started with a guessable secret would look healthy and be
+ * open. The S3 secret key ({@code AWS_SECRET_ACCESS_KEY}, read by the AWS SDK) may be absent where the instance's role
+ * supplies credentials: absent or blank is fine, anything else meets the same rules.
  */
 public class FailClosedSecrets implements EnvironmentPostProcessor, Ordered {
 

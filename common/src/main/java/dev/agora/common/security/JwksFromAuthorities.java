@@ -7,7 +7,6 @@ import com.nimbusds.jose.util.DefaultResourceRetriever;
 import java.net.MalformedURLException;
 import java.net.URI;
 import java.net.URL;
-import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.security.oauth2.jwt.BadJwtException;
@@ -16,10 +15,9 @@ import org.springframework.security.oauth2.jwt.JwtValidators;
 import org.springframework.security.oauth2.jwt.NimbusJwtDecoder;
 
 /**
- * A JWT decoder whose keys come from the authorization server's replicas: each one's {@code /oauth2/jwks}, in
- * order, the next one when a replica does not answer (Nimbus's failover source). Keys are cached and refreshed
- * ahead of expiry; a token with a key id the cache does not know triggers at most one refresh a second, so
- * forged key ids cannot turn into a flood of requests to the frontends.
+ * A JWT decoder with the keys of the authorization server's replicas: each one's {@code /oauth2/jwks} in order, the
+ * next when one does not answer (Nimbus's failover source). Keys are cached and refreshed ahead of expiry; a token with
+ * a key id the cache does not know triggers at most one refresh a second, so forged key ids cannot flood the frontends.
  */
 public final class JwksFromAuthorities {
 
@@ -41,17 +39,10 @@ public final class JwksFromAuthorities {
                 throw new BadJwtException("No authorization server is configured to verify tokens");
             };
         }
-        NimbusJwtDecoder decoder =
-                NimbusJwtDecoder.withJwkSource(source(properties.authorities())).build();
-        decoder.setJwtValidator(JwtValidators.createDefaultWithIssuer(properties.issuer()));
-        return decoder;
-    }
-
-    private static JWKSource<SecurityContext> source(List<URI> authorities) {
         JWKSource<SecurityContext> source = null;
-        for (int i = authorities.size() - 1; i >= 0; i--) {
+        for (URI authority : properties.authorities().reversed()) {
             JWKSourceBuilder<SecurityContext> builder = JWKSourceBuilder.<SecurityContext>create(
-                            jwksUrl(authorities.get(i)),
+                            jwksUrl(authority),
                             new DefaultResourceRetriever(TIMEOUT_MILLIS, TIMEOUT_MILLIS, MAX_JWKS_BYTES))
                     .cache(CACHE_MILLIS, TIMEOUT_MILLIS)
                     .refreshAheadCache(REFRESH_AHEAD_MILLIS, true)
@@ -60,7 +51,9 @@ public final class JwksFromAuthorities {
             if (source != null) builder = builder.failover(source);
             source = builder.build();
         }
-        return source;
+        NimbusJwtDecoder decoder = NimbusJwtDecoder.withJwkSource(source).build();
+        decoder.setJwtValidator(JwtValidators.createDefaultWithIssuer(properties.issuer()));
+        return decoder;
     }
 
     private static URL jwksUrl(URI authority) {

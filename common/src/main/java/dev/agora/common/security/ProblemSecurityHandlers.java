@@ -16,9 +16,8 @@ import org.springframework.security.web.firewall.RequestRejectedException;
 import org.springframework.security.web.firewall.RequestRejectedHandler;
 
 /**
- * Spring Security's refusals as RFC 9457 problem+json, like every other error of the services: 401 for a
- * missing or invalid token (with the {@code WWW-Authenticate} challenge RFC 6750 asks for), 403 for a caller
- * without the right, 400 for a request the firewall rejects (encoded slash, dot segment, semicolon, {@code //}).
+ * Spring Security's refusals as RFC 9457 problem+json like other errors: 401 for a missing or invalid token (with RFC
+ * 6750's {@code WWW-Authenticate} challenge), 403 for a caller lacking the right, 400 for a path the firewall rejects.
  */
 public final class ProblemSecurityHandlers
         implements AuthenticationEntryPoint, AccessDeniedHandler, RequestRejectedHandler {
@@ -30,13 +29,10 @@ public final class ProblemSecurityHandlers
         boolean badToken = failure instanceof InvalidBearerTokenException;
         response.setHeader(
                 HttpHeaders.WWW_AUTHENTICATE, badToken ? "Bearer error=\"invalid_token\"" : "Bearer realm=\"agora\"");
-        ProblemResponses.write(
-                response,
-                HttpStatus.UNAUTHORIZED,
-                ProblemTypes.UNAUTHORIZED,
-                badToken
-                        ? "The bearer token is not valid (expired, wrongly signed or malformed)"
-                        : "A bearer token is required");
+        String detail = badToken
+                ? "The bearer token is not valid (expired, wrongly signed or malformed)"
+                : "A bearer token is required";
+        ProblemResponses.write(response, HttpStatus.UNAUTHORIZED, ProblemTypes.UNAUTHORIZED, detail);
     }
 
     @Override
@@ -50,10 +46,7 @@ public final class ProblemSecurityHandlers
     public void handle(HttpServletRequest request, HttpServletResponse response, RequestRejectedException rejected)
             throws IOException {
         if (response.isCommitted()) return;
-        ProblemResponses.write(
-                response,
-                HttpStatus.BAD_REQUEST,
-                ProblemTypes.BAD_REQUEST,
-                "The request path is not allowed (encoded or doubled separators, dot segments, semicolons)");
+        String detail = "The request path is not allowed (encoded or doubled separators, dot segments, semicolons)";
+        ProblemResponses.write(response, HttpStatus.BAD_REQUEST, ProblemTypes.BAD_REQUEST, detail);
     }
 }

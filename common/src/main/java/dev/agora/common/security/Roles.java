@@ -18,7 +18,7 @@ public final class Roles {
     /** The token claim that lists a caller's roles, lower case: {@code ["customer","trader"]}. */
     public static final String CLAIM = "roles";
 
-    /** The scope of service-to-service tokens; Spring Security names the authority {@code SCOPE_internal}. */
+    /** The scope of service-to-service tokens, and the authority Spring Security makes of it. */
     public static final String INTERNAL_SCOPE = "internal";
 
     public static final String INTERNAL_AUTHORITY = "SCOPE_" + INTERNAL_SCOPE;

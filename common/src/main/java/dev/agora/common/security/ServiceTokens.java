@@ -27,9 +27,8 @@ public interface ServiceTokens {
     String bearer();
 
     /**
-     * Tokens from the authorization server's {@code POST /oauth2/token} through Spring Security's OAuth2 client, which
-     * keeps each until a minute before it expires. A token request that cannot reach an authority goes to the next
-     * (the frontends are replicas of one authorization server); a refusal, such as a wrong secret, is final.
+     * Tokens from {@code POST /oauth2/token} via Spring Security's OAuth2 client, kept until a minute before they
+     * expire. A request that cannot reach an authority (a replica) goes to the next; a refusal (wrong secret) is final.
      */
     static ServiceTokens clientCredentials(String clientId, String secret, List<URI> authorities) {
         var registrations = new InMemoryClientRegistrationRepository(ClientRegistration.withRegistrationId("agora")

@@ -12,18 +12,15 @@ import java.math.BigDecimal;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Supplier;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.springframework.http.client.ClientHttpRequestInterceptor;
-import org.springframework.http.client.ClientHttpResponse;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * The {@code Server-Timing} entries of the request being handled on this thread: time spent in each tier,
- * in the database, and whether the cache hit. A tier's own entries come back with its answer and are passed
- * on under its name, so a buy through the frontend names {@code order}, {@code order.db},
- * {@code order.catalog}, {@code order.catalog.db} and each tier's {@code total}. Calls outside a request
- * (benchmarks, background work) record nothing.
+ * The {@code Server-Timing} entries of the request being handled on this thread: time spent in each tier, in the
+ * database, and whether the cache hit. A tier's own entries come back with its answer and are passed on under its name,
+ * so a buy through the frontend names {@code order}, {@code order.db}, {@code order.catalog}, {@code order.catalog.db}
+ * and each tier's {@code total}. Calls outside a request (benchmarks, background work) record nothing.
  */
 public final class ServerTiming {
 
@@ -39,7 +36,6 @@ public final class ServerTiming {
             Pattern.compile("\\s*([A-Za-z0-9._-]{1,64})\\s*;\\s*(dur|desc)=\"?([A-Za-z0-9._-]{1,32})\"?\\s*");
 
     private static final Pattern MILLIS = Pattern.compile("\\d{1,9}(\\.\\d{1,6})?");
-
     private static final int MAX_ENTRIES = 32;
 
     private final long startedNanos = System.nanoTime();
@@ -101,7 +97,7 @@ public final class ServerTiming {
      */
     public static ClientHttpRequestInterceptor relayingInterceptor() {
         return (request, body, execution) -> {
-            ClientHttpResponse response = execution.execute(request, body);
+            var response = execution.execute(request, body);
             ServerTiming timing = CURRENT.get();
             if (timing != null && timing.calling != null)
                 timing.relay(timing.calling, response.getHeaders().getFirst(HEADER));
@@ -114,7 +110,7 @@ public final class ServerTiming {
         if (header == null) return;
         int relayed = 0;
         for (String entry : header.split(",")) {
-            Matcher parsed = ENTRY.matcher(entry);
+            var parsed = ENTRY.matcher(entry);
             if (!parsed.matches()) continue;
             if (++relayed > MAX_ENTRIES) break;
             String name = tier + "." + parsed.group(1);
@@ -148,11 +144,8 @@ public final class ServerTiming {
         StringBuilder header = new StringBuilder(32 * (entries.size() + 1));
         for (Map.Entry<String, Object> entry : entries.entrySet()) {
             header.append(entry.getKey());
-            if (entry.getValue() instanceof Long nanos) {
-                appendDuration(header, nanos);
-            } else {
-                header.append(";desc=").append(entry.getValue());
-            }
+            if (entry.getValue() instanceof Long nanos) appendDuration(header, nanos);
+            else header.append(";desc=").append(entry.getValue());
             header.append(", ");
         }
         appendDuration(header.append("total"), System.nanoTime() - startedNanos);
@@ -165,17 +158,8 @@ public final class ServerTiming {
     }
 
     /**
-     * Puts a {@code Server-Timing} header on every response. The header has to go out with the status line,
-     * so it is added at the last moment before the body starts (or when the request ends without a body).
-     *
-     * <p>It also holds back {@code flushBuffer()} until the handler has returned. Spring flushes after writing
-     * a {@code ResponseEntity}, which commits the response before its length is known: the body then goes out
-     * chunked and its terminating chunk in a second write, after every filter has unwound, and the caller
-     * waits for that second write. Held back, a body that fits the container's buffer leaves in one write with
-     * a {@code Content-Length}. A body larger than the buffer still streams, and a request that went async gets
-     * its flushes passed through from then on. The async thread may flush before the request thread has seen that
-     * the request went async, so the wrapper's state is guarded by its lock: such a flush is held for that moment,
-     * then passed through, never lost.
+     * Puts a {@code Server-Timing} header on every response. The header has to go out with the status line, so it is
+     * added at the last moment before the body starts (or when the request ends without a body).
      */
     public static final class Filter extends OncePerRequestFilter {
 
@@ -187,7 +171,6 @@ public final class ServerTiming {
                 chain.doFilter(request, timed);
             } finally {
                 timed.addHeader();
-                if (request.isAsyncStarted()) timed.passFlushesThrough();
                 end();
             }
         }
@@ -195,10 +178,8 @@ public final class ServerTiming {
         private static final class TimedResponse extends HttpServletResponseWrapper {
 
             private final ServerTiming timing;
-            // Guarded by this: after startAsync, the request thread and the async thread both reach them.
+            // Guarded by this: after startAsync, the request thread and the async thread both reach it.
             private boolean added;
-            private boolean passFlushes;
-            private boolean flushHeld;
 
             TimedResponse(HttpServletResponse response, ServerTiming timing) {
                 super(response);
@@ -223,16 +204,10 @@ public final class ServerTiming {
                 return super.getWriter();
             }
 
-            synchronized void passFlushesThrough() throws IOException {
-                passFlushes = true;
-                if (flushHeld) super.flushBuffer();
-            }
-
             @Override
-            public synchronized void flushBuffer() throws IOException {
+            public void flushBuffer() throws IOException {
                 addHeader();
-                if (passFlushes) super.flushBuffer();
-                else flushHeld = true;
+                super.flushBuffer();
             }
 
             @Override

@@ -13,14 +13,11 @@ import org.springframework.core.env.MapPropertySource;
 
 /**
  * Traces are off unless {@code management.tracing.export.enabled} is {@code true}
- * ({@code MANAGEMENT_TRACING_EXPORT_ENABLED=true}, with {@code MANAGEMENT_OPENTELEMETRY_TRACING_EXPORT_OTLP_ENDPOINT}
- * naming the collector and {@code MANAGEMENT_TRACING_SAMPLING_PROBABILITY} what share of requests to record).
- *
- * <p>Spring Boot's own switch only removes the exporter: the tracer would still start a span, fill the MDC and
- * sample on every observation, and the JDBC proxy would observe every statement. Off must cost nothing on the hot
- * path, so with traces off the tracing auto-configurations are not applied at all (as if the libraries were absent)
- * and requests run exactly as they did before traces existed. Boot's default ({@code true}) is turned to
- * {@code false} here, so that its log correlation pattern agrees.
+ * ({@code MANAGEMENT_TRACING_EXPORT_ENABLED}; the collector and the share of requests recorded: common/README.md,
+ * "Traces"). Spring Boot's own switch only removes the exporter: the tracer would still start a span, fill the MDC and
+ * sample on every observation, and the JDBC proxy would observe every statement. Off must cost nothing on the hot path:
+ * with traces off the tracing auto-configurations are not applied at all, as if the libraries were absent. Boot's
+ * default ({@code true}) is turned to {@code false} here, so that its log correlation pattern agrees.
  */
 public class TracingSwitch implements EnvironmentPostProcessor {
 
@@ -52,9 +49,9 @@ public class TracingSwitch implements EnvironmentPostProcessor {
                     .addLast(new MapPropertySource("agoraTracingDefaults", Map.of(JDBC_INCLUDES, "QUERY")));
             return;
         }
-        Binder binder = Binder.get(environment);
-        Set<String> exclude = new LinkedHashSet<>(
-                binder.bind(EXCLUDE, Bindable.listOf(String.class)).orElse(List.of()));
+        Set<String> exclude = new LinkedHashSet<>(Binder.get(environment)
+                .bind(EXCLUDE, Bindable.listOf(String.class))
+                .orElse(List.of()));
         exclude.addAll(TRACING_AUTO_CONFIGURATIONS);
         environment
                 .getPropertySources()

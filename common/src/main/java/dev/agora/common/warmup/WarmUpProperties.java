@@ -19,10 +19,7 @@ public record WarmUpProperties(@DefaultValue("5000") int maxRequests, @DefaultVa
         OFF,
         /** Before the service reports ready: callers never meet a cold service, but readiness waits for the warm-up. */
         BEFORE_READY,
-        /**
-         * Before ready, then the service stops: the cluster launcher's AOT training run, whose JVM writes the cache
-         * when it exits, records a start plus these requests this way.
-         */
+        /** Before ready, then the service stops: the launcher's AOT training run (a start plus these requests). */
         TRAINING
     }
 

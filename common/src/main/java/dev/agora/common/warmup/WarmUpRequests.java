@@ -2,10 +2,7 @@ package dev.agora.common.warmup;
 
 import java.util.List;
 
-/**
- * A service's own warm-up requests ({@link WarmingUp}), as a bean: code, not a setting, since only the service knows
- * which of its requests change nothing.
- */
+/** A service's warm-up requests ({@link WarmingUp}): code, not a setting, since only it knows which change nothing. */
 @FunctionalInterface
 public interface WarmUpRequests {
 

@@ -29,11 +29,9 @@ import org.springframework.context.ApplicationListener;
 /**
  * Sends the service its own {@link WarmUpRequests} through its HTTP stack, Spring MVC, Jackson and database driver
  * until the JIT has compiled the hot part of it, as an application runner (after the web server started, before
- * Spring Boot publishes readiness), when {@link WarmUpProperties.Mode} says; in a training run it then stops the
- * service, whose JVM writes its AOT cache as it exits.
- *
- * <p>Why: on a small machine, JVMs that start together and then take load at once compile their request paths for
- * over a minute, and a cluster's first minute of buys then answers in seconds instead of milliseconds, or times out.
+ * readiness), when {@link WarmUpProperties.Mode} says; a training run then stops the service, whose JVM writes its AOT
+ * cache as it exits. Why: on a small machine, JVMs that start together and take load at once compile their request
+ * paths for over a minute, during which a cluster's buys take seconds instead of milliseconds, or time out.
  */
 // Where a mode is named; off (the default) leaves it idle. A plain property condition, not an expression on the
 // mode's value: no SpEL evaluated while the configuration is read at start.
@@ -76,7 +74,7 @@ public final class WarmingUp
         if (properties.mode() != WarmUpProperties.Mode.OFF) warmUp();
     }
 
-    /** A training run stops once the service first reports ready (a later change back to accepting traffic is no start). */
+    /** A training run stops once the service first reports ready (a later return to accepting traffic is no start). */
     @Override
     public void onApplicationEvent(AvailabilityChangeEvent<ReadinessState> event) {
         if (properties.mode() != WarmUpProperties.Mode.TRAINING

@@ -20,6 +20,7 @@ import org.springframework.util.StringUtils;
  */
 public class InstanceListEnvironmentPostProcessor implements EnvironmentPostProcessor {
 
+    /** Spring Cloud LoadBalancer's and CircuitBreaker's settings as replica calls need them; the file says why each. */
     private static final String DEFAULTS = "classpath:dev/agora/common/web/replica-call-defaults.properties";
 
     public static final List<String> SERVICES =
@@ -42,8 +43,6 @@ public class InstanceListEnvironmentPostProcessor implements EnvironmentPostProc
             environment.getPropertySources().addFirst(new MapPropertySource("agoraInstanceLists", properties));
         }
         try {
-            // Spring Cloud LoadBalancer's and CircuitBreaker's settings as replica calls need them, below every other
-            // source (the file says why each).
             environment.getPropertySources().addLast(new ResourcePropertySource("agoraReplicaCallDefaults", DEFAULTS));
         } catch (IOException e) {
             throw new UncheckedIOException(e);

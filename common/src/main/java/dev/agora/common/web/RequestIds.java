@@ -6,16 +6,14 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.UUID;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Pattern;
 import org.slf4j.MDC;
 import org.springframework.http.client.ClientHttpRequestInterceptor;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * Request-id propagation: every request carries an {@code X-Request-Id} (taken from the caller when it is
- * sane, made otherwise), it is logged through the MDC, echoed on the response, and forwarded on outgoing
- * calls made with {@link #propagatingInterceptor()}.
+ * Request-id propagation: every request carries an {@code X-Request-Id} (the caller's when sane, else a new one),
+ * logged through the MDC, echoed on the response, and forwarded on calls made with {@link #propagatingInterceptor()}.
  */
 public final class RequestIds {
 
@@ -25,25 +23,15 @@ public final class RequestIds {
 
     private RequestIds() {}
 
-    /**
-     * A request id only has to be unique enough to find a request's log lines, not unguessable: a random UUID from
-     * {@link ThreadLocalRandom} instead of {@link UUID#randomUUID()}, whose {@code SecureRandom} serializes every
-     * request thread on one lock around {@code /dev/urandom}.
-     */
-    static String newId() {
-        ThreadLocalRandom random = ThreadLocalRandom.current();
-        long most = (random.nextLong() & ~0xF000L) | 0x4000L; // version 4
-        long least = (random.nextLong() & 0x3FFFFFFFFFFFFFFFL) | 0x8000000000000000L; // IETF variant
-        return new UUID(most, least).toString();
-    }
-
     public static OncePerRequestFilter filter() {
         return new OncePerRequestFilter() {
             @Override
             protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
                     throws ServletException, IOException {
                 String given = request.getHeader(HEADER);
-                String id = given != null && SANE.matcher(given).matches() ? given : newId();
+                String id = given != null && SANE.matcher(given).matches()
+                        ? given
+                        : UUID.randomUUID().toString();
                 MDC.put(MDC_KEY, id);
                 response.setHeader(HEADER, id);
                 try {

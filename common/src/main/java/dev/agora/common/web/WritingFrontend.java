@@ -5,11 +5,10 @@ import org.springframework.web.context.request.RequestContextHolder;
 import org.springframework.web.context.request.ServletRequestAttributes;
 
 /**
- * Names the frontend instance a buy came through, from the frontend via the order service to the catalog, as a
- * header that travels like a request id: the frontend sets it on its order call, and every replica call made while
- * handling a request passes the request's own on ({@link #propagatingInterceptor()}), as it came. The catalog alone
- * reads it (its invalidation pusher leaves that frontend out of the acknowledgements it waits for); no use case
- * carries it.
+ * Names the frontend instance a buy came through, from the frontend via the order service to the catalog, as a header
+ * that travels like a request id: the frontend sets it on its order call, and every replica call made while handling a
+ * request passes the request's own on ({@link #propagatingInterceptor()}), as it came. The catalog alone reads it (its
+ * invalidation pusher leaves that frontend out of the acknowledgements it waits for); no use case carries it.
  */
 public final class WritingFrontend {
 
@@ -17,7 +16,6 @@ public final class WritingFrontend {
 
     private WritingFrontend() {}
 
-    /** Passes the header of the request being handled on to a call made while handling it. */
     public static ClientHttpRequestInterceptor propagatingInterceptor() {
         return (request, body, execution) -> {
             if (!request.getHeaders().containsHeader(HEADER)

@@ -271,21 +271,6 @@ class WebEdgeTest {
     }
 
     @Test
-    void aSmallResponseEntityGoesOutWithItsLengthNotChunked() throws Exception {
-        var created = post("/public/orders", "{\"name\": \"x\", \"quantity\": 2}");
-        assertThat(created.statusCode()).isEqualTo(201);
-        assertThat(created.headers().firstValue("Location")).contains("/public/orders/1");
-        assertThat(created.headers().firstValue("Transfer-Encoding")).isEmpty();
-        assertThat(created.headers().firstValueAsLong("Content-Length"))
-                .hasValue(created.body().getBytes(StandardCharsets.UTF_8).length);
-
-        var refused = get("/public/items/101", null, null);
-        assertThat(refused.headers().firstValue("Transfer-Encoding")).isEmpty();
-        assertThat(refused.headers().firstValueAsLong("Content-Length"))
-                .hasValue(refused.body().getBytes(StandardCharsets.UTF_8).length);
-    }
-
-    @Test
     void aResponseLargerThanTheBufferStillStreamsWhole() throws Exception {
         var large = get("/public/catalogue", null, null);
         assertThat(large.statusCode()).isEqualTo(200);
