@@ -54,7 +54,10 @@ class BoundsMetricsTest extends CatalogTestSupport {
                         "httpcomponents_httpclient_pool_total_max{httpclient=\"file-copies\"",
                         "agora_files_copies_pool_rejected_total",
                         // What a client may send: bodies refused (rate limits are the frontend's alone).
-                        "agora_limits_body_rejected_total"));
+                        "agora_limits_body_rejected_total",
+                        // Verified tokens remembered against their bound.
+                        "agora_security_tokens_remembered ",
+                        "agora_security_tokens_remembered_capacity"));
     }
 
     /**

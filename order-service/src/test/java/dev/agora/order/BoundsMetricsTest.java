@@ -37,7 +37,9 @@ class BoundsMetricsTest extends OrderTestSupport {
                         "httpcomponents_httpclient_pool_total_max{httpclient=\"catalog-service\"",
                         // The clock's measuring thread.
                         "executor_queued_tasks{name=\"agora.clock\"",
-                        // What a client may send (rate limits are the frontend's alone).
-                        "agora_limits_body_rejected_total"));
+                        // What a client may send (rate limits are the frontend's alone), and the verified tokens
+                        // remembered.
+                        "agora_limits_body_rejected_total",
+                        "agora_security_tokens_remembered_capacity"));
     }
 }

@@ -1,5 +1,7 @@
 package dev.agora.common.security;
 
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import org.apache.tomcat.util.buf.EncodedSolidusHandling;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -52,6 +54,9 @@ public class AgoraSecurityAutoConfiguration {
     /** Where {@link #agoraPublicReads} stands among the filter chains: first. Other chains order after it. */
     public static final int PUBLIC_READS_ORDER = Ordered.HIGHEST_PRECEDENCE;
 
+    /** Most tokens a service remembers as verified; a client sends the same one for its whole lifetime. */
+    public static final long REMEMBERED_TOKENS = 10_000;
+
     /** Tomcat would refuse an encoded (back)slash as HTML, the firewall as problem+json; nothing routes on one. */
     @Bean
     WebServerFactoryCustomizer<TomcatServletWebServerFactory> encodedSeparatorsToTheFirewall() {
@@ -64,7 +69,21 @@ public class AgoraSecurityAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     JwtDecoder jwtDecoder(AgoraSecurityProperties properties) {
-        return JwksFromAuthorities.decoder(properties);
+        return new VerifiedTokens(JwksFromAuthorities.decoder(properties), REMEMBERED_TOKENS);
+    }
+
+    /** The remembered tokens against their bound; a token pushed out is only verified again on its next use. */
+    @Bean
+    MeterBinder verifiedTokenMetrics(ObjectProvider<JwtDecoder> decoders) {
+        return registry -> {
+            if (decoders.getIfAvailable() instanceof VerifiedTokens tokens) {
+                Gauge.builder("agora.security.tokens.remembered", tokens, VerifiedTokens::remembered)
+                        .description("Verified tokens remembered, at most agora.security.tokens.remembered.capacity")
+                        .register(registry);
+                Gauge.builder("agora.security.tokens.remembered.capacity", () -> REMEMBERED_TOKENS)
+                        .register(registry);
+            }
+        };
     }
 
     /** No observation per filter (dozens of timers a request); {@code http.server.requests} still records refusals. */

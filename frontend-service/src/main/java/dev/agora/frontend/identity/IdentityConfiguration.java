@@ -9,6 +9,7 @@ import dev.agora.common.security.FailClosedSecrets;
 import dev.agora.common.security.ProblemSecurityHandlers;
 import dev.agora.common.security.Roles;
 import dev.agora.common.security.ServiceTokens;
+import dev.agora.common.security.VerifiedTokens;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.util.List;
@@ -146,7 +147,7 @@ class IdentityConfiguration {
     JwtDecoder jwtDecoder(JWKSource<SecurityContext> keys, AgoraSecurityProperties security) {
         NimbusJwtDecoder decoder = NimbusJwtDecoder.withJwkSource(keys).build();
         decoder.setJwtValidator(JwtValidators.createDefaultWithIssuer(security.issuer()));
-        return decoder;
+        return new VerifiedTokens(decoder, AgoraSecurityAutoConfiguration.REMEMBERED_TOKENS);
     }
 
     @Bean

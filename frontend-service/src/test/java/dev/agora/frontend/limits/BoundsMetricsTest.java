@@ -110,7 +110,8 @@ class BoundsMetricsTest {
                         "agora_limits_rejected_total{limit=\"buys\"",
                         "agora_limits_rejected_total{limit=\"sign-in\"",
                         "agora_limits_callers{per=\"ADDRESS\"",
-                        "agora_limits_callers_capacity{per=\"CALLER\""));
+                        "agora_limits_callers_capacity{per=\"CALLER\"",
+                        "agora_security_tokens_remembered_capacity"));
     }
 
     @Test
