@@ -2,8 +2,6 @@ package dev.agora.common;
 
 import dev.agora.common.problem.AgoraProblemHandler;
 import dev.agora.common.timing.ServerTiming;
-import dev.agora.common.warmup.WarmUpProperties;
-import dev.agora.common.warmup.WarmingUp;
 import dev.agora.common.web.RequestIds;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
@@ -12,7 +10,6 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
@@ -20,13 +17,12 @@ import org.springframework.core.Ordered;
 import org.springframework.core.env.Environment;
 
 /**
- * Wires the shared web edge into every service: problem+json, request ids, Server-Timing, and the warm-up before
- * readiness when it is asked for. Security is {@code AgoraSecurityAutoConfiguration}'s.
+ * Wires the shared web edge into every service: problem+json, request ids and Server-Timing. Security is
+ * {@code AgoraSecurityAutoConfiguration}'s.
  */
 @AutoConfiguration
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
-@EnableConfigurationProperties(WarmUpProperties.class)
-@Import({AgoraProblemHandler.class, WarmingUp.class})
+@Import(AgoraProblemHandler.class)
 public class AgoraCommonAutoConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(AgoraCommonAutoConfiguration.class);

@@ -3,7 +3,6 @@ package dev.agora.common;
 import dev.agora.common.problem.ProblemException;
 import dev.agora.common.security.AccessRules;
 import dev.agora.common.security.Roles;
-import dev.agora.common.warmup.WarmUpRequests;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.NotBlank;
@@ -49,26 +48,13 @@ public class CommonTestApplication {
                         .hasRole(Roles.ADMIN));
     }
 
-    /** A read, a write refused as invalid, and an internal read that needs the service's own token. */
-    @Bean
-    WarmUpRequests testWarmUp() {
-        return () -> List.of(
-                "GET /public/items/1", "POST /public/items {\"name\": \"\", \"quantity\": 1}", "GET /internal/ping");
-    }
-
     record Item(@NotBlank String name, @Positive @Max(1000) int quantity) {}
 
     @RestController
     public static class Endpoints {
 
-        private final AtomicInteger itemReads = new AtomicInteger();
         /** Holds the latest {@code /public/ticker} call's second line until {@link #sendSecondTick()}. */
         private final AtomicReference<CountDownLatch> secondTick = new AtomicReference<>();
-
-        /** How many times an item was read since start. */
-        public int itemReads() {
-            return itemReads.get();
-        }
 
         /** Lets the latest ticker send its second line. */
         public void sendSecondTick() {
@@ -88,7 +74,6 @@ public class CommonTestApplication {
 
         @GetMapping("/public/items/{id}")
         Map<String, Long> item(@PathVariable long id) {
-            itemReads.incrementAndGet();
             if (id > 100) throw ProblemException.notFound("No item " + id);
             return Map.of("id", id);
         }

@@ -33,13 +33,11 @@ public record AgoraClients(@DefaultValue Map<String, Settings> clients) {
             @DefaultValue("0ms") Duration notIdempotentTimeout) {
 
         public Settings {
-            if (!timeout.isPositive() || maxConcurrentCalls < 1) {
+            if (!timeout.isPositive() || maxConcurrentCalls < 1)
                 throw new IllegalArgumentException(
                         "agora.clients.*: timeouts and max-concurrent-calls must be positive");
-            }
-            if (notIdempotentTimeout == null || notIdempotentTimeout.compareTo(timeout) < 0) {
+            if (notIdempotentTimeout == null || notIdempotentTimeout.compareTo(timeout) < 0)
                 notIdempotentTimeout = timeout;
-            }
         }
     }
 }

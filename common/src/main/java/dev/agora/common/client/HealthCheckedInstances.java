@@ -2,23 +2,20 @@ package dev.agora.common.client;
 
 import io.github.resilience4j.circuitbreaker.CircuitBreaker.State;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
-import java.net.URI;
-import java.time.Duration;
+import java.io.IOException;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.cloud.client.ServiceInstance;
 import org.springframework.cloud.loadbalancer.core.DelegatingServiceInstanceListSupplier;
-import org.springframework.cloud.loadbalancer.core.HealthCheckServiceInstanceListSupplier;
 import org.springframework.cloud.loadbalancer.core.ServiceInstanceListSupplier;
 import org.springframework.cloud.loadbalancer.support.LoadBalancerClientFactory;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
-import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
+import org.springframework.http.client.SimpleClientHttpRequestFactory;
 import org.springframework.web.client.RestClient;
 import reactor.core.publisher.Flux;
-import reactor.core.publisher.Mono;
 
 /**
  * Each called service's instance list, in its load-balancer context: the replicas discovery knows whose readiness probe
@@ -27,43 +24,43 @@ import reactor.core.publisher.Mono;
  */
 public class HealthCheckedInstances {
 
-    static Duration interval(LoadBalancerClientFactory loadBalancers, String serviceId) {
-        return loadBalancers.getProperties(serviceId).getHealthCheck().getInterval();
-    }
-
-    /** Each probe bounded by the interval; closed (its pool's threads too) with the load-balancer context. */
-    @Bean
-    HttpComponentsClientHttpRequestFactory readinessProbeHttp(ConfigurableApplicationContext context, Environment env) {
-        var loadBalancers = context.getBean(LoadBalancerClientFactory.class);
-        var settings = new AgoraClients.Settings(
-                interval(loadBalancers, env.getProperty(LoadBalancerClientFactory.PROPERTY_NAME)), 4, null);
-        return new HttpComponentsClientHttpRequestFactory(LoadBalancedClients.pool("health-checks", settings, null));
-    }
-
-    @Bean
-    Probes readinessProbes(HttpComponentsClientHttpRequestFactory http) {
-        return new Probes(RestClient.builder().requestFactory(http).build(), ConcurrentHashMap.newKeySet());
-    }
-
     /**
-     * What {@code withBlockingHealthChecks} builds, with {@link Probes} and the breakers' filter ({@link #admitted}),
-     * which overrides only {@code get()}: {@code get(Request)} defaults to it and no supplier below reads the request.
+     * What {@code withBlockingHealthChecks} builds on a probe client that notes which replicas answered "not ready"
+     * (by {@code host:port}), and the breakers' filter ({@link #admitted}), which overrides only {@code get()}:
+     * {@code get(Request)} defaults to it and no supplier below reads the request.
      */
     @Bean
-    ServiceInstanceListSupplier replicaInstanceList(ConfigurableApplicationContext context, Probes probes) {
-        ServiceInstanceListSupplier[] configured = new ServiceInstanceListSupplier[1];
+    ServiceInstanceListSupplier replicaInstanceList(ConfigurableApplicationContext context, Environment env) {
+        var http = new SimpleClientHttpRequestFactory();
+        http.setConnectTimeout(AgoraClients.CONNECT_TIMEOUT);
+        var serviceId = env.getProperty(LoadBalancerClientFactory.PROPERTY_NAME);
+        var loadBalancing = context.getBean(LoadBalancerClientFactory.class).getProperties(serviceId);
+        http.setReadTimeout(loadBalancing.getHealthCheck().getInterval());
+        Set<String> answeredNotReady = ConcurrentHashMap.newKeySet();
+        var probes = RestClient.builder()
+                .requestFactory(http)
+                .requestInterceptor((request, body, execution) -> {
+                    String replica = request.getURI().getRawAuthority();
+                    try {
+                        var response = execution.execute(request, body);
+                        if (response.getStatusCode().value() == 200) answeredNotReady.remove(replica);
+                        else answeredNotReady.add(replica);
+                        return response;
+                    } catch (IOException downOrSlow) {
+                        answeredNotReady.remove(replica); // not known to be not ready
+                        throw downOrSlow;
+                    }
+                })
+                .build();
         var breakers = context.getBean(CircuitBreakerRegistry.class);
         return ServiceInstanceListSupplier.builder()
                 .withBlockingDiscoveryClient()
-                .with((ignored, discovered) -> {
-                    configured[0] = discovered;
-                    return new HealthCheckServiceInstanceListSupplier(
-                            discovered, context.getBean(LoadBalancerClientFactory.class), probes::alive);
-                })
+                .withBlockingHealthChecks(probes)
                 .with((ignored, checked) -> new DelegatingServiceInstanceListSupplier(checked) {
                     @Override
                     public Flux<List<ServiceInstance>> get() {
-                        return admitted(getDelegate().get(), breakers, getServiceId(), configured[0], probes);
+                        var configured = ((DelegatingServiceInstanceListSupplier) checked).getDelegate();
+                        return admitted(getDelegate().get(), breakers, getServiceId(), configured, answeredNotReady);
                     }
                 })
                 .withRetryAwareness()
@@ -81,12 +78,12 @@ public class HealthCheckedInstances {
             CircuitBreakerRegistry breakers,
             String serviceId,
             ServiceInstanceListSupplier configured,
-            Probes probes) {
+            Set<String> answeredNotReady) {
         return healthChecked.flatMap(checked -> {
             if (checked.isEmpty()) {
                 return configured.get().take(1).map(known -> known.stream()
                         .filter(i -> ReplicaBreakers.state(breakers, serviceId, i) == State.CLOSED
-                                && !probes.answeredNotReady().contains(i.getUri()))
+                                && !answeredNotReady.contains(i.getHost() + ":" + i.getPort()))
                         .toList());
             }
             var closed = checked.stream()
@@ -94,30 +91,5 @@ public class HealthCheckedInstances {
                     .toList();
             return Flux.just(closed.isEmpty() ? checked : closed);
         });
-    }
-
-    /**
-     * The readiness probe, remembering which replicas answered "not ready": such a replica is alive and must get no
-     * calls, while one that did not answer may be down or only slow on a starved machine.
-     */
-    record Probes(RestClient probes, Set<URI> answeredNotReady) {
-
-        Mono<Boolean> alive(ServiceInstance instance, String path) {
-            return Mono.fromCallable(() -> {
-                URI replica = instance.getUri();
-                Integer status = null;
-                try {
-                    status = probes.get()
-                            .uri(replica + (path.startsWith("/") ? path : "/" + path))
-                            .exchange((request, response) ->
-                                    response.getStatusCode().value());
-                } catch (RuntimeException downOrSlow) {
-                    // not known to be not ready
-                }
-                if (status == null || status == 200) answeredNotReady.remove(replica);
-                else answeredNotReady.add(replica);
-                return status != null && status == 200;
-            });
-        }
     }
 }

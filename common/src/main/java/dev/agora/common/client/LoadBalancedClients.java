@@ -76,7 +76,11 @@ public class LoadBalancedClients implements DisposableBean {
 
     private CloseableHttpClient setUp(String serviceId) {
         AgoraClients.Settings own = settings.of(serviceId);
-        Duration interval = HealthCheckedInstances.interval(loadBalancers.getObject(), serviceId);
+        var interval = loadBalancers
+                .getObject()
+                .getProperties(serviceId)
+                .getHealthCheck()
+                .getInterval();
         var poolTimeouts = meters.counter("agora.client.pool.timeouts", "service", serviceId);
         replicaBreakers.put(serviceId, new ReplicaBreakers(serviceId, breakers, own, interval, poolTimeouts));
         breakers.circuitBreaker(serviceId, serviceId).transitionToDisabledState();
@@ -104,7 +108,7 @@ public class LoadBalancedClients implements DisposableBean {
     }
 
     /** Apache HttpClient 5, the fastest RestClient backend measured here; the load balancer retries, not it. */
-    static CloseableHttpClient pool(String name, AgoraClients.Settings settings, MeterRegistry meters) {
+    private static CloseableHttpClient pool(String name, AgoraClients.Settings settings, MeterRegistry meters) {
         Timeout answer = Timeout.of(settings.timeout());
         var pool = PoolingHttpClientConnectionManagerBuilder.create()
                 .setMaxConnPerRoute(settings.maxConcurrentCalls())
@@ -116,7 +120,7 @@ public class LoadBalancedClients implements DisposableBean {
                         .setValidateAfterInactivity(TimeValue.ofSeconds(1))
                         .build())
                 .build();
-        if (meters != null) new PoolingHttpClientConnectionManagerMetricsBinder(pool, name).bindTo(meters);
+        new PoolingHttpClientConnectionManagerMetricsBinder(pool, name).bindTo(meters);
         var client = HttpClients.custom()
                 .setConnectionManager(pool)
                 .setDefaultRequestConfig(RequestConfig.custom()

@@ -17,8 +17,7 @@ import org.springframework.context.annotation.Import;
 /**
  * Replica calls for a service with Spring Cloud LoadBalancer, spring-retry and Spring Cloud CircuitBreaker (frontend,
  * order service): health-checked instance lists ({@link HealthCheckedInstances}), {@link ReplicaRetries}, and the
- * Resilience4j registries Spring Cloud CircuitBreaker takes. Resilience4j's Boot 4 starter would make them, but it
- * also keeps every breaker's and bulkhead's last events in a buffer, work on every call, and binds its own meters.
+ * Resilience4j registries Spring Cloud CircuitBreaker takes (Resilience4j's Boot 4 starter would also buffer events).
  */
 @AutoConfiguration(
         afterName = {

@@ -14,7 +14,7 @@ import org.springframework.cloud.loadbalancer.blocking.retry.BlockingLoadBalance
 import org.springframework.cloud.loadbalancer.support.LoadBalancerClientFactory;
 import org.springframework.retry.RetryListener;
 import org.springframework.retry.backoff.BackOffPolicy;
-import org.springframework.retry.backoff.BackOffPolicyBuilder;
+import org.springframework.retry.backoff.FixedBackOffPolicy;
 import org.springframework.retry.backoff.NoBackOffPolicy;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
@@ -52,10 +52,9 @@ public final class ReplicaRetries implements LoadBalancedRetryFactory {
     @Override
     public BackOffPolicy createBackOffPolicy(String serviceId) {
         var backoff = loadBalancers.getProperties(serviceId).getRetry().getBackoff();
-        if (!backoff.isEnabled()) return new NoBackOffPolicy();
-        return BackOffPolicyBuilder.newBuilder()
-                .delay(backoff.getMinBackoff().toMillis())
-                .build();
+        var pause = new FixedBackOffPolicy();
+        pause.setBackOffPeriod(backoff.getMinBackoff().toMillis());
+        return backoff.isEnabled() ? pause : new NoBackOffPolicy();
     }
 
     @Override

@@ -6,6 +6,7 @@ import dev.agora.local.cluster.FreePorts;
 import dev.agora.local.cluster.LocalProfile;
 import dev.agora.local.postgres.DatabaseOwners;
 import dev.agora.local.postgres.PostgresServer;
+import dev.agora.local.process.AotTraining;
 import dev.agora.local.process.ServiceProcess;
 import java.io.IOException;
 import java.net.URI;
@@ -168,14 +169,8 @@ final class BookstoreTraining {
         DatabaseOwners.Login login = DatabaseOwners.ensure(
                 postgres, DATABASE_PREFIX + tier.database().orElseThrow());
         env.putAll(LocalProfile.database(login));
-        List<String> options = new ArrayList<>(jvmOptions);
-        options.add("-XX:AOTCacheOutput=" + cache(trainee));
-        // The launcher sends the workload; the services' own warm-up would add refusals to the profiles.
-        options.add("-Dagora.warm-up.mode=off");
-        // The run's requests are no one's work: a trace collector would see them as traces of their own.
-        options.add("-Dmanagement.tracing.export.enabled=false");
         return ServiceProcess.builder(tier.service() + "-training", trainee.jar(), ports.get(tier))
-                .jvmOptions(options)
+                .jvmOptions(AotTraining.jvmOptions(jvmOptions, cache(trainee)))
                 .env(env)
                 .logFile(trainee.directory().resolve("training.log"))
                 .build();

@@ -692,7 +692,6 @@ final class ClusterStarter {
             EmbeddedPostgresServer postgres,
             Map<Tier, DatabaseOwners.Login> databaseLogins) {
         Map<String, String> trainingEnvironment = new LinkedHashMap<>(environment(tier, 1, postgres, databaseLogins));
-        trainingEnvironment.put("PORT", "0");
         trainingEnvironment.put("AGORA_EXCHANGE_TCP_PORT", "0");
         boolean before = training == Cluster.AotTraining.BEFORE_START;
         if (before) {

@@ -2,7 +2,6 @@ package dev.agora.local.process;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 
 /** Finds the runnable jars of the reactor's services, from the repository root or any folder below it. */
 public final class ServiceJars {
@@ -35,24 +34,5 @@ public final class ServiceJars {
     /** The java executable of the running JVM, so children run on the same JDK as their parent. */
     public static String javaExecutable() {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    }
-
-    /**
-     * The arguments of one JDK 25 AOT training run of a service's {@code application} jar, after its JVM options: the
-     * cache to write, then common's WarmingUp sending {@code requests} of its own requests before readiness and
-     * stopping the service once ready, on any free loopback port. The launcher's caches and the tests' share them.
-     * Traces stay off in training even when the instance's environment turns them on: the run's own requests are
-     * no one's work, and a collector (or a test's receiver) would see them as traces of their own.
-     */
-    public static List<String> aotTrainingArguments(Path cache, Path application, int requests) {
-        return List.of(
-                "-XX:AOTCacheOutput=" + cache,
-                "-Dagora.warm-up.mode=training",
-                "-Dagora.warm-up.max-requests=" + requests,
-                "-Dmanagement.tracing.export.enabled=false",
-                "-jar",
-                application.toString(),
-                "--server.port=0",
-                "--server.address=127.0.0.1");
     }
 }

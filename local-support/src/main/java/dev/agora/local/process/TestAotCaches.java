@@ -1,5 +1,6 @@
 package dev.agora.local.process;
 
+import dev.agora.local.cluster.FreePorts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
@@ -13,7 +14,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -32,9 +32,8 @@ import org.slf4j.LoggerFactory;
  * service loads and links while it starts and serves its first requests are mapped from the cache instead of read,
  * verified and linked again, which is most of a start on a busy two-core machine. One cache per built exec jar, kept
  * beside it ({@code <module>/target/test-aot/<digest of its content>/}): the jar is extracted there (the cache needs a
- * class path of plain jars), then one training run starts it on a throwaway database, sends it a hundred of its own
- * warm-up requests (its {@code WarmUpRequests} bean: reads, and writes it rejects), and exits, and the
- * JVM writes the cache. Every later process of that jar, in this test run and in later modules' tests, starts from
+ * class path of plain jars), then one training run ({@link AotTraining}) starts it on a throwaway database, sends it a
+ * hundred requests that change nothing and stops it, and the JVM writes the cache. Every later process of that jar, in this test run and in later modules' tests, starts from
  * it. A jar rebuilt with other content gets a folder of its own, so a process still running from the old one is left
  * alone. A training that fails (its {@code training.log} says why) costs the cache, not the test: processes then run
  * without it. Below JDK 25, or with {@code -Dagora.test.aot-cache=false}, processes run from the exec jar as before.
@@ -213,20 +212,17 @@ public final class TestAotCaches {
             ServiceProcess.Builder builder,
             Map<String, String> trainingDatabase)
             throws IOException {
-        List<String> command = new ArrayList<>();
-        command.add(ServiceJars.javaExecutable());
-        command.addAll(withoutCds(builder.jvmOptions()));
-        command.addAll(ServiceJars.aotTrainingArguments(cache, application, TRAINING_REQUESTS));
-        Map<String, String> environment = new LinkedHashMap<>(builder.environment());
-        environment.putAll(trainingDatabase);
-        environment.put("AGORA_EXCHANGE_TCP_PORT", "0");
-        environment.put(
-                ParentWatch.PARENT_PID_VARIABLE,
-                Long.toString(ProcessHandle.current().pid()));
+        String module = application.getFileName().toString().replaceFirst("-exec\\.jar$", "");
+        ServiceProcess service = ServiceProcess.builder("aot-training-" + module, application, FreePorts.next())
+                .jvmOptions(AotTraining.jvmOptions(withoutCds(builder.jvmOptions()), cache))
+                .env(builder.environment())
+                .env(trainingDatabase)
+                .env("AGORA_EXCHANGE_TCP_PORT", "0")
+                .logFile(logFile)
+                .build();
         long started = System.nanoTime();
         try {
-            run(command, environment, logFile, TRAINING_TIMEOUT);
-            if (!Files.isRegularFile(cache)) throw new IllegalStateException("the training run wrote no cache");
+            AotTraining.run(service, module, TRAINING_REQUESTS, cache, TRAINING_TIMEOUT, process -> {});
             log.info(
                     "Trained the AOT cache of {} in {} ms",
                     application.getFileName(),
