@@ -1,5 +1,6 @@
 package dev.agora.local.process;
 
+import dev.agora.local.cluster.Health;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -15,8 +16,8 @@ import java.util.function.Consumer;
 
 /**
  * One JDK 25 AOT training run of a service (JEP 483, 514, 515), as the launcher's caches and the tests' are trained:
- * the service starts with {@code -XX:AOTCacheOutput}, is sent its {@link #REQUESTS} once it is ready, and is stopped
- * (SIGTERM); its JVM writes the cache as it exits. Traces stay off in training even when the instance's environment
+ * the service starts with {@code -XX:AOTCacheOutput}, is sent its {@link #REQUESTS} once it is ready (an exchange:
+ * ready, or standing by for the active one), and is stopped (SIGTERM); its JVM writes the cache as it exits. Traces stay off in training even when the instance's environment
  * turns them on: the run's own requests are no one's work, and a collector would see them as traces of their own.
  */
 public final class AotTraining {
@@ -68,7 +69,7 @@ public final class AotTraining {
         try (service) {
             service.start();
             started.accept(service);
-            service.awaitReady(timeout);
+            Health.awaitActiveOrStandby(service, timeout);
             send(URI.create(service.baseUrl()), REQUESTS.getOrDefault(module, List.of()), count);
             service.stop(timeout);
         }
