@@ -114,7 +114,7 @@ public final class FailoverExperiment implements Experiment {
         String orderVictim = target.instanceNames("order").getLast();
         String survivingCatalog = target.urls("catalog").getFirst();
         List<Phase> phases = new ArrayList<>();
-        int rounds = context.count(CRASH_ROUNDS, 1);
+        int rounds = ExperimentContext.chosen(name() + ".rounds", context.count(CRASH_ROUNDS, 1));
         try (HttpDriver http = context.http(16)) {
             Bookstore bookstore = new Bookstore(http, target.tokens());
             Stock.ensure(bookstore, survivingCatalog, Bookstore.BOOK_IDS, 20_000);
